@@ -1,0 +1,24 @@
+import * as v from 'valibot';
+import { idSchema } from './common';
+import { pageRequestEntries, pageSchema } from './paging';
+
+export const applicationSchema = v.object({
+  id: idSchema,
+  applicationId: idSchema,
+  name: v.string(),
+  avatar: v.string(),
+  intro: v.string(),
+  companyId: v.string(),
+  public: v.boolean(),
+  published: v.boolean(),
+  isDraft: v.boolean(),
+});
+export type Application = v.InferOutput<typeof applicationSchema>;
+
+export const applicationListRequestSchema = v.object({
+  ...pageRequestEntries,
+  keyword: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
+});
+export type ApplicationListRequest = v.InferInput<typeof applicationListRequestSchema>;
+
+export const applicationPageSchema = pageSchema(applicationSchema);

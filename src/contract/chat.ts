@@ -1,0 +1,42 @@
+import * as v from 'valibot';
+import { idSchema } from './common';
+import { fileRefSchema } from './media';
+
+export const MESSAGE_TEXT_MAX = 8000;
+export const MESSAGE_FILES_MAX = 9;
+
+/**
+ * Body of `POST /api/workflow/sse/agent/chat`. A new question carries `text`; a retry of a
+ * failed or incomplete answer carries `retryMessageId` (the user message to answer again) and
+ * no text, so the question is never stored twice.
+ */
+export const chatRequestSchema = v.pipe(
+  v.object({
+    conversationId: idSchema,
+    agentId: idSchema,
+    text: v.optional(v.pipe(v.string(), v.maxLength(MESSAGE_TEXT_MAX))),
+    files: v.optional(v.pipe(v.array(fileRefSchema), v.maxLength(MESSAGE_FILES_MAX)), []),
+    retryMessageId: v.optional(idSchema),
+  }),
+  v.check(
+    (body) => body.retryMessageId !== undefined || (body.text ?? '').trim().length > 0 || body.files.length > 0,
+    'a message needs text or files',
+  ),
+);
+export type ChatRequest = v.InferInput<typeof chatRequestSchema>;
+
+/**
+ * The stream's events, one JSON object per SSE `data:` line.
+ * - `start`: the server stored the question; names the user message and the answer to come.
+ * - `delta`: a piece of the answer's text.
+ * - `error`: the agent failed; `msg` is for a person. The stream closes after it.
+ * - `end`: the answer is complete; `messageIds` collects every message id of this exchange.
+ * A stream that closes without `end` is an incomplete answer.
+ */
+export const chatEventSchema = v.variant('type', [
+  v.object({ type: v.literal('start'), conversationId: idSchema, userMessageId: idSchema, replyMessageId: idSchema }),
+  v.object({ type: v.literal('delta'), messageId: idSchema, text: v.string() }),
+  v.object({ type: v.literal('error'), msg: v.string() }),
+  v.object({ type: v.literal('end'), messageIds: v.array(idSchema) }),
+]);
+export type ChatEvent = v.InferOutput<typeof chatEventSchema>;

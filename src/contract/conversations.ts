@@ -1,0 +1,49 @@
+import * as v from 'valibot';
+import { idSchema, timestampSchema } from './common';
+import { pageRequestEntries, pageSchema } from './paging';
+
+export const CONVERSATION_SOURCES = ['agent', 'workflow'] as const;
+export const conversationSourceSchema = v.picklist(CONVERSATION_SOURCES);
+export type ConversationSource = (typeof CONVERSATION_SOURCES)[number];
+
+export const TITLE_MAX = 100;
+
+export const conversationSchema = v.object({
+  conversationId: idSchema,
+  source: conversationSourceSchema,
+  sourceId: idSchema,
+  title: v.string(),
+  pinned: v.boolean(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type Conversation = v.InferOutput<typeof conversationSchema>;
+
+export const createConversationRequestSchema = v.object({
+  sourceId: idSchema,
+  source: v.optional(conversationSourceSchema, 'agent'),
+  title: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(TITLE_MAX))),
+});
+export type CreateConversationRequest = v.InferInput<typeof createConversationRequestSchema>;
+
+export const conversationListRequestSchema = v.object({
+  ...pageRequestEntries,
+  source: v.optional(conversationSourceSchema, 'agent'),
+  keyword: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
+});
+export type ConversationListRequest = v.InferInput<typeof conversationListRequestSchema>;
+
+export const conversationPageSchema = pageSchema(conversationSchema);
+
+export const conversationIdQuerySchema = v.object({ conversationId: idSchema });
+export type ConversationIdQuery = v.InferInput<typeof conversationIdQuerySchema>;
+
+export const updateConversationRequestSchema = v.object({
+  conversationId: idSchema,
+  title: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(TITLE_MAX))),
+  pinned: v.optional(v.boolean()),
+});
+export type UpdateConversationRequest = v.InferInput<typeof updateConversationRequestSchema>;
+
+export const deleteConversationRequestSchema = v.object({ conversationId: idSchema });
+export type DeleteConversationRequest = v.InferInput<typeof deleteConversationRequestSchema>;
