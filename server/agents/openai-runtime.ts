@@ -1,0 +1,92 @@
+import type { LlmConfig } from '../config';
+import { AgentError, type AgentRuntime, type StreamAnswerInput } from './runtime';
+
+type ChunkChoice = { delta?: { content?: string | null }; finish_reason?: string | null };
+type Chunk = { choices?: ChunkChoice[]; error?: { message?: string } };
+
+/** Streams answers from any OpenAI-compatible `/chat/completions` endpoint. */
+export function createOpenAiRuntime(llm: LlmConfig, fetchImpl: typeof fetch = fetch): AgentRuntime {
+  const url = `${llm.baseUrl}/chat/completions`;
+  return {
+    label: `OpenAI-compatible model ${llm.model} at ${llm.baseUrl}`,
+    async *streamAnswer({ agent, history, signal }: StreamAnswerInput) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+      if (llm.apiKey) headers.authorization = `Bearer ${llm.apiKey}`;
+      const messages = [...(agent.systemPrompt ? [{ role: 'system', content: agent.systemPrompt }] : []), ...history];
+      let response: Response;
+      try {
+        response = await fetchImpl(url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ model: llm.model, stream: true, messages }),
+          signal,
+        });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw new AgentError(`The model service at ${llm.baseUrl} could not be reached (${(error as Error).message}).`);
+      }
+      if (!response.ok || !response.body) {
+        const detail = await describeFailure(response);
+        throw new AgentError(`The model service answered HTTP ${response.status}${detail ? `: ${detail}` : ''}.`);
+      }
+      yield* readDeltas(response.body, signal);
+    },
+  };
+}
+
+async function describeFailure(response: Response): Promise<string> {
+  const text = (await response.text().catch(() => '')).trim();
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
+    const message = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
+    if (message) return message.slice(0, 300);
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return text.slice(0, 300);
+}
+
+/** Parses the SSE body: `data: {json}` lines until `data: [DONE]`. */
+async function* readDeltas(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncIterable<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const onAbort = () => void reader.cancel().catch(() => {});
+  signal.addEventListener('abort', onAbort);
+  let buffer = '';
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal.aborted) return;
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline).replace(/\r$/, '');
+        buffer = buffer.slice(newline + 1);
+        if (!line.startsWith('data:')) continue;
+        const data = line.slice(5).trim();
+        if (data === '[DONE]') return;
+        if (!data) continue;
+        let chunk: Chunk;
+        try {
+          chunk = JSON.parse(data) as Chunk;
+        } catch {
+          throw new AgentError('The model service sent a malformed stream.');
+        }
+        if (chunk.error) throw new AgentError(`The model service failed: ${chunk.error.message ?? 'unknown error'}.`);
+        const choice = chunk.choices?.[0];
+        if (choice?.delta?.content) yield choice.delta.content;
+        if (choice?.finish_reason) finished = true;
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    try {
+      reader.releaseLock();
+    } catch {
+      // already released by a cancel
+    }
+  }
+  if (!signal.aborted && !finished) throw new AgentError('The model service closed the stream before the answer was complete.');
+}

@@ -1,0 +1,61 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { endpoints } from '../src/contract/endpoints';
+import { FailureLimiter } from './auth/rate-limit';
+import type { AppDeps, Services } from './deps';
+import { fail } from './http/envelope';
+import { ApiError } from './http/errors';
+import { requestLog } from './http/request-log';
+import type { AppEnv } from './http/route';
+import { securityHeaders } from './http/security-headers';
+import { serveSpa } from './http/spa';
+import { agentRoutes } from './routes/agents';
+import { authRoutes } from './routes/auth';
+import { chatRoutes } from './routes/chat';
+import { conversationRoutes } from './routes/conversations';
+import { mediaRoutes } from './routes/media';
+import { userRoutes } from './routes/users';
+import { wechatRoutes } from './wechat/routes';
+
+export type { AppDeps } from './deps';
+
+/** The whole HTTP surface: the API of src/contract/endpoints.ts and, with `spaDir`, the SPA. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const services: Services = {
+    db: deps.db,
+    config: deps.config,
+    clock: deps.clock,
+    runtime: deps.runtime,
+    storage: deps.storage,
+    log: deps.log ?? ((line) => console.log(line)),
+    loginFailures: new FailureLimiter(deps.config.loginMaxFailures, deps.config.loginWindowMs),
+  };
+  const app = new Hono<AppEnv>();
+
+  app.use('*', requestLog(services.log));
+  app.use('*', securityHeaders);
+
+  const jsonLimit = bodyLimit({
+    maxSize: deps.config.jsonBodyLimitBytes,
+    onError: (c) => fail(c, 413, `The request body is too large: the limit is ${deps.config.jsonBodyLimitBytes} bytes.`),
+  });
+  app.use('/api/*', (c, next) => (c.req.path === endpoints.upload.path ? next() : jsonLimit(c, next)));
+
+  agentRoutes(app, services);
+  conversationRoutes(app, services);
+  chatRoutes(app, services);
+  authRoutes(app, services);
+  userRoutes(app, services);
+  mediaRoutes(app, services);
+  wechatRoutes(app, services);
+
+  app.all('/api/*', (c) => fail(c, 404, `No API endpoint ${c.req.method} ${c.req.path}.`));
+  if (deps.spaDir) serveSpa(app, deps.spaDir);
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return fail(c, error.status, error.message);
+    services.log(`error: ${c.req.method} ${c.req.path}: ${error.stack ?? error}`);
+    return fail(c, 500, 'Something went wrong on the server. Please try again.');
+  });
+  return app;
+}

@@ -1,0 +1,34 @@
+/**
+ * Counts failures per key in a sliding window. Kept in memory: a restart forgets them, which is
+ * acceptable for one reference server; several instances would need a shared store.
+ */
+export class FailureLimiter {
+  private readonly failures = new Map<string, number[]>();
+
+  constructor(
+    private readonly maxFailures: number,
+    private readonly windowMs: number,
+  ) {}
+
+  private recent(key: string, now: number): number[] {
+    const list = (this.failures.get(key) ?? []).filter((t) => now - t < this.windowMs);
+    if (list.length === 0) this.failures.delete(key);
+    else this.failures.set(key, list);
+    return list;
+  }
+
+  /** Milliseconds until the key may try again; 0 when it may try now. */
+  blockedFor(key: string, now: number): number {
+    const list = this.recent(key, now);
+    if (list.length < this.maxFailures) return 0;
+    return this.windowMs - (now - list[list.length - this.maxFailures]!);
+  }
+
+  fail(key: string, now: number): void {
+    this.failures.set(key, [...this.recent(key, now), now]);
+  }
+
+  clear(key: string): void {
+    this.failures.delete(key);
+  }
+}

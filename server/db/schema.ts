@@ -1,0 +1,157 @@
+import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const companies = pgTable('companies', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    /** A phone number or an e-mail address, stored lower-cased; never changes. */
+    username: text('username').notNull(),
+    /** `scrypt$N$r$p$salt$hash`, see server/auth/password.ts. */
+    passwordHash: text('password_hash').notNull(),
+    nickname: text('nickname'),
+    avatar: text('avatar').notNull().default(''),
+    wechatId: text('wechat_id'),
+    /** Null when the user belongs to no company; decides which non-public agents they see. */
+    companyId: text('company_id').references(() => companies.id),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('users_username_unique').on(t.username)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the bearer token, base64url; the token itself is never stored. */
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const agents = pgTable(
+  'agents',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    avatar: text('avatar').notNull(),
+    intro: text('intro').notNull(),
+    category: text('category'),
+    systemPrompt: text('system_prompt').notNull(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id),
+    createBy: text('create_by').notNull(),
+    createByName: text('create_by_name').notNull(),
+    updateBy: text('update_by').notNull(),
+    updateByName: text('update_by_name').notNull(),
+    versionId: text('version_id').notNull(),
+    public: boolean('public').notNull(),
+    published: boolean('published').notNull(),
+    isDraft: boolean('is_draft').notNull(),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('agents_created_idx').on(t.createdAt)],
+);
+
+export const applications = pgTable('applications', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  avatar: text('avatar').notNull(),
+  intro: text('intro').notNull(),
+  companyId: text('company_id')
+    .notNull()
+    .references(() => companies.id),
+  public: boolean('public').notNull(),
+  published: boolean('published').notNull(),
+  isDraft: boolean('is_draft').notNull(),
+  createdAt: at('created_at').notNull(),
+  updatedAt: at('updated_at').notNull(),
+});
+
+/** A conversation belongs to exactly one owner: a user, or a visitor until that visitor logs in. */
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: text('id').primaryKey(),
+    ownerUserId: text('owner_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    ownerVisitorId: text('owner_visitor_id'),
+    source: text('source', { enum: ['agent', 'workflow'] }).notNull(),
+    sourceId: text('source_id').notNull(),
+    /** Null until the conversation is named, by its creator or by its first question. */
+    title: text('title'),
+    pinned: boolean('pinned').notNull().default(false),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('conversations_user_idx').on(t.ownerUserId), index('conversations_visitor_idx').on(t.ownerVisitorId)],
+);
+
+export type StoredFileRef = {
+  fileId: string;
+  name: string;
+  url: string;
+  kind: 'image' | 'audio' | 'video' | 'other';
+  mimeType: string;
+  size: number;
+};
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    /** Insertion order; timestamps can tie. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['user', 'assistant'] }).notNull(),
+    content: text('content').notNull(),
+    status: text('status', { enum: ['streaming', 'complete', 'incomplete', 'failed'] }).notNull(),
+    error: text('error'),
+    files: jsonb('files').$type<StoredFileRef[]>().notNull().default([]),
+    /** For an answer: the user message it answers. */
+    replyTo: text('reply_to'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('messages_conversation_idx').on(t.conversationId, t.seq)],
+);
+
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    ownerUserId: text('owner_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    ownerVisitorId: text('owner_visitor_id'),
+    name: text('name').notNull(),
+    kind: text('kind', { enum: ['image', 'audio', 'video', 'other'] }).notNull(),
+    mimeType: text('mime_type').notNull(),
+    size: integer('size').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('uploads_user_idx').on(t.ownerUserId), index('uploads_visitor_idx').on(t.ownerVisitorId)],
+);
+
+/** A scan-login ticket: opened by a waiting browser, confirmed by a signed-in user. */
+export const scanTickets = pgTable('scan_tickets', {
+  id: text('id').primaryKey(),
+  fingerPrint: text('finger_print').notNull(),
+  status: text('status', { enum: ['waiting', 'confirmed', 'expired'] }).notNull(),
+  userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: at('created_at').notNull(),
+  expiresAt: at('expires_at').notNull(),
+});

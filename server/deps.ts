@@ -1,0 +1,23 @@
+import type { AgentRuntime } from './agents/runtime';
+import type { FailureLimiter } from './auth/rate-limit';
+import type { Clock, ServerConfig } from './config';
+import type { Db } from './db/client';
+import type { FileStorage } from './media/storage';
+
+/** Everything the app talks to, injected so tests can swap any of it. */
+export type AppDeps = {
+  db: Db;
+  config: ServerConfig;
+  clock: Clock;
+  runtime: AgentRuntime;
+  storage: FileStorage;
+  /** One line per request and server-side errors; defaults to console.log. */
+  log?: (line: string) => void;
+  /** The built SPA (`dist/`) to serve for every non-API GET; omitted in API-only tests. */
+  spaDir?: string;
+};
+
+/** The deps after createApp filled in its own parts. */
+export type Services = Required<Omit<AppDeps, 'spaDir'>> & {
+  loginFailures: FailureLimiter;
+};

@@ -1,0 +1,58 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { hashToken } from '../auth/tokens';
+import { sessions, users } from '../db/schema';
+import type { Services } from '../deps';
+import { badRequest, unauthorized } from './errors';
+
+export type UserRow = typeof users.$inferSelect;
+
+/** Who is calling: a signed-in user, a visitor known by the X-Visitor-Id header, or nobody. */
+export type Caller =
+  | { kind: 'user'; user: UserRow; tokenHash: string }
+  | { kind: 'visitor'; visitorId: string }
+  | { kind: 'anonymous' };
+
+/** Who owns a conversation or an upload. */
+export type Owner = { userId: string; visitorId?: undefined } | { visitorId: string; userId?: undefined };
+
+export const VISITOR_HEADER = 'x-visitor-id';
+const VISITOR_ID = /^[A-Za-z0-9-]{16,64}$/;
+
+/** The X-Visitor-Id header, checked; undefined when absent. */
+export function visitorIdOf(c: Context): string | undefined {
+  const raw = c.req.header(VISITOR_HEADER)?.trim();
+  if (!raw) return undefined;
+  if (!VISITOR_ID.test(raw)) throw badRequest('X-Visitor-Id must be 16 to 64 letters, digits or dashes (a random UUID).');
+  return raw;
+}
+
+/**
+ * Only the Authorization header authenticates; a cookie alone never does. A token that is
+ * present but unknown, expired or revoked is refused, rather than quietly downgraded to a visitor.
+ */
+export async function resolveCaller(c: Context, services: Services): Promise<Caller> {
+  const header = c.req.header('authorization');
+  if (header !== undefined && header.trim() !== '') {
+    const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/i.exec(header);
+    if (!match) throw unauthorized('The Authorization header must be "Bearer <token>".');
+    const tokenHash = hashToken(match[1]!);
+    const [row] = await services.db
+      .select({ user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, services.clock.now())))
+      .limit(1);
+    if (!row) throw unauthorized('Your session has expired or was ended. Please log in again.');
+    return { kind: 'user', user: row.user, tokenHash };
+  }
+  const visitorId = visitorIdOf(c);
+  return visitorId ? { kind: 'visitor', visitorId } : { kind: 'anonymous' };
+}
+
+/** The owner for things the caller creates or reads; nobody cannot own anything. */
+export function ownerOf(caller: Caller): Owner {
+  if (caller.kind === 'user') return { userId: caller.user.id };
+  if (caller.kind === 'visitor') return { visitorId: caller.visitorId };
+  throw unauthorized('Please log in, or send an X-Visitor-Id header to continue as a visitor.');
+}

@@ -1,0 +1,20 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** An error whose message is meant for a person, answered as `{code: 1, msg}` with this status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (msg: string) => new ApiError(400, msg);
+export const unauthorized = (msg = 'Please log in first.') => new ApiError(401, msg);
+/** Also used for things that exist but belong to someone else, so existence is not revealed. */
+export const notFound = (what: string) => new ApiError(404, `${what} not found`);
+export const conflict = (msg: string) => new ApiError(409, msg);
+export const tooLarge = (msg: string) => new ApiError(413, msg);
+export const tooManyRequests = (msg: string) => new ApiError(429, msg);

@@ -1,0 +1,70 @@
+import type { Context, Hono } from 'hono';
+import * as v from 'valibot';
+import { endpoints, type EndpointData, type EndpointName } from '../../src/contract/endpoints';
+import type { Services } from '../deps';
+import { resolveCaller, type Caller } from './caller';
+import { okBody } from './envelope';
+import { ApiError, badRequest, unauthorized } from './errors';
+
+export type AppEnv = { Variables: { caller?: Caller } };
+
+type RequestOf<N extends EndpointName> = (typeof endpoints)[N] extends { request: infer S extends v.GenericSchema }
+  ? v.InferOutput<S>
+  : undefined;
+
+export type Handler<N extends EndpointName> = (ctx: {
+  input: RequestOf<N>;
+  caller: Caller;
+  c: Context<AppEnv>;
+}) => Promise<EndpointData<N> | Response>;
+
+/** "username: Invalid length" style text from the first valibot issue. */
+export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  const issue = issues[0]!;
+  const path = v.getDotPath(issue);
+  return `Invalid request: ${path ? `${path}: ` : ''}${issue.message}`;
+}
+
+async function readJson(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest('Invalid request: the body is not valid JSON.');
+  }
+}
+
+async function readInput(c: Context, name: EndpointName): Promise<unknown> {
+  const endpoint = endpoints[name];
+  if (!('request' in endpoint)) return undefined;
+  const raw = endpoint.input === 'query' ? c.req.query() : await readJson(c);
+  const result = v.safeParse(endpoint.request, raw);
+  if (!result.success) throw badRequest(describeIssues(result.issues));
+  return result.output;
+}
+
+/**
+ * Registers one endpoint of the contract table: its method and path, its access rule, its input
+ * validated with the contract's schema, and its answer checked against the contract and enveloped.
+ */
+export function defineRoute<N extends EndpointName>(app: Hono<AppEnv>, services: Services, name: N, handler: Handler<N>) {
+  const endpoint = endpoints[name];
+  app.on(endpoint.method, endpoint.path, async (c) => {
+    const caller = endpoint.access === 'public' ? ({ kind: 'anonymous' } as const) : await resolveCaller(c, services);
+    if (endpoint.access === 'user' && caller.kind !== 'user') throw unauthorized();
+    c.set('caller', caller);
+    const input = (await readInput(c, name)) as RequestOf<N>;
+    const data = await handler({ input, caller, c });
+    if (data instanceof Response) return data;
+    if ('response' in endpoint) {
+      const checked = v.safeParse(endpoint.response, data);
+      if (!checked.success) {
+        throw new Error(`${name} answered outside the contract: ${describeIssues(checked.issues)}`);
+      }
+    }
+    return c.json(okBody(data ?? null));
+  });
+}
+
+export { ApiError };

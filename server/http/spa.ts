@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import type { Context, Env, Hono } from 'hono';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.wasm': 'application/wasm',
+};
+
+export const SPA_NOT_BUILT = 'The web app is not built yet. Run `npm run build` (or `npm start`, which builds it first), then reload.';
+
+async function fileIn(root: string, urlPath: string): Promise<string | null> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  const full = resolve(root, '.' + normalize('/' + decoded));
+  if (full !== root && !full.startsWith(root + sep)) return null;
+  try {
+    return (await stat(full)).isFile() ? full : null;
+  } catch {
+    return null;
+  }
+}
+
+async function sendFile(c: Context, path: string, immutable: boolean) {
+  const body = await readFile(path);
+  return c.body(body, 200, {
+    'content-type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
+    'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+  });
+}
+
+/**
+ * Serves the built SPA: a file of dist/ when one matches, otherwise index.html, so every client
+ * route loads the app. Only for GET and HEAD outside /api.
+ */
+export function serveSpa<E extends Env>(app: Hono<E>, spaDir: string) {
+  const root = resolve(spaDir);
+  app.on(['GET', 'HEAD'], '*', async (c) => {
+    const index = join(root, 'index.html');
+    if (!existsSync(index)) return c.text(SPA_NOT_BUILT, 503);
+    const path = c.req.path;
+    const file = path === '/' ? null : await fileIn(root, path);
+    if (file) return sendFile(c, file, path.startsWith('/assets/'));
+    // A missing asset is a real 404, not the app's page.
+    if (path.startsWith('/assets/')) return c.text('Not found', 404);
+    return sendFile(c, index, false);
+  });
+}

@@ -1,0 +1,43 @@
+import { startServer } from './start';
+
+/** `npm start` / `npm run serve`: the SPA and the API on one port. */
+async function main() {
+  const env = process.env;
+  const port = env.PORT ? Number(env.PORT) : 8080;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  const dataDir = env.DATA_DIR || './.data';
+  const server = await startServer({ port, host: env.HOST || '0.0.0.0', dataDir });
+
+  const db = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}/pglite`;
+  console.log(`\nKraken chat is running at ${server.url}`);
+  console.log(`  database: ${db}`);
+  console.log(`  answers:  ${server.runtimeLabel}`);
+  const where =
+    server.demo.source === 'env'
+      ? 'from DEMO_USERNAME / DEMO_PASSWORD'
+      : `${server.demo.source === 'generated' ? 'generated now, ' : ''}kept in ${dataDir}/demo-account.json`;
+  console.log(`  demo account (${where}):`);
+  console.log(`    username: ${server.demo.username}`);
+  console.log(`    password: ${server.demo.password}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal} received, shutting down...`);
+    server.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error(`The server could not start: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+});

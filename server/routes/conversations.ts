@@ -1,0 +1,30 @@
+import type { Hono } from 'hono';
+import type { Services } from '../deps';
+import { ownerOf } from '../http/caller';
+import { defineRoute, type AppEnv } from '../http/route';
+import {
+  createConversation,
+  deleteConversation,
+  findOwnedConversation,
+  listConversations,
+  listMessages,
+  toConversation,
+  updateConversation,
+} from '../services/conversations';
+
+export function conversationRoutes(app: Hono<AppEnv>, services: Services) {
+  const { db, clock } = services;
+  defineRoute(app, services, 'conversationCreate', ({ input, caller }) =>
+    createConversation(db, clock, caller, ownerOf(caller), input),
+  );
+  defineRoute(app, services, 'conversationList', ({ input, caller }) => listConversations(db, ownerOf(caller), input));
+  defineRoute(app, services, 'conversationDetail', async ({ input, caller }) =>
+    toConversation(await findOwnedConversation(db, ownerOf(caller), input.conversationId)),
+  );
+  defineRoute(app, services, 'conversationUpdate', ({ input, caller }) => updateConversation(db, ownerOf(caller), input));
+  defineRoute(app, services, 'conversationDelete', async ({ input, caller }) => {
+    await deleteConversation(db, ownerOf(caller), input.conversationId);
+    return null;
+  });
+  defineRoute(app, services, 'messages', ({ input, caller }) => listMessages(db, ownerOf(caller), input.conversationId));
+}

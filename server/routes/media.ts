@@ -1,0 +1,69 @@
+import type { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { endpoints } from '../../src/contract/endpoints';
+import type { Services } from '../deps';
+import { ownerOf } from '../http/caller';
+import { fail } from '../http/envelope';
+import { badRequest, notFound, tooLarge } from '../http/errors';
+import { defineRoute, type AppEnv } from '../http/route';
+import { findUpload, storeUpload } from '../services/uploads';
+
+/** Room for the multipart framing around the file itself. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+export const FILE_PATH = '/api/media/file/:fileId';
+
+const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+function contentDisposition(kind: string, name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const type = kind === 'other' ? 'attachment' : 'inline';
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
+  const limit = services.config.uploadLimitBytes;
+  const tooLargeMsg = `The file is too large: the limit is ${megabytes(limit)}.`;
+
+  app.use(
+    endpoints.upload.path,
+    bodyLimit({ maxSize: limit + MULTIPART_OVERHEAD, onError: (c) => fail(c, 413, tooLargeMsg) }),
+  );
+
+  defineRoute(app, services, 'upload', async ({ caller, c }) => {
+    const owner = ownerOf(caller);
+    if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+      throw badRequest('Invalid request: send the file as multipart/form-data in the field "file".');
+    }
+    let form: FormData;
+    try {
+      form = await c.req.raw.formData();
+    } catch {
+      throw badRequest('Invalid request: the multipart body could not be read.');
+    }
+    const file = form.get('file');
+    if (!(file instanceof File)) throw badRequest('Invalid request: the field "file" must hold a file.');
+    if (file.size > limit) throw tooLarge(tooLargeMsg);
+    if (file.size === 0) throw badRequest('Invalid request: the file is empty.');
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    return storeUpload(services.db, services.storage, services.clock, owner, { name: file.name, bytes });
+  });
+
+  /**
+   * Files are served by their unguessable id, like a capability link, because <img> and <audio>
+   * cannot send the Authorization header. Anything not an image, audio or video is a download.
+   */
+  app.get(FILE_PATH, async (c) => {
+    const row = await findUpload(services.db, c.req.param('fileId'));
+    const bytes = row ? await services.storage.get(row.storageKey) : null;
+    if (!row || !bytes) throw notFound('File');
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': row.mimeType,
+      'content-length': String(bytes.byteLength),
+      'content-disposition': contentDisposition(row.kind, row.name),
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+      'cache-control': 'private, max-age=31536000, immutable',
+    });
+  });
+}

@@ -1,0 +1,43 @@
+import { and, count, desc, ilike, or } from 'drizzle-orm';
+import type { Application } from '../../src/contract/applications';
+import type { Page } from '../../src/contract/paging';
+import type { Db } from '../db/client';
+import { applications } from '../db/schema';
+import type { Caller } from '../http/caller';
+import { containsPattern, visibleApplication } from './visibility';
+
+const toApplication = (row: typeof applications.$inferSelect): Application => ({
+  id: row.id,
+  applicationId: row.id,
+  name: row.name,
+  avatar: row.avatar,
+  intro: row.intro,
+  companyId: row.companyId,
+  public: row.public,
+  published: row.published,
+  isDraft: row.isDraft,
+});
+
+export async function listApplications(
+  db: Db,
+  caller: Caller,
+  query: { current: number; pageSize: number; keyword?: string },
+): Promise<Page<Application>> {
+  const where = and(
+    visibleApplication(caller),
+    query.keyword
+      ? or(ilike(applications.name, containsPattern(query.keyword)), ilike(applications.intro, containsPattern(query.keyword)))
+      : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(applications)
+      .where(where)
+      .orderBy(desc(applications.createdAt), applications.id)
+      .limit(query.pageSize)
+      .offset((query.current - 1) * query.pageSize),
+    db.select({ value: count() }).from(applications).where(where),
+  ]);
+  return { list: rows.map(toApplication), total: total?.value ?? 0, current: query.current, pageSize: query.pageSize };
+}

@@ -1,0 +1,81 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { LoginResult } from '../../src/contract/auth';
+import { DECOY_HASH, verifyPassword } from '../auth/password';
+import { hashToken, newToken } from '../auth/tokens';
+import type { Db } from '../db/client';
+import { conversations, sessions, uploads, users } from '../db/schema';
+import type { Services } from '../deps';
+import type { UserRow } from '../http/caller';
+import { ApiError, tooManyRequests } from '../http/errors';
+import { toUserInfo } from './users';
+
+export const LOGIN_FAILED_MSG = 'The account or the password is wrong.';
+
+/** Opens a session and answers its token; only the token's hash is stored. */
+export async function openSession(services: Pick<Services, 'db' | 'clock' | 'config'>, userId: string): Promise<string> {
+  const token = newToken();
+  const now = services.clock.now();
+  await services.db.insert(sessions).values({
+    tokenHash: hashToken(token),
+    userId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + services.config.sessionTtlMs),
+  });
+  return token;
+}
+
+export async function revokeSession(services: Pick<Services, 'db' | 'clock'>, tokenHash: string): Promise<void> {
+  await services.db
+    .update(sessions)
+    .set({ revokedAt: services.clock.now() })
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+}
+
+/** A visitor who logs in keeps what they started: their conversations and uploads move to the account. */
+export async function adoptVisitor(db: Db, visitorId: string, userId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(conversations)
+      .set({ ownerUserId: userId, ownerVisitorId: null })
+      .where(and(eq(conversations.ownerVisitorId, visitorId), isNull(conversations.ownerUserId)));
+    await tx
+      .update(uploads)
+      .set({ ownerUserId: userId, ownerVisitorId: null })
+      .where(and(eq(uploads.ownerVisitorId, visitorId), isNull(uploads.ownerUserId)));
+  });
+}
+
+export const normalizeUsername = (username: string) => username.trim().toLowerCase();
+
+function throttle(services: Services, keys: string[]) {
+  const now = services.clock.now().getTime();
+  const waitMs = Math.max(...keys.map((key) => services.loginFailures.blockedFor(key, now)));
+  if (waitMs > 0) {
+    throw tooManyRequests(`Too many failed logins. Please wait ${Math.ceil(waitMs / 1000)} seconds and try again.`);
+  }
+}
+
+export async function passwordLogin(
+  services: Services,
+  input: { username: string; password: string; clientAddress: string; visitorId?: string },
+): Promise<LoginResult> {
+  const username = normalizeUsername(input.username);
+  const keys = [`account:${username}`, `address:${input.clientAddress}`];
+  throttle(services, keys);
+  const [user] = await services.db.select().from(users).where(eq(users.username, username)).limit(1);
+  const valid = await verifyPassword(input.password, user?.passwordHash ?? DECOY_HASH);
+  if (!user || !valid) {
+    const now = services.clock.now().getTime();
+    for (const key of keys) services.loginFailures.fail(key, now);
+    throw new ApiError(401, LOGIN_FAILED_MSG);
+  }
+  services.loginFailures.clear(keys[0]!);
+  return finishLogin(services, user, input.visitorId);
+}
+
+/** What every successful login does, whatever its type: open a session, adopt the visitor. */
+export async function finishLogin(services: Services, user: UserRow, visitorId?: string): Promise<LoginResult> {
+  const token = await openSession(services, user.id);
+  if (visitorId) await adoptVisitor(services.db, visitorId, user.id);
+  return { token, userInfo: toUserInfo(user) };
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { and, count, desc, eq, ilike } from 'drizzle-orm';
+import type { Conversation, ConversationSource } from '../../src/contract/conversations';
+import type { Message } from '../../src/contract/messages';
+import type { Page } from '../../src/contract/paging';
+import type { Clock } from '../config';
+import type { Db } from '../db/client';
+import { applications, conversations, messages } from '../db/schema';
+import type { Caller, Owner } from '../http/caller';
+import { notFound } from '../http/errors';
+import { findVisibleAgent } from './agents';
+import { ownedBy, ownerColumns } from './ownership';
+import { containsPattern, visibleApplication } from './visibility';
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+
+export const TITLE_FROM_QUESTION_LENGTH = 30;
+
+export const toConversation = (row: ConversationRow): Conversation => ({
+  conversationId: row.id,
+  source: row.source,
+  sourceId: row.sourceId,
+  title: row.title ?? '',
+  pinned: row.pinned,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+export const toMessage = (row: MessageRow): Message => ({
+  messageId: row.id,
+  conversationId: row.conversationId,
+  role: row.role,
+  content: row.content,
+  status: row.status,
+  files: row.files,
+  ...(row.error ? { error: row.error } : {}),
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** The first ~30 characters of the first question, on one line. */
+export function titleFromQuestion(text: string): string {
+  const chars = [...text.replace(/\s+/g, ' ').trim()];
+  return chars.length > TITLE_FROM_QUESTION_LENGTH ? `${chars.slice(0, TITLE_FROM_QUESTION_LENGTH).join('')}…` : chars.join('');
+}
+
+async function assertSourceVisible(db: Db, caller: Caller, source: ConversationSource, sourceId: string) {
+  if (source === 'agent') {
+    await findVisibleAgent(db, caller, sourceId);
+    return;
+  }
+  const [app] = await db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(and(eq(applications.id, sourceId), visibleApplication(caller)))
+    .limit(1);
+  if (!app) throw notFound('Application');
+}
+
+export async function createConversation(
+  db: Db,
+  clock: Clock,
+  caller: Caller,
+  owner: Owner,
+  input: { source: ConversationSource; sourceId: string; title?: string },
+): Promise<Conversation> {
+  await assertSourceVisible(db, caller, input.source, input.sourceId);
+  const now = clock.now();
+  const [row] = await db
+    .insert(conversations)
+    .values({
+      id: randomUUID(),
+      ...ownerColumns(owner),
+      source: input.source,
+      sourceId: input.sourceId,
+      title: input.title ? input.title : null,
+      pinned: false,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return toConversation(row!);
+}
+
+export async function listConversations(
+  db: Db,
+  owner: Owner,
+  query: { current: number; pageSize: number; source: ConversationSource; keyword?: string },
+): Promise<Page<Conversation>> {
+  const where = and(
+    ownedBy(conversations, owner),
+    eq(conversations.source, query.source),
+    query.keyword ? ilike(conversations.title, containsPattern(query.keyword)) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(conversations)
+      .where(where)
+      .orderBy(desc(conversations.pinned), desc(conversations.updatedAt), desc(conversations.createdAt), conversations.id)
+      .limit(query.pageSize)
+      .offset((query.current - 1) * query.pageSize),
+    db.select({ value: count() }).from(conversations).where(where),
+  ]);
+  return { list: rows.map(toConversation), total: total?.value ?? 0, current: query.current, pageSize: query.pageSize };
+}
+
+/** The conversation when the owner holds it; 404 otherwise, whether it exists or not. */
+export async function findOwnedConversation(db: Db, owner: Owner, conversationId: string): Promise<ConversationRow> {
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.id, conversationId), ownedBy(conversations, owner)))
+    .limit(1);
+  if (!row) throw notFound('Conversation');
+  return row;
+}
+
+/** Renames or pins; updatedAt tracks conversation activity, so neither moves it. */
+export async function updateConversation(
+  db: Db,
+  owner: Owner,
+  input: { conversationId: string; title?: string; pinned?: boolean },
+): Promise<Conversation> {
+  const current = await findOwnedConversation(db, owner, input.conversationId);
+  const changes = {
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.pinned !== undefined ? { pinned: input.pinned } : {}),
+  };
+  if (Object.keys(changes).length === 0) return toConversation(current);
+  const [row] = await db
+    .update(conversations)
+    .set(changes)
+    .where(and(eq(conversations.id, input.conversationId), ownedBy(conversations, owner)))
+    .returning();
+  if (!row) throw notFound('Conversation');
+  return toConversation(row);
+}
+
+/** Deletes the conversation; its messages go with it (foreign key cascade). */
+export async function deleteConversation(db: Db, owner: Owner, conversationId: string): Promise<void> {
+  const deleted = await db
+    .delete(conversations)
+    .where(and(eq(conversations.id, conversationId), ownedBy(conversations, owner)))
+    .returning({ id: conversations.id });
+  if (deleted.length === 0) throw notFound('Conversation');
+}
+
+export async function listMessages(db: Db, owner: Owner, conversationId: string): Promise<Message[]> {
+  await findOwnedConversation(db, owner, conversationId);
+  const rows = await db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(messages.seq);
+  return rows.map(toMessage);
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FileRef } from '../../src/contract/media';
+import type { Clock } from '../config';
+import type { Db } from '../db/client';
+import { uploads, type StoredFileRef } from '../db/schema';
+import type { Owner } from '../http/caller';
+import { badRequest } from '../http/errors';
+import { sniff } from '../media/sniff';
+import type { FileStorage } from '../media/storage';
+import { ownedBy, ownerColumns } from './ownership';
+
+export type UploadRow = typeof uploads.$inferSelect;
+
+export const fileUrl = (fileId: string) => `/api/media/file/${fileId}`;
+
+export const toFileRef = (row: UploadRow): FileRef => ({
+  fileId: row.id,
+  name: row.name,
+  url: fileUrl(row.id),
+  kind: row.kind,
+  mimeType: row.mimeType,
+  size: row.size,
+});
+
+/** A display name: no path, no control characters, at most 255 characters. */
+export function cleanFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return [...(cleaned || 'file')].slice(0, 255).join('');
+}
+
+export async function storeUpload(
+  db: Db,
+  storage: FileStorage,
+  clock: Clock,
+  owner: Owner,
+  file: { name: string; bytes: Uint8Array },
+): Promise<FileRef> {
+  const id = randomUUID();
+  const { kind, mimeType } = sniff(file.bytes);
+  await storage.put(id, file.bytes);
+  try {
+    const [row] = await db
+      .insert(uploads)
+      .values({
+        id,
+        ...ownerColumns(owner),
+        name: cleanFileName(file.name),
+        kind,
+        mimeType,
+        size: file.bytes.byteLength,
+        storageKey: id,
+        createdAt: clock.now(),
+      })
+      .returning();
+    return toFileRef(row!);
+  } catch (error) {
+    await storage.delete(id).catch(() => {});
+    throw error;
+  }
+}
+
+export async function findUpload(db: Db, fileId: string): Promise<UploadRow | undefined> {
+  const [row] = await db.select().from(uploads).where(eq(uploads.id, fileId)).limit(1);
+  return row;
+}
+
+/**
+ * The stored references for files a sender attaches: each must be the sender's own upload.
+ * What the client says about a file (name, kind, url) is ignored in favour of what was stored.
+ */
+export async function resolveOwnFiles(db: Db, owner: Owner, refs: { fileId: string }[]): Promise<StoredFileRef[]> {
+  if (refs.length === 0) return [];
+  const ids = [...new Set(refs.map((r) => r.fileId))];
+  const rows = await db
+    .select()
+    .from(uploads)
+    .where(and(inArray(uploads.id, ids), ownedBy(uploads, owner)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => {
+    const row = byId.get(id);
+    if (!row) throw badRequest(`Attached file ${id} was not found among your uploads.`);
+    return toFileRef(row);
+  });
+}

@@ -1,0 +1,115 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import { createOfflineResponder } from './agents/offline-responder';
+import { createOpenAiRuntime } from './agents/openai-runtime';
+import type { AgentRuntime } from './agents/runtime';
+import { createApp } from './app';
+import { configFromEnv, systemClock, type ServerConfig } from './config';
+import { openDb, pgliteDirOf, type DbHandle } from './db/client';
+import { createDiskStorage } from './media/storage';
+import { ensureDemoAccount, type DemoAccount } from './seed/demo-account';
+import { seedCatalog } from './seed/seed';
+import { closeInterruptedReplies } from './services/chat';
+
+export const DEFAULT_SPA_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+
+export type StartOptions = {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Holds the embedded database, uploads and the generated demo account. */
+  dataDir: string;
+  /** Use this PostgreSQL instead of the embedded database. */
+  databaseUrl?: string;
+  /** Settings read from this environment (default: process.env), then overridden by `config`. */
+  env?: NodeJS.ProcessEnv;
+  config?: Partial<ServerConfig>;
+  /** Default: the OpenAI-compatible runtime when config.llm is set, else the offline responder. */
+  runtime?: AgentRuntime;
+  /** The built SPA; default `dist/` of the repository; null serves the API only. */
+  spaDir?: string | null;
+  /** Default: DEMO_USERNAME / DEMO_PASSWORD of `env`, else generated and stored under dataDir. */
+  demo?: { username: string; password: string };
+  log?: (line: string) => void;
+};
+
+export type RunningServer = {
+  /** e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  port: number;
+  demo: DemoAccount;
+  config: ServerConfig;
+  runtimeLabel: string;
+  database: DbHandle;
+  /** Stops accepting requests, ends open streams and closes the database. */
+  close(): Promise<void>;
+};
+
+export function runtimeFor(config: ServerConfig): AgentRuntime {
+  return config.llm ? createOpenAiRuntime(config.llm) : createOfflineResponder(config.offlineTokenDelayMs);
+}
+
+/** Opens the database, migrates, seeds, and serves the app: what `npm start` and browser tests run. */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const config: ServerConfig = { ...configFromEnv(env), ...options.config };
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const databaseUrl = options.databaseUrl ?? env.DATABASE_URL;
+  const database = await openDb(databaseUrl ? { databaseUrl } : { pgliteDir: pgliteDirOf(dataDir) });
+  let server: ServerType | undefined;
+  try {
+    await database.migrate();
+    await seedCatalog(database.db);
+    await closeInterruptedReplies(database.db);
+    const demo = await ensureDemoAccount(database.db, systemClock, {
+      dataDir,
+      username: options.demo?.username ?? env.DEMO_USERNAME,
+      password: options.demo?.password ?? env.DEMO_PASSWORD,
+    });
+    const runtime = options.runtime ?? runtimeFor(config);
+    const spaDir = options.spaDir === undefined ? DEFAULT_SPA_DIR : options.spaDir;
+    const app = createApp({
+      db: database.db,
+      config,
+      clock: systemClock,
+      runtime,
+      storage: createDiskStorage(join(dataDir, 'uploads')),
+      log: options.log,
+      ...(spaDir ? { spaDir } : {}),
+    });
+    const host = options.host ?? '127.0.0.1';
+    const listening = await new Promise<ServerType>((resolveListen, reject) => {
+      const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolveListen(s));
+      s.once('error', reject);
+    });
+    server = listening;
+    const port = (listening.address() as AddressInfo).port;
+    const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+    let closing: Promise<void> | undefined;
+    return {
+      url: `http://${shownHost}:${port}`,
+      port,
+      demo,
+      config,
+      runtimeLabel: runtime.label,
+      database,
+      close: () =>
+        (closing ??= (async () => {
+          await new Promise<void>((done) => {
+            listening.close(() => done());
+            if ('closeAllConnections' in listening) listening.closeAllConnections();
+          });
+          await database.close();
+        })()),
+    };
+  } catch (error) {
+    server?.close();
+    await database.close().catch(() => {});
+    throw error;
+  }
+}
