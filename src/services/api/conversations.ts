@@ -1,0 +1,24 @@
+import type {
+  ConversationListRequest,
+  CreateConversationRequest,
+  UpdateConversationRequest,
+} from '../../contract/conversations';
+import { call, type CallOptions } from '../http';
+
+export const createConversation = (request: CreateConversationRequest, options?: CallOptions) =>
+  call('conversationCreate', request, options);
+
+export const listConversations = (request: ConversationListRequest = {}, options?: CallOptions) =>
+  call('conversationList', request, options);
+
+export const getConversation = (conversationId: string, options?: CallOptions) =>
+  call('conversationDetail', { conversationId }, options);
+
+export const updateConversation = (request: UpdateConversationRequest, options?: CallOptions) =>
+  call('conversationUpdate', request, options);
+
+export const deleteConversation = (conversationId: string, options?: CallOptions) =>
+  call('conversationDelete', { conversationId }, options);
+
+export const listMessages = (conversationId: string, options?: CallOptions) =>
+  call('messages', { conversationId }, options);

@@ -1,0 +1,12 @@
+import { call, type CallOptions } from '../http';
+
+export const getWxConfig = (url: string, options?: CallOptions) => call('wxConfig', { url }, options);
+
+export const loginWithWxCode = (code: string, options?: CallOptions) => call('wxLogin', { code }, options);
+
+export const openScanTicket = (fingerPrint: string, options?: CallOptions) =>
+  call('wxRegisterLogin', { fingerPrint }, options);
+
+export const validateScanLogin = (id: string, options?: CallOptions) => call('wxValidateLogin', { id }, options);
+
+export const loginWithScanId = (scanid: string, options?: CallOptions) => call('wxLoginByScanId', { scanid }, options);

@@ -1,0 +1,101 @@
+import { fetchEventSource } from '@microsoft/fetch-event-source';
+import * as v from 'valibot';
+import { chatEventSchema, type ChatEvent, type ChatRequest } from '../contract/chat';
+import { endpoints } from '../contract/endpoints';
+import { authHeaders } from './http';
+
+/** Why a stream did not finish with its end event. */
+export type StreamFailureKind =
+  /** The server refused before streaming (non-200, or not an event stream). */
+  | 'rejected'
+  /** The agent sent an error event. */
+  | 'agent-error'
+  /** The connection closed or broke before the end event: the answer is incomplete. */
+  | 'incomplete'
+  /** An event that is not valid JSON of the contract. */
+  | 'malformed'
+  /** The request never reached a server (offline, refused, DNS). */
+  | 'network';
+
+export class StreamError extends Error {
+  readonly kind: StreamFailureKind;
+  readonly status: number | undefined;
+  constructor(kind: StreamFailureKind, message: string, status?: number) {
+    super(message);
+    this.name = 'StreamError';
+    this.kind = kind;
+    this.status = status;
+  }
+}
+
+const EVENT_STREAM = 'text/event-stream';
+
+const readServerMessage = async (response: Response): Promise<string> => {
+  const text = await response.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { msg?: unknown };
+    if (typeof body.msg === 'string' && body.msg) return body.msg;
+  } catch {
+    // not JSON: a proxy's HTML page, say; no message a person could use
+  }
+  return '';
+};
+
+export type StreamChatOptions = {
+  signal: AbortSignal;
+  onEvent: (event: ChatEvent) => void;
+};
+
+/**
+ * Sends one chat POST and delivers its events. Resolves only after the explicit `end` event;
+ * rejects with a StreamError otherwise, and never sends the POST a second time by itself
+ * (the library's automatic retry is disabled by throwing from `onerror`).
+ * An abort through `signal` resolves quietly: the caller knows it stopped the stream.
+ */
+export const streamChat = async (request: ChatRequest, { signal, onEvent }: StreamChatOptions): Promise<void> => {
+  let opened = false;
+  let ended = false;
+  let agentError: string | null = null;
+
+  await fetchEventSource(endpoints.chat.path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: EVENT_STREAM, ...authHeaders() },
+    body: JSON.stringify(request),
+    signal,
+    // The library would abort when the tab is hidden and re-send on return: a duplicate question.
+    openWhenHidden: true,
+    async onopen(response) {
+      const type = response.headers.get('content-type') ?? '';
+      if (!response.ok || !type.startsWith(EVENT_STREAM)) {
+        throw new StreamError('rejected', await readServerMessage(response), response.status);
+      }
+      opened = true;
+    },
+    onmessage(message) {
+      if (!message.data) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(message.data);
+      } catch {
+        throw new StreamError('malformed', '');
+      }
+      const result = v.safeParse(chatEventSchema, parsed);
+      if (!result.success) throw new StreamError('malformed', '');
+      const event = result.output;
+      if (event.type === 'error') agentError = event.msg;
+      if (event.type === 'end') ended = true;
+      onEvent(event);
+    },
+    onclose() {
+      if (agentError !== null) throw new StreamError('agent-error', agentError);
+      if (!ended) throw new StreamError('incomplete', '');
+    },
+    onerror(error) {
+      if (error instanceof StreamError) throw error;
+      throw new StreamError(opened ? 'incomplete' : 'network', '');
+    },
+  }).catch((error: unknown) => {
+    if (signal.aborted) return;
+    throw error instanceof StreamError ? error : new StreamError(opened ? 'incomplete' : 'network', '');
+  });
+};

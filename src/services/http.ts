@@ -1,0 +1,144 @@
+import { FetchError, ofetch } from 'ofetch';
+import * as v from 'valibot';
+import { isSuccess, type Envelope } from '../contract/envelope';
+import { endpoints, type EndpointData, type EndpointName } from '../contract/endpoints';
+import { getToken } from './cookies';
+import { getVisitorId } from './visitor';
+
+/** Pages where a failed request is not announced by the generic toast (the page says it itself). */
+const QUIET_PAGES = new Set(['/', '/login', '/download']);
+
+export class ApiError extends Error {
+  readonly status: number | undefined;
+  readonly code: number | undefined;
+  /** What the server answered, as a person may read it: its `msg`, or the raw body. */
+  readonly description: string;
+  constructor(message: string, options: { status?: number; code?: number; description?: string; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.name = 'ApiError';
+    this.status = options.status;
+    this.code = options.code;
+    this.description = options.description ?? message;
+  }
+  get unauthorized(): boolean {
+    return this.status === 401;
+  }
+}
+
+export type HttpHooks = {
+  /** A failed request on a non-quiet page: show it (the app shows the 请求异常 toast). */
+  onRequestError?: (error: ApiError) => void;
+  /** The server refused the token (HTTP 401). */
+  onUnauthorized?: (error: ApiError) => void;
+  /** The current page's path, to decide whether a failure is announced. */
+  currentPath?: () => string;
+};
+
+let hooks: HttpHooks = {};
+
+/** Wires the client to the running app; tests set their own hooks. */
+export const configureHttp = (next: HttpHooks): void => {
+  hooks = next;
+};
+
+export type CallOptions = {
+  /** Opt out of the generic failure toast (the caller shows its own message). */
+  silent?: boolean;
+  signal?: AbortSignal;
+};
+
+export const authHeaders = (): Record<string, string> => {
+  const token = getToken();
+  const headers: Record<string, string> = { 'X-Visitor-Id': getVisitorId() };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+};
+
+export const client = ofetch.create({
+  retry: 0,
+  onRequest({ options }) {
+    for (const [name, value] of Object.entries(authHeaders())) options.headers.set(name, value);
+  },
+});
+
+const describeBody = (body: unknown): string => {
+  if (body == null) return '';
+  if (typeof body === 'string') return body;
+  if (typeof body === 'object' && 'msg' in body && typeof (body as { msg: unknown }).msg === 'string') {
+    return (body as { msg: string }).msg;
+  }
+  try {
+    return JSON.stringify(body);
+  } catch {
+    return String(body);
+  }
+};
+
+const toApiError = (error: unknown): ApiError => {
+  if (error instanceof ApiError) return error;
+  if (error instanceof FetchError) {
+    const body = error.data as Partial<Envelope<unknown>> | string | undefined;
+    const description = describeBody(body) || error.statusText || error.message;
+    return new ApiError(description, {
+      status: error.status,
+      code: typeof body === 'object' && body ? body.code : undefined,
+      description,
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ApiError(message, { cause: error });
+};
+
+const report = (error: ApiError, options: CallOptions): void => {
+  if (error.cause instanceof DOMException && error.cause.name === 'AbortError') return;
+  if (error.unauthorized) hooks.onUnauthorized?.(error);
+  if (options.silent) return;
+  const path = hooks.currentPath?.() ?? (typeof location === 'undefined' ? '/' : location.pathname);
+  if (!QUIET_PAGES.has(path)) hooks.onRequestError?.(error);
+};
+
+/** Unwraps the envelope: its data on success, an ApiError carrying `msg` otherwise. */
+export const unwrap = <T>(body: Envelope<T>, status = 200): T => {
+  if (!body || typeof body !== 'object') throw new ApiError('Malformed response', { status, description: String(body) });
+  if (!isSuccess(body)) throw new ApiError(body.msg || 'Request failed', { status, code: body.code, description: body.msg });
+  return body.data as T;
+};
+
+type Input = Record<string, unknown> | FormData | undefined;
+
+/**
+ * Calls one endpoint of the contract by name: builds the request from the endpoint's method and
+ * input location, unwraps the envelope and validates the answer against the contract's schema.
+ */
+export const call = async <N extends EndpointName>(
+  name: N,
+  input?: Input,
+  options: CallOptions = {},
+): Promise<EndpointData<N>> => {
+  const endpoint = endpoints[name];
+  try {
+    const body = await client<Envelope<unknown>>(endpoint.path, {
+      method: endpoint.method,
+      signal: options.signal,
+      ...(endpoint.input === 'query' ? { query: input as Record<string, unknown> } : {}),
+      ...(endpoint.input === 'body' ? { body: (input ?? {}) as Record<string, unknown> } : {}),
+      ...(endpoint.input === 'multipart' ? { body: input as FormData } : {}),
+    });
+    const data = unwrap(body);
+    if ('response' in endpoint && endpoint.response) {
+      const parsed = v.safeParse(endpoint.response, data);
+      if (!parsed.success) {
+        throw new ApiError(`Unexpected answer from ${endpoint.path}`, {
+          description: v.summarize(parsed.issues),
+        });
+      }
+      return parsed.output as EndpointData<N>;
+    }
+    return data as EndpointData<N>;
+  } catch (caught) {
+    const error = toApiError(caught);
+    report(error, options);
+    throw error;
+  }
+};

@@ -1,0 +1,43 @@
+/**
+ * Turns an untrusted `redirect_url` into a same-origin path (path + query + hash), or null when
+ * it would leave the site. The value is resolved the way the browser would resolve it, so
+ * protocol-relative, backslash, tab/newline and scheme tricks are judged by where they really go.
+ */
+export const toSafeRedirectPath = (value: string | null | undefined, origin: string): string | null => {
+  if (!value) return null;
+  // Browsers strip ASCII tab and newline from URLs, and treat "\" as "/": judge the same string they would follow.
+  if (/[\u0000-\u001f\u007f]/.test(value)) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  let resolved: URL;
+  try {
+    resolved = new URL(value, origin);
+  } catch {
+    return null;
+  }
+  if (resolved.origin !== new URL(origin).origin) return null;
+  if (resolved.username || resolved.password) return null;
+  const path = `${resolved.pathname}${resolved.search}${resolved.hash}`;
+  // A path that decodes into control characters or another "//host" could be re-resolved
+  // elsewhere by whatever follows it next (a server redirect, a proxy): refuse it outright.
+  const decoded = safeDecode(resolved.pathname);
+  if (/[\u0000-\u001f\u007f]/.test(decoded)) return null;
+  if (/^[\\/]{2}/.test(decoded.replace(/\s/g, '')) || path.startsWith('//')) return null;
+  return path;
+};
+
+const safeDecode = (value: string): string => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
+
+export const OPERATIONS_PREFIX = '/kraken-operation';
+
+export const isOperationsPath = (pathname: string): boolean =>
+  pathname === OPERATIONS_PREFIX || pathname.startsWith(`${OPERATIONS_PREFIX}/`);
+
+/** Where the operations guard sends someone without a valid session, so login can bring them back. */
+export const loginUrlFor = (pathname: string, search: string): string =>
+  `/login?source=kraken&redirect_url=${encodeURIComponent(`${pathname}${search}`)}`;

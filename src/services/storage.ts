@@ -1,0 +1,38 @@
+const PREFIX = 'ai-chat-ops:';
+
+export const PREFERENCE_KEYS = ['lastAgentId', 'lastAgentInfo', 'lastChatId', 'firstPage', 'theme'] as const;
+export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
+
+type Stored<T> = { userId: string; value: T };
+
+/**
+ * Per-user preferences in localStorage. Each value is saved with the id of the user it belongs to
+ * and read back only for that user, so a shared browser never shows one person another's choices.
+ * Visitors use the id "visitor".
+ */
+export const readPreference = <T>(key: PreferenceKey, userId: string): T | null => {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    if (!raw) return null;
+    const stored = JSON.parse(raw) as Stored<T>;
+    return stored && stored.userId === userId ? stored.value : null;
+  } catch {
+    return null;
+  }
+};
+
+export const writePreference = <T>(key: PreferenceKey, userId: string, value: T): void => {
+  try {
+    localStorage.setItem(PREFIX + key, JSON.stringify({ userId, value } satisfies Stored<T>));
+  } catch {
+    // Storage can be full or disabled (private mode); preferences are a convenience, not data.
+  }
+};
+
+export const removePreference = (key: PreferenceKey): void => {
+  try {
+    localStorage.removeItem(PREFIX + key);
+  } catch {
+    // see writePreference
+  }
+};
