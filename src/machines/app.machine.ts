@@ -1,0 +1,126 @@
+import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import type { UserInfo } from '../contract/users';
+import { toastMachine } from './toast.machine';
+
+export type AppContext = { user: UserInfo | null; error: string | null };
+
+export type AppEvent =
+  | { type: 'retry' }
+  | { type: 'session.signedIn'; token: string; user: UserInfo }
+  | { type: 'session.refresh' }
+  | { type: 'session.signOut' }
+  /** The server refused the token (a 401 anywhere). */
+  | { type: 'session.expired' };
+
+/** Whatever carries an HTTP status (ApiError does). */
+const statusOf = (error: unknown): number | undefined =>
+  typeof error === 'object' && error !== null && 'status' in error ? (error as { status?: number }).status : undefined;
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * App start and the session: loading (the interface language) → session check (only when a
+ * token is stored) → loaded as a visitor or signed in, or errored with a retry. The toast queue
+ * lives under it with the system id `toasts`, so any actor or service can reach it.
+ */
+export const appMachine = setup({
+  types: { context: {} as AppContext, events: {} as AppEvent },
+  actors: {
+    prepare: fromPromise<void>(async () => undefined),
+    fetchUser: fromPromise<UserInfo>(async () => {
+      throw new Error('fetchUser is provided where the app starts');
+    }),
+    revokeSession: fromPromise<void>(async () => undefined),
+    toasts: toastMachine,
+  },
+  actions: {
+    storeToken: (_, _params: { token: string }) => undefined,
+    clearToken: () => undefined,
+    setUser: assign((_, params: { user: UserInfo }) => ({ user: params.user, error: null })),
+    forgetUser: assign({ user: null }),
+    setError: assign((_, params: { error: unknown }) => ({ error: messageOf(params.error) })),
+  },
+  guards: {
+    hasToken: () => false,
+    isUnauthorized: (_, params: { error: unknown }) => statusOf(params.error) === 401,
+  },
+}).createMachine({
+  id: 'app',
+  context: { user: null, error: null },
+  invoke: { src: 'toasts', id: 'toasts', systemId: 'toasts' },
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        src: 'prepare',
+        onDone: [{ guard: 'hasToken', target: 'checkingSession' }, { target: 'loaded.visitor' }],
+        onError: { target: 'errored', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    checkingSession: {
+      invoke: {
+        src: 'fetchUser',
+        onDone: { target: 'loaded.signedIn', actions: { type: 'setUser', params: ({ event }) => ({ user: event.output }) } },
+        onError: [
+          {
+            guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) },
+            target: 'loaded.visitor',
+            actions: ['clearToken', 'forgetUser'],
+          },
+          { target: 'errored', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
+        ],
+      },
+    },
+    loaded: {
+      initial: 'visitor',
+      on: {
+        'session.signedIn': {
+          target: '.signedIn',
+          actions: [
+            { type: 'storeToken', params: ({ event }) => ({ token: event.token }) },
+            { type: 'setUser', params: ({ event }) => ({ user: event.user }) },
+          ],
+        },
+      },
+      states: {
+        visitor: {},
+        signedIn: {
+          on: {
+            'session.refresh': 'refreshing',
+            'session.signOut': 'signingOut',
+            'session.expired': { target: 'visitor', actions: ['clearToken', 'forgetUser'] },
+          },
+        },
+        refreshing: {
+          invoke: {
+            src: 'fetchUser',
+            onDone: { target: 'signedIn', actions: { type: 'setUser', params: ({ event }) => ({ user: event.output }) } },
+            onError: [
+              {
+                guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) },
+                target: 'visitor',
+                actions: ['clearToken', 'forgetUser'],
+              },
+              { target: 'signedIn' },
+            ],
+          },
+        },
+        signingOut: {
+          // The token is forgotten whatever the server answers: logging out always works here.
+          invoke: {
+            src: 'revokeSession',
+            onDone: { target: 'visitor', actions: ['clearToken', 'forgetUser'] },
+            onError: { target: 'visitor', actions: ['clearToken', 'forgetUser'] },
+          },
+        },
+      },
+    },
+    errored: {
+      on: { retry: 'loading' },
+    },
+  },
+});
+
+export const isSignedIn = (state: SnapshotFrom<typeof appMachine>): boolean =>
+  state.matches({ loaded: 'signedIn' }) || state.matches({ loaded: 'refreshing' }) || state.matches({ loaded: 'signingOut' });
+

@@ -1,0 +1,94 @@
+import { fromCallback } from 'xstate';
+import type { ChatEvent, ChatRequest } from '../contract/chat';
+import type { StreamFailureKind } from '../services/chat-stream';
+
+/** What the chat stream actor reports to the chat machine. */
+export type ChatStreamReport =
+  | { type: 'stream.accepted'; conversationId: string; userMessageId: string; replyMessageId: string }
+  | { type: 'stream.delta'; text: string }
+  | { type: 'stream.ended'; messageIds: string[] }
+  | { type: 'stream.failed'; kind: StreamFailureKind; message: string };
+
+export type ChatTransport = (
+  request: ChatRequest,
+  options: { signal: AbortSignal; onEvent: (event: ChatEvent) => void },
+) => Promise<void>;
+
+type FrameScheduler = (flush: () => void) => () => void;
+
+/** One flush per animation frame where there is one (a browser), else about 60 a second. */
+const nextFrame: FrameScheduler = (flush) => {
+  if (typeof requestAnimationFrame === 'function') {
+    const handle = requestAnimationFrame(flush);
+    return () => cancelAnimationFrame(handle);
+  }
+  const handle = setTimeout(flush, 16);
+  return () => clearTimeout(handle);
+};
+
+const failureKindOf = (error: unknown): StreamFailureKind =>
+  typeof error === 'object' && error !== null && 'kind' in error
+    ? ((error as { kind: StreamFailureKind }).kind)
+    : 'network';
+
+/**
+ * Runs one chat POST through the transport. Text deltas are gathered and handed on once per
+ * frame, so a fast stream costs one render a frame however many tokens arrive. Stopping the
+ * actor aborts the request.
+ */
+export const createChatStreamActor = (transport: ChatTransport, schedule: FrameScheduler = nextFrame) =>
+  fromCallback<{ type: 'noop' }, ChatRequest>(({ input, sendBack }) => {
+    const controller = new AbortController();
+    let pending = '';
+    let cancelFrame: (() => void) | null = null;
+
+    const flush = () => {
+      cancelFrame = null;
+      if (!pending) return;
+      const text = pending;
+      pending = '';
+      sendBack({ type: 'stream.delta', text } satisfies ChatStreamReport);
+    };
+
+    const onEvent = (event: ChatEvent) => {
+      if (controller.signal.aborted) return;
+      switch (event.type) {
+        case 'start':
+          sendBack({
+            type: 'stream.accepted',
+            conversationId: event.conversationId,
+            userMessageId: event.userMessageId,
+            replyMessageId: event.replyMessageId,
+          } satisfies ChatStreamReport);
+          break;
+        case 'delta':
+          pending += event.text;
+          cancelFrame ??= schedule(flush);
+          break;
+        case 'end':
+          cancelFrame?.();
+          flush();
+          sendBack({ type: 'stream.ended', messageIds: event.messageIds } satisfies ChatStreamReport);
+          break;
+        case 'error':
+          // the transport rejects after the close, with this message
+          break;
+      }
+    };
+
+    transport(input, { signal: controller.signal, onEvent }).catch((error: unknown) => {
+      if (controller.signal.aborted) return;
+      cancelFrame?.();
+      flush();
+      sendBack({
+        type: 'stream.failed',
+        kind: failureKindOf(error),
+        message: error instanceof Error ? error.message : '',
+      } satisfies ChatStreamReport);
+    });
+
+    return () => {
+      cancelFrame?.();
+      controller.abort();
+    };
+  });

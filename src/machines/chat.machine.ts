@@ -1,0 +1,343 @@
+import { and, assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
+import { DEFAULT_AGENT_ID } from '../contract/agents';
+import type { ChatRequest } from '../contract/chat';
+import type { Conversation } from '../contract/conversations';
+import type { FileRef } from '../contract/media';
+import type { Message } from '../contract/messages';
+import type { StreamFailureKind } from '../services/chat-stream';
+import type { ChatStreamReport } from './chat-stream.actor';
+
+export type ChatMessageStatus = 'sending' | 'streaming' | 'complete' | 'incomplete' | 'failed';
+
+export type ChatMessage = {
+  /** Stable key for the screen; the server's id arrives later for messages sent here. */
+  key: string;
+  serverId: string | null;
+  role: 'user' | 'assistant';
+  content: string;
+  status: ChatMessageStatus;
+  files: FileRef[];
+  error: string | null;
+};
+
+export type ChatFailure = { kind: StreamFailureKind | 'create' | 'load'; message: string };
+
+type Outgoing = { text: string; files: FileRef[]; retryMessageId: string | null; accepted: boolean };
+
+export type ChatContext = {
+  agentId: string;
+  conversationId: string | null;
+  messages: ChatMessage[];
+  draft: string;
+  attachments: FileRef[];
+  outgoing: Outgoing | null;
+  replyKey: string | null;
+  messageIds: string[];
+  failure: ChatFailure | null;
+  seq: number;
+};
+
+export type ChatEvent =
+  | { type: 'conversation.new'; agentId?: string }
+  | { type: 'conversation.open'; conversationId: string }
+  | { type: 'draft.change'; text: string }
+  | { type: 'attachments.change'; files: FileRef[] }
+  | { type: 'send' }
+  | { type: 'stop' }
+  | { type: 'retry' }
+  | { type: 'reload' }
+  | ChatStreamReport;
+
+export type ChatInput = { agentId?: string; conversationId?: string | null };
+
+export type LoadedConversation = { conversation: Conversation; messages: Message[] };
+
+const fromServer = (message: Message): ChatMessage => ({
+  key: message.messageId,
+  serverId: message.messageId,
+  role: message.role,
+  content: message.content,
+  // An answer still marked as streaming in history was cut off before it could finish.
+  status: message.status === 'streaming' ? 'incomplete' : message.status,
+  files: message.files,
+  error: message.error ?? null,
+});
+
+const blankConversation = (agentId: string): Pick<ChatContext, 'agentId' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure'> => ({
+  agentId,
+  conversationId: null,
+  messages: [],
+  outgoing: null,
+  replyKey: null,
+  messageIds: [],
+  failure: null,
+});
+
+const updateMessage = (messages: ChatMessage[], key: string | null, patch: (message: ChatMessage) => Partial<ChatMessage>) =>
+  messages.map((message) => (message.key === key ? { ...message, ...patch(message) } : message));
+
+/**
+ * One chat at a time: open or start a conversation, send a question, stream the answer, stop
+ * it, retry it. A question the server never accepted goes back into the input box; an answer
+ * cut short is kept and marked, with a retry that answers the stored question again (the
+ * question itself is never sent twice).
+ */
+export const chatMachine = setup({
+  types: {
+    context: {} as ChatContext,
+    events: {} as ChatEvent,
+    input: {} as ChatInput,
+  },
+  actors: {
+    loadConversation: fromPromise<LoadedConversation, { conversationId: string }>(async () => {
+      throw new Error('loadConversation is provided where the app starts');
+    }),
+    createConversation: fromPromise<Conversation, { agentId: string; title: string }>(async () => {
+      throw new Error('createConversation is provided where the app starts');
+    }),
+    chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(() => () => undefined),
+  },
+  actions: {
+    /** The conversation now has an id: the screen puts it in the address bar and the history. */
+    conversationCreated: (_, _params: { conversationId: string }) => undefined,
+    /** An exchange ended (any way): the history list should show the new update time. */
+    exchangeSettled: (_, _params: { conversationId: string | null }) => undefined,
+    takeDraft: assign(({ context }) => {
+      const userKey = `local-${context.seq}`;
+      const replyKey = `local-${context.seq + 1}`;
+      return {
+        seq: context.seq + 2,
+        outgoing: { text: context.draft, files: context.attachments, retryMessageId: null, accepted: false },
+        replyKey,
+        failure: null,
+        draft: '',
+        attachments: [],
+        messageIds: [],
+        messages: [
+          ...context.messages,
+          { key: userKey, serverId: null, role: 'user' as const, content: context.draft, status: 'sending' as const, files: context.attachments, error: null },
+          { key: replyKey, serverId: null, role: 'assistant' as const, content: '', status: 'streaming' as const, files: [], error: null },
+        ],
+      };
+    }),
+    restoreOutgoing: assign(({ context }, params: { failure: ChatFailure }) => {
+      const outgoing = context.outgoing;
+      if (!outgoing) return { failure: params.failure };
+      const sentKeys = new Set([context.replyKey, context.messages.at(-2)?.key]);
+      return {
+        messages: context.messages.filter((message) => !sentKeys.has(message.key)),
+        // Whatever was typed since stays; the unsent question comes back in front of it.
+        draft: context.draft ? `${outgoing.text}\n${context.draft}` : outgoing.text,
+        attachments: [...outgoing.files, ...context.attachments],
+        outgoing: null,
+        replyKey: null,
+        failure: params.failure,
+      };
+    }),
+    acceptExchange: assign(({ context, event }) => {
+      assertEvent(event, 'stream.accepted');
+      const userIndex = context.messages.findIndex((message) => message.key === context.replyKey) - 1;
+      return {
+        conversationId: event.conversationId,
+        outgoing: context.outgoing ? { ...context.outgoing, accepted: true } : null,
+        messages: context.messages.map((message, index) => {
+          if (message.key === context.replyKey) return { ...message, serverId: event.replyMessageId };
+          if (index === userIndex && message.role === 'user') return { ...message, serverId: event.userMessageId, status: 'complete' as const };
+          return message;
+        }),
+      };
+    }),
+    appendDelta: assign(({ context, event }) => {
+      assertEvent(event, 'stream.delta');
+      return { messages: updateMessage(context.messages, context.replyKey, (message) => ({ content: message.content + event.text })) };
+    }),
+    completeReply: assign(({ context, event }) => {
+      assertEvent(event, 'stream.ended');
+      return {
+        messageIds: event.messageIds,
+        outgoing: null,
+        messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'complete' as const })),
+      };
+    }),
+    markReply: assign(({ context }, params: { status: 'incomplete' | 'failed'; failure: ChatFailure | null }) => ({
+      outgoing: null,
+      failure: params.failure,
+      messages: updateMessage(context.messages, context.replyKey, () => ({
+        status: params.status,
+        error: params.failure?.message ?? null,
+      })),
+    })),
+    prepareRetry: assign(({ context }) => {
+      const replyIndex = context.messages.findLastIndex((message) => message.role === 'assistant');
+      const question = context.messages[replyIndex - 1];
+      const reply = context.messages[replyIndex];
+      if (!reply || !question?.serverId) return {};
+      return {
+        replyKey: reply.key,
+        failure: null,
+        outgoing: { text: '', files: [], retryMessageId: question.serverId, accepted: true },
+        messages: updateMessage(context.messages, reply.key, () => ({ content: '', status: 'streaming' as const, error: null })),
+      };
+    }),
+  },
+  guards: {
+    hasSomethingToSend: ({ context }) => context.draft.trim().length > 0 || context.attachments.length > 0,
+    isNewConversation: ({ context }) => context.conversationId === null,
+    canRetry: ({ context }) => {
+      const replyIndex = context.messages.findLastIndex((message) => message.role === 'assistant');
+      return replyIndex > 0 && Boolean(context.messages[replyIndex - 1]?.serverId);
+    },
+    wasAccepted: ({ context }) => context.outgoing?.accepted === true,
+    isAgentError: ({ event }) => event.type === 'stream.failed' && event.kind === 'agent-error',
+  },
+}).createMachine({
+  id: 'chat',
+  context: ({ input }) => ({
+    ...blankConversation(input.agentId ?? DEFAULT_AGENT_ID),
+    conversationId: input.conversationId ?? null,
+    draft: '',
+    attachments: [],
+    seq: 1,
+  }),
+  initial: 'choosing',
+  on: {
+    'conversation.new': {
+      target: '.idle',
+      actions: assign(({ context, event }) => blankConversation(event.agentId ?? context.agentId)),
+    },
+    'conversation.open': {
+      target: '.loading',
+      actions: assign(({ context, event }) => ({ ...blankConversation(context.agentId), conversationId: event.conversationId })),
+    },
+    'draft.change': { actions: assign({ draft: ({ event }) => event.text }) },
+    'attachments.change': { actions: assign({ attachments: ({ event }) => event.files }) },
+  },
+  states: {
+    choosing: {
+      always: [{ guard: 'isNewConversation', target: 'idle' }, { target: 'loading' }],
+    },
+    loading: {
+      invoke: {
+        src: 'loadConversation',
+        input: ({ context }) => ({ conversationId: context.conversationId ?? '' }),
+        onDone: {
+          target: 'idle',
+          actions: assign(({ event }) => ({
+            agentId: event.output.conversation.sourceId,
+            messages: event.output.messages.map(fromServer),
+          })),
+        },
+        onError: {
+          target: 'loadFailed',
+          actions: assign({ failure: ({ event }) => ({ kind: 'load' as const, message: event.error instanceof Error ? event.error.message : '' }) }),
+        },
+      },
+    },
+    loadFailed: {
+      on: { reload: 'loading' },
+    },
+    idle: {
+      on: {
+        send: [
+          { guard: { type: 'hasSomethingToSend' }, target: 'sending', actions: 'takeDraft' },
+        ],
+      },
+    },
+    sending: {
+      always: [{ guard: 'isNewConversation', target: 'creatingConversation' }, { target: 'streaming' }],
+    },
+    creatingConversation: {
+      invoke: {
+        src: 'createConversation',
+        input: ({ context }) => ({ agentId: context.agentId, title: context.outgoing?.text.slice(0, 30) ?? '' }),
+        onDone: {
+          target: 'streaming',
+          actions: [
+            assign({ conversationId: ({ event }) => event.output.conversationId }),
+            { type: 'conversationCreated', params: ({ event }) => ({ conversationId: event.output.conversationId }) },
+          ],
+        },
+        onError: {
+          target: 'idle',
+          actions: {
+            type: 'restoreOutgoing',
+            params: ({ event }) => ({ failure: { kind: 'create' as const, message: event.error instanceof Error ? event.error.message : '' } }),
+          },
+        },
+      },
+    },
+    streaming: {
+      invoke: {
+        src: 'chatStream',
+        input: ({ context }) => ({
+          conversationId: context.conversationId ?? '',
+          agentId: context.agentId,
+          ...(context.outgoing?.retryMessageId
+            ? { retryMessageId: context.outgoing.retryMessageId }
+            : { text: context.outgoing?.text ?? '', files: context.outgoing?.files ?? [] }),
+        }),
+      },
+      on: {
+        'stream.accepted': { actions: 'acceptExchange' },
+        'stream.delta': { actions: 'appendDelta' },
+        'stream.ended': {
+          target: 'done',
+          actions: ['completeReply', { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) }],
+        },
+        'stream.failed': [
+          {
+            guard: and(['wasAccepted', 'isAgentError']),
+            target: 'failed',
+            actions: [
+              { type: 'markReply', params: ({ event }) => ({ status: 'failed' as const, failure: { kind: event.kind, message: event.message } }) },
+              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
+            ],
+          },
+          {
+            guard: 'wasAccepted',
+            target: 'incomplete',
+            actions: [
+              { type: 'markReply', params: ({ event }) => ({ status: 'incomplete' as const, failure: { kind: event.kind, message: event.message } }) },
+              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
+            ],
+          },
+          {
+            target: 'idle',
+            actions: {
+              type: 'restoreOutgoing',
+              params: ({ event }) => ({ failure: { kind: event.kind, message: event.message } }),
+            },
+          },
+        ],
+        stop: {
+          target: 'cancelled',
+          actions: [
+            { type: 'markReply', params: { status: 'incomplete', failure: null } },
+            { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
+          ],
+        },
+      },
+    },
+    done: {
+      on: { send: { guard: 'hasSomethingToSend', target: 'sending', actions: 'takeDraft' } },
+    },
+    incomplete: {
+      on: {
+        send: { guard: 'hasSomethingToSend', target: 'sending', actions: 'takeDraft' },
+        retry: { guard: 'canRetry', target: 'streaming', actions: 'prepareRetry' },
+      },
+    },
+    failed: {
+      on: {
+        send: { guard: 'hasSomethingToSend', target: 'sending', actions: 'takeDraft' },
+        retry: { guard: 'canRetry', target: 'streaming', actions: 'prepareRetry' },
+      },
+    },
+    cancelled: {
+      on: {
+        send: { guard: 'hasSomethingToSend', target: 'sending', actions: 'takeDraft' },
+        retry: { guard: 'canRetry', target: 'streaming', actions: 'prepareRetry' },
+      },
+    },
+  },
+});

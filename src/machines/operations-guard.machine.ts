@@ -1,0 +1,63 @@
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+
+export type OperationsGuardInput = { pathname: string; search: string };
+export type OperationsGuardContext = OperationsGuardInput & { verifiedAs: string | null };
+export type OperationsGuardEvent =
+  /** The operator moved inside the area; the return address follows them. */
+  | { type: 'location.changed'; pathname: string; search: string }
+  /** Any call answered 401 while in the area. */
+  | { type: 'session.expired' };
+
+/**
+ * The operations area's door. It opens only with a stored token whose verification answers
+ * success; otherwise, or on any later 401, it sends the operator to the login page with the
+ * exact place to come back to.
+ */
+export const operationsGuardMachine = setup({
+  types: {
+    context: {} as OperationsGuardContext,
+    events: {} as OperationsGuardEvent,
+    input: {} as OperationsGuardInput,
+  },
+  actors: {
+    verifySession: fromPromise<{ userId: string }>(async () => {
+      throw new Error('verifySession is provided where the app starts');
+    }),
+  },
+  actions: {
+    followOperator: assign(({ event }) => {
+      assertEvent(event, 'location.changed');
+      return { pathname: event.pathname, search: event.search };
+    }),
+    redirectToLogin: (_, _params: { pathname: string; search: string }) => undefined,
+  },
+  guards: {
+    hasToken: () => false,
+  },
+}).createMachine({
+  id: 'operationsGuard',
+  context: ({ input }) => ({ ...input, verifiedAs: null }),
+  initial: 'entering',
+  on: {
+    'location.changed': { actions: 'followOperator' },
+  },
+  states: {
+    entering: {
+      always: [{ guard: 'hasToken', target: 'verifying' }, { target: 'redirecting' }],
+    },
+    verifying: {
+      invoke: {
+        src: 'verifySession',
+        onDone: { target: 'allowed', actions: assign({ verifiedAs: ({ event }) => event.output.userId }) },
+        onError: 'redirecting',
+      },
+    },
+    allowed: {
+      on: { 'session.expired': 'redirecting' },
+    },
+    redirecting: {
+      type: 'final',
+      entry: { type: 'redirectToLogin', params: ({ context }) => ({ pathname: context.pathname, search: context.search }) },
+    },
+  },
+});
