@@ -1,0 +1,66 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LOCALE, isRtl, LOCALE_STORAGE_KEY, resolveLocale, type Locale } from './locale';
+
+/** Only the active language is downloaded: each bundle is its own chunk. */
+const bundles = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*.json');
+
+const loadBundle = async (locale: Locale): Promise<Record<string, unknown>> => {
+  const load = bundles[`./locales/${locale}.json`];
+  if (!load) throw new Error(`No bundle for ${locale}`);
+  return (await load()).default;
+};
+
+const readSaved = (): string | null => {
+  try {
+    return localStorage.getItem(LOCALE_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+};
+
+export const applyDocumentLocale = (locale: string): void => {
+  document.documentElement.lang = locale;
+  document.documentElement.dir = isRtl(locale) ? 'rtl' : 'ltr';
+};
+
+export const i18n = i18next.createInstance();
+
+/** Starts i18next in the resolved language; resolves once its bundle is loaded. */
+export const initI18n = async (forced?: string): Promise<Locale> => {
+  const locale = resolveLocale({ saved: forced ?? readSaved(), browser: navigator.languages ?? [navigator.language] });
+  const resources = await loadBundle(locale);
+  if (!i18n.isInitialized) {
+    await i18n.use(initReactI18next).init({
+      lng: locale,
+      fallbackLng: false,
+      resources: { [locale]: { translation: resources } },
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    });
+  } else {
+    i18n.addResourceBundle(locale, 'translation', resources, true, true);
+    await i18n.changeLanguage(locale);
+  }
+  applyDocumentLocale(locale);
+  return locale;
+};
+
+/**
+ * Saves the choice and switches: the event `languageChanged` re-renders every translated
+ * screen. `reload` instead reloads the page, as the spec allows.
+ */
+export const changeLocale = async (locale: Locale, { reload = false } = {}): Promise<void> => {
+  try {
+    localStorage.setItem(LOCALE_STORAGE_KEY, locale);
+  } catch {
+    // the choice still applies to this page
+  }
+  if (reload) {
+    location.reload();
+    return;
+  }
+  await initI18n(locale);
+};
+
+export { DEFAULT_LOCALE };
