@@ -1,0 +1,68 @@
+import { useSelector } from '@xstate/react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import { Router } from 'wouter';
+import { Toaster } from '../components/toaster';
+import { i18n } from '../i18n';
+import { RootLayout } from './root-layout';
+import { Routes } from './routes';
+import type { Runtime } from './runtime';
+import { RuntimeContext, useRuntime } from './runtime-context';
+
+const StartFailed = () => {
+  const { t } = useTranslation();
+  const { app } = useRuntime();
+  const error = useSelector(app, (state) => state.context.error);
+  return (
+    <div role="alert" className="mx-auto max-w-md p-8 text-center">
+      <h1 className="mb-2 text-lg font-semibold">{t('app.startFailed')}</h1>
+      {error && <p className="mb-4 text-muted">{error}</p>}
+      <button type="button" className="btn-primary" onClick={() => app.send({ type: 'retry' })}>
+        {t('app.retry')}
+      </button>
+    </div>
+  );
+};
+
+/** Until the interface language is loaded nothing can be said in it: a quiet spinner only. */
+const Starting = () => (
+  <div role="status" aria-busy="true" className="grid h-full place-items-center">
+    <span className="i-lucide-loader-circle animate-spin text-2xl text-muted" />
+  </div>
+);
+
+const Shell = () => {
+  const { app } = useRuntime();
+  const phase = useSelector(app, (state) =>
+    state.matches('loading') || state.matches('checkingSession') ? 'starting' : state.matches('errored') ? 'errored' : 'loaded',
+  );
+  if (phase === 'starting') return <Starting />;
+  if (phase === 'errored' && !i18n.isInitialized) {
+    return (
+      <div role="alert" className="p-8 text-center">
+        <button type="button" className="btn-primary" onClick={() => app.send({ type: 'retry' })}>
+          ↻
+        </button>
+      </div>
+    );
+  }
+  return (
+    <I18nextProvider i18n={i18n}>
+      {phase === 'errored' ? (
+        <StartFailed />
+      ) : (
+        <RootLayout>
+          <Routes />
+        </RootLayout>
+      )}
+      <Toaster />
+    </I18nextProvider>
+  );
+};
+
+export const App = ({ runtime }: { runtime: Runtime }) => (
+  <RuntimeContext.Provider value={runtime}>
+    <Router>
+      <Shell />
+    </Router>
+  </RuntimeContext.Provider>
+);

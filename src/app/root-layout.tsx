@@ -1,0 +1,19 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SiteHeader } from '../components/site-header';
+
+/** The layout wrapper at the root: header, the page, and a skip link for keyboard users. */
+export const RootLayout = ({ children }: { children: ReactNode }) => {
+  const { t } = useTranslation();
+  return (
+    <div className="flex h-full flex-col">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 btn-primary">
+        {t('app.skipToContent')}
+      </a>
+      <SiteHeader />
+      <main id="main" className="flex min-h-0 flex-1 flex-col">
+        {children}
+      </main>
+    </div>
+  );
+};

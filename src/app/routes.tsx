@@ -1,0 +1,44 @@
+import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Redirect, Route, Switch } from 'wouter';
+import { lazyScreen, ScreenBoundary } from './lazy-screen';
+
+const HomeScreen = lazyScreen(() => import('../screens/home/home-screen'));
+const LoginScreen = lazyScreen(() => import('../screens/login/login-screen'));
+const ChatScreen = lazyScreen(() => import('../screens/chat/chat-screen'));
+const AccountScreen = lazyScreen(() => import('../screens/account/account-screen'));
+const DownloadScreen = lazyScreen(() => import('../screens/download/download-screen'));
+const OperationsArea = lazyScreen(() => import('../screens/operations/operations-area'));
+const NotFoundScreen = lazyScreen(() => import('../screens/not-found/not-found-screen'));
+
+const PageLoading = () => {
+  const { t } = useTranslation();
+  return (
+    <div role="status" className="p-8 text-center text-muted">
+      {t('app.loading')}
+    </div>
+  );
+};
+
+/** Every route of the product; each page is its own chunk. */
+export const Routes = () => (
+  <ScreenBoundary>
+    <Suspense fallback={<PageLoading />}>
+      <Switch>
+        <Route path="/" component={HomeScreen} />
+        <Route path="/home" component={HomeScreen} />
+        <Route path="/login" component={LoginScreen} />
+        <Route path="/chat" component={ChatScreen} />
+        <Route path="/chat/*" component={ChatScreen} />
+        <Route path="/account" component={AccountScreen} />
+        <Route path="/download" component={DownloadScreen} />
+        <Route path="/kraken-operation" component={OperationsArea} />
+        <Route path="/kraken-operation/*" component={OperationsArea} />
+        <Route path="/index.html">
+          <Redirect to="/" replace />
+        </Route>
+        <Route component={NotFoundScreen} />
+      </Switch>
+    </Suspense>
+  </ScreenBoundary>
+);

@@ -1,0 +1,19 @@
+import type { TFunction } from 'i18next';
+import type { ChatFailure } from '../machines/chat.machine';
+
+/** What a person reads when a send or an answer fails: the server's words when it gave any. */
+export const describeFailure = (t: TFunction, failure: ChatFailure): string => {
+  switch (failure.kind) {
+    case 'network':
+      return t('chat.networkError');
+    case 'create':
+      return failure.message ? `${t('chat.createFailed')} (${failure.message})` : t('chat.createFailed');
+    case 'load':
+      return t('chat.loadFailed');
+    case 'rejected':
+    case 'agent-error':
+      return failure.message || t('chat.defaultError');
+    default:
+      return t('chat.defaultError');
+  }
+};

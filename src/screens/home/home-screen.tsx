@@ -1,0 +1,50 @@
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { useRuntime } from '../../app/runtime-context';
+import { ChatComposer } from '../../components/chat-composer';
+import { DEFAULT_AGENT_ID } from '../../contract/agents';
+import { isSignedIn } from '../../machines/app.machine';
+
+const HomeScreen = () => {
+  const { t } = useTranslation();
+  const { app, chat } = useRuntime();
+  const [, navigate] = useLocation();
+  const signedIn = useSelector(app, isSignedIn);
+  const draft = useSelector(chat, (state) => state.context.draft);
+
+  const startChat = () => {
+    chat.send({ type: 'conversation.new', agentId: DEFAULT_AGENT_ID });
+    chat.send({ type: 'send' });
+    navigate('/chat');
+  };
+
+  return (
+    <div className="flex flex-1 flex-col">
+      <section className="mx-auto flex w-full max-w-2xl flex-1 flex-col justify-center gap-6 px-4 py-12">
+        <div className="text-center">
+          <h1 className="mb-2 text-3xl font-bold">{t('app.title')}</h1>
+          <p className="text-muted">{t('app.slogan')}</p>
+        </div>
+        <ChatComposer
+          value={draft}
+          label={t('home.chatLabel')}
+          autoFocus
+          onChange={(text) => chat.send({ type: 'draft.change', text })}
+          onSend={startChat}
+        />
+        {!signedIn && (
+          <p className="text-center text-sm text-muted">
+            {t('home.loginPrompt')}{' '}
+            <Link href="/login" className="text-accent underline">
+              {t('home.loginAction')}
+            </Link>
+          </p>
+        )}
+      </section>
+      <footer className="p-4 text-center text-xs text-muted">{t('app.copyright', { year: new Date().getFullYear() })}</footer>
+    </div>
+  );
+};
+
+export default HomeScreen;
