@@ -1,0 +1,30 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../server/start';
+
+export const E2E_DEMO = { username: 'e2e-demo@kraken.local', password: 'e2e-Password-2026' };
+
+/**
+ * One real server for the browser tests: the built SPA, a fresh embedded database in a temp
+ * folder, the offline responder answering with a short delay so streaming is visible.
+ */
+export default async function globalSetup() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kraken-e2e-'));
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    env: { ...process.env, LLM_BASE_URL: '', DATABASE_URL: '' },
+    config: { offlineTokenDelayMs: 5 },
+    demo: E2E_DEMO,
+    log: () => undefined,
+  });
+  process.env.E2E_BASE_URL = server.url;
+  process.env.E2E_DEMO_USERNAME = E2E_DEMO.username;
+  process.env.E2E_DEMO_PASSWORD = E2E_DEMO.password;
+  return async () => {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,102 @@
+import { demoAccount, expect, logIn, test, useEnglish } from './fixtures';
+
+test.beforeEach(async ({ page }) => {
+  await useEnglish(page);
+});
+
+test('a visitor asks a question on the home page and watches the answer stream in', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Talk to expert AI agents');
+  await expect(page.getByText('Log in to keep your conversations')).toBeVisible();
+  await expect(page.getByText(/© \d{4} Kraken AI/)).toBeVisible();
+
+  const box = page.getByRole('textbox', { name: 'Ask the assistant' });
+  await box.fill('What can you do for a small bakery?');
+  await box.press('Enter');
+
+  await expect(page).toHaveURL(/\/chat\/[^/]+$/);
+  await expect(page.getByTestId('question')).toHaveText('What can you do for a small bakery?');
+  const answer = page.getByTestId('answer');
+  // Streaming: the answer is visible while still growing, then complete.
+  await expect(answer).toContainText(/\S/);
+  const early = (await answer.textContent())?.length ?? 0;
+  await expect(page.locator('li[data-role="assistant"][data-status="complete"]')).toBeVisible({ timeout: 20_000 });
+  const final = (await answer.textContent())?.length ?? 0;
+  expect(final).toBeGreaterThan(early);
+  await expect(answer).toContainText('LLM_BASE_URL');
+
+  // The conversation is stored: reloading shows the same exchange from the server.
+  await page.reload();
+  await expect(page.getByTestId('question')).toHaveText('What can you do for a small bakery?');
+  await expect(page.getByTestId('answer')).toContainText('LLM_BASE_URL');
+});
+
+test('login stores the token cookie, shows the nickname, and logout clears it', async ({ page, context }) => {
+  await page.goto('/login');
+  await logIn(page);
+  await expect(page).toHaveURL(/\/$/);
+  const menu = page.getByRole('button', { name: 'User menu' });
+  await expect(menu).toBeVisible();
+  await expect(page.getByTestId('user-name')).not.toBeEmpty();
+
+  const cookie = (await context.cookies()).find((item) => item.name === 'ai-chat-ops-token');
+  expect(cookie?.value).toBeTruthy();
+  expect(cookie?.path).toBe('/');
+  expect(cookie?.sameSite).toBe('Lax');
+
+  await menu.click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible();
+  expect((await context.cookies()).find((item) => item.name === 'ai-chat-ops-token')).toBeUndefined();
+});
+
+test('a wrong password says Login Failed and keeps what was typed', async ({ page }) => {
+  await page.goto('/login');
+  const { username } = demoAccount();
+  await page.getByLabel('Phone number or e-mail').fill(username);
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('Login Failed');
+  await expect(alert).toContainText('Please try later');
+  await expect(page.getByLabel('Phone number or e-mail')).toHaveValue(username);
+  await expect(page.getByLabel('Password')).toHaveValue('not-the-password');
+});
+
+test('the operations area sends a visitor to login and brings them back to the exact page', async ({ page }) => {
+  await page.goto('/kraken-operation/task/linkedin?draft=7');
+  await expect(page).toHaveURL(
+    `/login?source=kraken&redirect_url=${encodeURIComponent('/kraken-operation/task/linkedin?draft=7')}`,
+  );
+  await expect(page.getByText('Log in to open the operations area.')).toBeVisible();
+  await logIn(page);
+  await expect(page).toHaveURL(/\/kraken-operation\/task\/linkedin\?draft=7$/);
+  await expect(page.getByRole('heading', { name: 'LinkedIn task' })).toBeVisible();
+});
+
+for (const hostile of ['//evil.example', '/\\evil.example', '/%09/evil.example', 'javascript:alert(1)', 'https://evil.example/x']) {
+  test(`login never follows the hostile redirect_url ${hostile}`, async ({ page, baseURL }) => {
+    await page.goto(`/login?redirect_url=${encodeURIComponent(hostile)}`);
+    await logIn(page);
+    await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
+    expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
+    expect(new URL(page.url()).pathname).toBe('/');
+  });
+}
+
+test('an unknown route shows a not-found page with a way home', async ({ page }) => {
+  await page.goto('/no/such/page');
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('every declared route loads without errors', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  for (const path of ['/', '/home', '/login', '/chat', '/download', '/account', '/kraken-operation']) {
+    await page.goto(path);
+    await expect(page.locator('main')).toBeVisible();
+  }
+  expect(errors).toEqual([]);
+});
