@@ -28,11 +28,17 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
 async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') return {};
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw badRequest('Invalid request: the body is not valid JSON.');
   }
+  // valibot's object schema lets arrays through; a request body is always one JSON object.
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw badRequest('Invalid request: the body must be a JSON object.');
+  }
+  return body;
 }
 
 async function readInput(c: Context, name: EndpointName): Promise<unknown> {

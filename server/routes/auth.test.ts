@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { sessions } from '../db/schema';
+import { hashToken } from '../auth/tokens';
+import { openHarness } from '../test/harness';
+
+const LOGIN = '/api/system/auth/login';
+const LOGOUT = '/api/system/auth/logout';
+const ME = '/api/system/user/get-user-info';
+
+let h: Awaited<ReturnType<typeof openHarness>>;
+beforeAll(async () => {
+  h = await openHarness();
+});
+afterAll(() => h.close());
+
+describe('password login', () => {
+  it('answers a token and the user, and the token opens user endpoints', async () => {
+    const t = h.makeApp();
+    const { username, password } = await h.newUser({ nickname: 'Ada' });
+    const reply = await t.post(LOGIN, { username: username.toUpperCase(), password, loginType: 'password' });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ code: 0, success: true, data: { userInfo: { username, nickname: 'Ada' } } });
+    const token = reply.body.data.token as string;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const me = await t.get(ME, {}, { authorization: `Bearer ${token}` });
+    expect(me.body.data).toMatchObject({ username, nickname: 'Ada' });
+  });
+
+  it('stores only a hash of the token and a scrypt hash of the password', async () => {
+    const t = h.makeApp();
+    const account = await h.loggedIn(t);
+    expect(account.user.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(account.user.passwordHash).not.toContain(account.password);
+    const rows = await h.db.select().from(sessions).where(eq(sessions.userId, account.user.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.tokenHash).toBe(hashToken(account.token));
+    expect(rows[0]!.tokenHash).not.toBe(account.token);
+  });
+
+  it('refuses a wrong password or an unknown account with the same message', async () => {
+    const t = h.makeApp();
+    const { username } = await h.newUser();
+    const wrong = await t.post(LOGIN, { username, password: 'not-the-password' });
+    const unknown = await t.post(LOGIN, { username: 'nobody@test.local', password: 'whatever1' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ code: 1, success: false });
+    expect(unknown.body.msg).toBe(wrong.body.msg);
+  });
+
+  it('refuses bad input with 400 and a message naming the field', async () => {
+    const t = h.makeApp();
+    const notAnAccount = await t.post(LOGIN, { username: 'just words', password: 'x' });
+    expect(notAnAccount.status).toBe(400);
+    expect(notAnAccount.body.msg).toContain('username');
+    expect((await t.post(LOGIN, { username: 'a@b.co' })).status).toBe(400);
+    expect((await t.post(LOGIN, { username: 42, password: 'x' })).status).toBe(400);
+    const malformed = await t.post(LOGIN, '{"username":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.msg).toMatch(/not valid JSON/);
+    expect((await t.post(LOGIN, { username: 'a@b.co', password: 'x', loginType: 'fax' })).status).toBe(400);
+  });
+
+  it('refuses Google login clearly while it is not configured', async () => {
+    const t = h.makeApp();
+    const reply = await t.post(LOGIN, { username: 'a@b.co', password: 'x', loginType: 'google-oauth' });
+    expect(reply.status).toBe(400);
+    expect(reply.body.msg).toMatch(/Google login is not configured/);
+  });
+});
+
+describe('login rate limit', () => {
+  it('answers 429 after 5 failures a minute for one account, and lets it in again after the window', async () => {
+    const t = h.makeApp({ config: { trustProxy: true } });
+    const { username, password } = await h.newUser();
+    for (let i = 0; i < 5; i++) {
+      const addr = { 'x-forwarded-for': `10.0.0.${i}` };
+      expect((await t.post(LOGIN, { username, password: 'wrong-pass' }, addr)).status).toBe(401);
+    }
+    const blocked = await t.post(LOGIN, { username, password }, { 'x-forwarded-for': '10.0.0.99' });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toMatchObject({ code: 1, success: false });
+    expect(blocked.body.msg).toMatch(/Too many failed logins/);
+    t.clock.advance(61_000);
+    expect((await t.post(LOGIN, { username, password }, { 'x-forwarded-for': '10.0.0.99' })).status).toBe(200);
+  });
+
+  it('answers 429 after 5 failures a minute from one address, whatever the account', async () => {
+    const t = h.makeApp({ config: { trustProxy: true } });
+    const addr = { 'x-forwarded-for': '192.0.2.7' };
+    for (let i = 0; i < 5; i++) await t.post(LOGIN, { username: `guess${i}@test.local`, password: 'wrong-pass' }, addr);
+    const { username, password } = await h.newUser();
+    expect((await t.post(LOGIN, { username, password }, addr)).status).toBe(429);
+    expect((await t.post(LOGIN, { username, password }, { 'x-forwarded-for': '192.0.2.8' })).status).toBe(200);
+  });
+});
+
+describe('sessions', () => {
+  it('expire after the configured time', async () => {
+    const t = h.makeApp({ config: { sessionTtlMs: 60 * 60 * 1000 } });
+    const { headers } = await h.loggedIn(t);
+    t.clock.advance(59 * 60 * 1000);
+    expect((await t.get(ME, {}, headers)).status).toBe(200);
+    t.clock.advance(2 * 60 * 1000);
+    const expired = await t.get(ME, {}, headers);
+    expect(expired.status).toBe(401);
+    expect(expired.body).toMatchObject({ code: 1, success: false });
+  });
+
+  it('last 7 days by default', async () => {
+    const t = h.makeApp();
+    const { headers } = await h.loggedIn(t);
+    t.clock.advance(6.9 * 24 * 3600 * 1000);
+    expect((await t.get(ME, {}, headers)).status).toBe(200);
+    t.clock.advance(0.2 * 24 * 3600 * 1000);
+    expect((await t.get(ME, {}, headers)).status).toBe(401);
+  });
+
+  it('logout revokes the token it carries, and only that one', async () => {
+    const t = h.makeApp();
+    const account = await h.loggedIn(t);
+    const second = await t.post(LOGIN, { username: account.username, password: account.password });
+    const otherHeaders = { authorization: `Bearer ${second.body.data.token}` };
+    const out = await t.post(LOGOUT, undefined, account.headers);
+    expect(out.status).toBe(200);
+    expect(out.body).toMatchObject({ code: 0, data: null });
+    expect((await t.get(ME, {}, account.headers)).status).toBe(401);
+    expect((await t.post(LOGOUT, undefined, account.headers)).status).toBe(401);
+    expect((await t.get(ME, {}, otherHeaders)).status).toBe(200);
+  });
+
+  it('only the Authorization header authenticates: a cookie alone is not enough', async () => {
+    const t = h.makeApp();
+    const { token } = await h.loggedIn(t);
+    const reply = await t.get(ME, {}, { cookie: `ai-chat-ops-token=${token}` });
+    expect(reply.status).toBe(401);
+    expect(reply.body.msg).toBeTruthy();
+  });
+
+  it('answers 401 with code 1 on user endpoints without a token, or with a forged one', async () => {
+    const t = h.makeApp();
+    for (const headers of [{}, { authorization: 'Bearer ' + 'x'.repeat(43) }, { authorization: 'Basic abc' }]) {
+      const reply = await t.get(ME, {}, headers);
+      expect(reply.status).toBe(401);
+      expect(reply.body).toMatchObject({ code: 1, success: false, data: null });
+    }
+    expect((await t.post(LOGOUT)).status).toBe(401);
+    expect((await t.post('/api/system/user/update', { nickname: 'x' })).status).toBe(401);
+    expect((await t.post('/api/system/user/update-scanid', { scanid: 'abc' })).status).toBe(401);
+  });
+});
+
+describe('visitors', () => {
+  it("keep their conversations when they log in: the account adopts them", async () => {
+    const t = h.makeApp();
+    const visitor = h.visitor();
+    const created = await t.post('/api/workflow/im/conversation/create', { sourceId: 'SpecialNoAgentFallback' }, visitor);
+    expect(created.status).toBe(200);
+    const { username, password } = await h.newUser();
+    const login = await t.post(LOGIN, { username, password }, visitor);
+    const headers = { authorization: `Bearer ${login.body.data.token}` };
+    const list = await t.post('/api/workflow/agent-im/conversation', {}, headers);
+    expect(list.body.data.list.map((c: { conversationId: string }) => c.conversationId)).toEqual([created.body.data.conversationId]);
+    const asVisitorAgain = await t.post('/api/workflow/agent-im/conversation', {}, visitor);
+    expect(asVisitorAgain.body.data.total).toBe(0);
+  });
+
+  it('need an identity to own anything, and a well-formed visitor id', async () => {
+    const t = h.makeApp();
+    const none = await t.post('/api/workflow/im/conversation/create', { sourceId: 'SpecialNoAgentFallback' });
+    expect(none.status).toBe(401);
+    expect(none.body.msg).toMatch(/X-Visitor-Id/);
+    const bad = await t.post('/api/workflow/im/conversation/create', { sourceId: 'SpecialNoAgentFallback' }, { 'x-visitor-id': '<script>' });
+    expect(bad.status).toBe(400);
+  });
+});

@@ -1,0 +1,99 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createOfflineResponder } from '../agents/offline-responder';
+import type { AgentRuntime } from '../agents/runtime';
+import { createApp } from '../app';
+import { defaultConfig, type Clock, type ServerConfig } from '../config';
+import type { DbHandle } from '../db/client';
+import { createMemoryStorage, type FileStorage } from '../media/storage';
+import { createUser } from '../seed/users';
+import { openTestDb } from './test-db';
+
+export type TestClock = Clock & { advance(ms: number): void; set(date: Date): void };
+
+export function testClock(start = Date.now()): TestClock {
+  let current = start;
+  return {
+    now: () => new Date(current),
+    advance: (ms) => void (current += ms),
+    set: (date) => void (current = date.getTime()),
+  };
+}
+
+export type Reply<T = unknown> = { status: number; headers: Headers; body: { code: number; msg: string; data: T; success: boolean } };
+
+export type TestApp = {
+  app: ReturnType<typeof createApp>;
+  clock: TestClock;
+  storage: FileStorage;
+  logs: string[];
+  raw(path: string, init?: RequestInit): Promise<Response>;
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+  get<T = any>(path: string, query?: Record<string, string>, headers?: Record<string, string>): Promise<Reply<T>>;
+};
+
+/** One database per test file (PGlite start is slow); as many apps over it as a test wants. */
+export async function openHarness() {
+  const database: DbHandle = await openTestDb();
+  const db = database.db;
+
+  function makeApp(options: { config?: Partial<ServerConfig>; runtime?: AgentRuntime; clock?: TestClock } = {}): TestApp {
+    const config: ServerConfig = { ...defaultConfig, offlineTokenDelayMs: 0, ...options.config };
+    const clock = options.clock ?? testClock();
+    const storage = createMemoryStorage();
+    const logs: string[] = [];
+    const app = createApp({
+      db,
+      config,
+      clock,
+      runtime: options.runtime ?? createOfflineResponder(0),
+      storage,
+      log: (line) => logs.push(line),
+    });
+    const raw = async (path: string, init?: RequestInit) => app.request(path, init);
+    const wrap = async (response: Response) => ({
+      status: response.status,
+      headers: response.headers,
+      body: (await response.json()) as any,
+    });
+    return {
+      app,
+      clock,
+      storage,
+      logs,
+      raw,
+      post: async (path, body, headers = {}) =>
+        wrap(
+          await raw(path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...headers },
+            body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+          }),
+        ),
+      get: async (path, query = {}, headers = {}) => {
+        const qs = new URLSearchParams(query).toString();
+        return wrap(await raw(qs ? `${path}?${qs}` : path, { headers }));
+      },
+    };
+  }
+
+  /** A fresh account; answers its credentials and row. */
+  async function newUser(options: { companyId?: string | null; nickname?: string } = {}) {
+    const username = `user-${randomBytes(5).toString('hex')}@test.local`;
+    const password = `pw-${randomBytes(6).toString('hex')}`;
+    const user = await createUser(db, { now: () => new Date() }, { username, password, ...options });
+    return { username, password, user };
+  }
+
+  /** A fresh account, logged in through the API; answers the headers that authenticate it. */
+  async function loggedIn(t: TestApp, options: { companyId?: string | null; nickname?: string } = {}) {
+    const account = await newUser(options);
+    const reply = await t.post('/api/system/auth/login', { username: account.username, password: account.password });
+    if (reply.status !== 200) throw new Error(`login failed: ${JSON.stringify(reply.body)}`);
+    const token = reply.body.data.token as string;
+    return { ...account, token, headers: { authorization: `Bearer ${token}` } };
+  }
+
+  const visitor = () => ({ 'x-visitor-id': randomUUID() });
+
+  return { database, db, makeApp, newUser, loggedIn, visitor, close: () => database.close() };
+}
