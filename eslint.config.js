@@ -17,6 +17,11 @@ export default tseslint.config(
     },
   },
   {
+    // Playwright fixtures: \`use\` is Playwright's, not React's, and its signature needs \`{}\`.
+    files: ['tests/e2e/**/*.ts'],
+    rules: { 'react-hooks/rules-of-hooks': 'off', 'no-empty-pattern': 'off' },
+  },
+  {
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
   },

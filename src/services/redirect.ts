@@ -6,6 +6,7 @@
 export const toSafeRedirectPath = (value: string | null | undefined, origin: string): string | null => {
   if (!value) return null;
   // Browsers strip ASCII tab and newline from URLs, and treat "\" as "/": judge the same string they would follow.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\u0000-\u001f\u007f]/.test(value)) return null;
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
   let resolved: URL;
@@ -20,6 +21,7 @@ export const toSafeRedirectPath = (value: string | null | undefined, origin: str
   // A path that decodes into control characters or another "//host" could be re-resolved
   // elsewhere by whatever follows it next (a server redirect, a proxy): refuse it outright.
   const decoded = safeDecode(resolved.pathname);
+  // eslint-disable-next-line no-control-regex -- see above
   if (/[\u0000-\u001f\u007f]/.test(decoded)) return null;
   if (/^[\\/]{2}/.test(decoded.replace(/\s/g, '')) || path.startsWith('//')) return null;
   return path;

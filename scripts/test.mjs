@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// `npm test`: every suite, browser tests included, then one closing line `N passed, N failed`.
+// Unit and server tests (Vitest) → production build → Chromium check → browser tests (Playwright).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureChromium } from './ensure-chromium.mjs';
+
+const bin = (name) => join('node_modules', '.bin', name);
+const run = (label, command, args) => {
+  console.log(`\n▶ ${label}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: process.env });
+  return result.status ?? 1;
+};
+const readJson = (path) => {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+};
+
+mkdirSync('.tmp', { recursive: true });
+const vitestReport = join('.tmp', 'vitest.json');
+const playwrightReport = join('.tmp', 'playwright.json');
+for (const report of [vitestReport, playwrightReport]) rmSync(report, { force: true });
+
+const steps = [];
+steps.push(run('unit, machine, screen and server tests (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]));
+steps.push(run('production build (vite)', bin('vite'), ['build', '--logLevel', 'warn']));
+ensureChromium();
+steps.push(run('browser tests in Chromium against the real server (playwright)', bin('playwright'), ['test']));
+
+const vitest = readJson(vitestReport);
+const playwright = readJson(playwrightReport);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+if (vitest) {
+  passed += vitest.numPassedTests ?? 0;
+  failed += vitest.numFailedTests ?? 0;
+  skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
+} else {
+  failed += 1;
+  console.error('vitest wrote no report');
+}
+if (playwright?.stats) {
+  passed += (playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0);
+  failed += playwright.stats.unexpected ?? 0;
+  skipped += playwright.stats.skipped ?? 0;
+} else if (existsSync(bin('playwright'))) {
+  failed += 1;
+  console.error('playwright wrote no report');
+}
+const stepFailed = steps.some((status) => status !== 0);
+if (stepFailed && failed === 0) failed = 1;
+
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 || stepFailed ? 1 : 0);
