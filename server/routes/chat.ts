@@ -9,6 +9,24 @@ import { finishReply, prepareChat, type PreparedChat } from '../services/chat';
 
 const GENERIC_FAILURE = 'The agent could not answer this time. Please try again.';
 
+/** Iterates until the signal aborts, even when the source ignores the signal and hangs. */
+async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  const aborted = new Promise<'aborted'>((resolve) => {
+    if (signal.aborted) resolve('aborted');
+    signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next === 'aborted' || next.done) return;
+      yield next.value;
+    }
+  } finally {
+    void Promise.resolve(iterator.return?.()).catch(() => {});
+  }
+}
+
 const send = (stream: SSEStreamingApi, event: ChatEvent) => stream.writeSSE({ data: JSON.stringify(event) });
 
 /**
@@ -28,7 +46,8 @@ async function streamAnswer(services: Services, stream: SSEStreamingApi, chat: P
       replyMessageId: chat.replyMessageId,
     });
     try {
-      for await (const piece of services.runtime.streamAnswer({ agent: chat.agent, history: chat.history, signal: abort.signal })) {
+      const pieces = services.runtime.streamAnswer({ agent: chat.agent, history: chat.history, signal: abort.signal });
+      for await (const piece of untilAborted(pieces, abort.signal)) {
         if (abort.signal.aborted) break;
         content += piece;
         await send(stream, { type: 'delta', messageId: chat.replyMessageId, text: piece });
