@@ -1,0 +1,161 @@
+import { DEFAULT_AGENT_ID, type Agent } from '../../src/contract/agents';
+import type { Conversation, ConversationSource } from '../../src/contract/conversations';
+import type { FileRef } from '../../src/contract/media';
+import type { Message, MessageStatus } from '../../src/contract/messages';
+import type { UserInfo } from '../../src/contract/users';
+
+/**
+ * The fake API's memory: what the msw handlers read and write. Tests seed it with the helpers
+ * below; the setup file empties it after every test.
+ */
+type StoredUser = UserInfo & { password: string };
+type StoredConversation = Conversation & { owner: string };
+export type ScanTicketState = { id: string; expiresAt: string; status: 'waiting' | 'confirmed' | 'expired'; userId?: string };
+
+type Db = {
+  users: Map<string, StoredUser>;
+  /** token → user id */
+  sessions: Map<string, string>;
+  agents: Agent[];
+  conversations: Map<string, StoredConversation>;
+  messages: Map<string, Message[]>;
+  uploads: Map<string, FileRef>;
+  scanTickets: Map<string, ScanTicketState>;
+  /** The text pieces the default chat handler streams as the next answers, then a canned answer. */
+  answers: string[][];
+  seq: number;
+};
+
+const fresh = (): Db => ({
+  users: new Map(),
+  sessions: new Map(),
+  agents: [],
+  conversations: new Map(),
+  messages: new Map(),
+  uploads: new Map(),
+  scanTickets: new Map(),
+  answers: [],
+  seq: 1,
+});
+
+export const db: Db = fresh();
+
+const BASE_TIME = Date.parse('2025-01-01T00:00:00.000Z');
+
+/** Ids and timestamps that grow with every use, so ordering by time is deterministic. */
+export const nextId = (prefix: string): string => `${prefix}-${String(db.seq++).padStart(6, '0')}`;
+export const nextTimestamp = (): string => new Date(BASE_TIME + db.seq++ * 1000).toISOString();
+
+export const resetDb = (): void => {
+  Object.assign(db, fresh());
+  seedAgent({ agentId: DEFAULT_AGENT_ID, name: 'General assistant' });
+};
+
+export const seedAgent = (partial: Partial<Agent> = {}): Agent => {
+  const agentId = partial.agentId ?? nextId('agent');
+  const agent: Agent = {
+    id: agentId,
+    agentId,
+    name: 'Agent',
+    avatar: '',
+    intro: 'A helpful agent.',
+    createBy: 'company',
+    createByName: 'Company',
+    updateBy: 'company',
+    updateByName: 'Company',
+    versionId: 'v1',
+    companyId: 'company',
+    public: true,
+    published: true,
+    isDraft: false,
+    updatedAt: nextTimestamp(),
+    ...partial,
+  };
+  db.agents.push(agent);
+  return agent;
+};
+
+export type SeededUser = { user: UserInfo; password: string };
+
+export const seedUser = (partial: Partial<StoredUser> = {}): SeededUser => {
+  const id = partial.id ?? nextId('user');
+  const username = partial.username ?? `${id}@example.com`;
+  const stored: StoredUser = {
+    id,
+    username,
+    nickname: username,
+    avatar: '',
+    password: 'correct horse battery',
+    ...partial,
+  };
+  db.users.set(id, stored);
+  const { password, ...user } = stored;
+  return { user, password };
+};
+
+/** Opens a session for the user and answers its token (what login would have answered). */
+export const issueToken = (userId: string): string => {
+  const token = `token-${nextId('session')}-abcdefghijklmnop`;
+  db.sessions.set(token, userId);
+  return token;
+};
+
+export const publicUser = (id: string): UserInfo | null => {
+  const stored = db.users.get(id);
+  if (!stored) return null;
+  const { password: _password, ...user } = stored;
+  return user;
+};
+
+export type SeedMessage = { role: 'user' | 'assistant'; content: string; status?: MessageStatus; error?: string };
+
+/** Owner keys: `user:<id>` for an account, `visitor:<X-Visitor-Id>` for a visitor. */
+export const userOwner = (userId: string): string => `user:${userId}`;
+export const visitorOwner = (visitorId: string): string => `visitor:${visitorId}`;
+
+export const seedConversation = (options: {
+  owner: string;
+  title?: string;
+  sourceId?: string;
+  source?: ConversationSource;
+  pinned?: boolean;
+  messages?: SeedMessage[];
+}): Conversation => {
+  const conversationId = nextId('conv');
+  const createdAt = nextTimestamp();
+  const conversation: StoredConversation = {
+    conversationId,
+    source: options.source ?? 'agent',
+    sourceId: options.sourceId ?? DEFAULT_AGENT_ID,
+    title: options.title ?? 'A conversation',
+    pinned: options.pinned ?? false,
+    createdAt,
+    updatedAt: createdAt,
+    owner: options.owner,
+  };
+  db.conversations.set(conversationId, conversation);
+  db.messages.set(
+    conversationId,
+    (options.messages ?? []).map((message) => ({
+      messageId: nextId('msg'),
+      conversationId,
+      role: message.role,
+      content: message.content,
+      status: message.status ?? 'complete',
+      files: [],
+      ...(message.error === undefined ? {} : { error: message.error }),
+      createdAt: nextTimestamp(),
+    })),
+  );
+  const { owner: _owner, ...visible } = conversation;
+  return visible;
+};
+
+/** The next answer the default chat handler streams, piece by piece. */
+export const queueAnswer = (...pieces: string[]): void => {
+  db.answers.push(pieces);
+};
+
+export const DEFAULT_ANSWER = ['Hello', ', ', 'how can I help?'];
+
+resetDb();

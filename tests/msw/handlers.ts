@@ -1,0 +1,293 @@
+import { http, HttpResponse, type HttpHandler } from 'msw';
+import * as v from 'valibot';
+import { endpoints, type EndpointData, type EndpointName } from '../../src/contract/endpoints';
+import type { Message } from '../../src/contract/messages';
+import type { Page } from '../../src/contract/paging';
+import {
+  db,
+  DEFAULT_ANSWER,
+  issueToken,
+  nextId,
+  nextTimestamp,
+  publicUser,
+  userOwner,
+  visitorOwner,
+} from './db';
+import { eventStream, type StreamStep } from './sse';
+
+/**
+ * The fake API: one handler per endpoint of the contract, at the contract's path. Inputs are
+ * checked with the contract's request schemas and every answer with its response schema, so the
+ * fake can only say what the real server may say.
+ */
+
+export class FakeApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const failBody = (msg: string) => ({ code: 1, msg, data: null, success: false });
+export const fail = (status: number, msg: string) => HttpResponse.json(failBody(msg), { status });
+
+const ok = <N extends EndpointName>(name: N, data: EndpointData<N>) => {
+  const endpoint = endpoints[name];
+  // A fake that drifts from the contract would make the tests lie: refuse loudly.
+  if ('response' in endpoint) v.parse(endpoint.response as v.GenericSchema, data);
+  return HttpResponse.json({ code: 0, msg: 'ok', data: data ?? null, success: true });
+};
+
+type Caller = { kind: 'user'; userId: string; owner: string } | { kind: 'visitor'; owner: string } | { kind: 'anonymous' };
+
+const callerOf = (request: Request): Caller => {
+  const header = request.headers.get('authorization');
+  if (header) {
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    const userId = token ? db.sessions.get(token) : undefined;
+    if (!userId || !db.users.has(userId)) throw new FakeApiError(401, 'Your session has expired or was ended. Please log in again.');
+    return { kind: 'user', userId, owner: userOwner(userId) };
+  }
+  const visitorId = request.headers.get('x-visitor-id');
+  return visitorId ? { kind: 'visitor', owner: visitorOwner(visitorId) } : { kind: 'anonymous' };
+};
+
+const ownerOf = (caller: Caller): string => {
+  if (caller.kind === 'anonymous') throw new FakeApiError(401, 'Please log in first.');
+  return caller.owner;
+};
+
+const readInput = async (name: EndpointName, request: Request): Promise<unknown> => {
+  const endpoint = endpoints[name];
+  if (!('request' in endpoint)) return undefined;
+  const raw =
+    endpoint.input === 'query'
+      ? Object.fromEntries(new URL(request.url).searchParams)
+      : await request.text().then((text) => (text ? (JSON.parse(text) as unknown) : {}));
+  const parsed = v.safeParse(endpoint.request as v.GenericSchema, raw);
+  if (!parsed.success) throw new FakeApiError(400, `Invalid request: ${parsed.issues[0]?.message ?? ''}`);
+  return parsed.output;
+};
+
+type Resolver<N extends EndpointName> = (ctx: {
+  input: N extends EndpointName ? any : never; // eslint-disable-line @typescript-eslint/no-explicit-any
+  caller: Caller;
+  request: Request;
+}) => Promise<Response> | Response;
+
+const route = <N extends EndpointName>(name: N, resolve: Resolver<N>): HttpHandler => {
+  const endpoint = endpoints[name];
+  const method = endpoint.method === 'GET' ? http.get : http.post;
+  return method(endpoint.path, async ({ request }) => {
+    try {
+      const caller = endpoint.access === 'public' ? ({ kind: 'anonymous' } as const) : callerOf(request);
+      if (endpoint.access === 'user' && caller.kind !== 'user') throw new FakeApiError(401, 'Please log in first.');
+      const input = endpoint.input === 'multipart' ? undefined : await readInput(name, request);
+      return await resolve({ input, caller, request });
+    } catch (error) {
+      if (error instanceof FakeApiError) return fail(error.status, error.message);
+      throw error;
+    }
+  });
+};
+
+const page = <T>(items: T[], current: number, pageSize: number): Page<T> => ({
+  list: items.slice((current - 1) * pageSize, current * pageSize),
+  total: items.length,
+  current,
+  pageSize,
+});
+
+const ownConversation = (caller: Caller, conversationId: string) => {
+  const owner = ownerOf(caller);
+  const stored = db.conversations.get(conversationId);
+  if (!stored || stored.owner !== owner) throw new FakeApiError(404, 'Conversation not found');
+  return stored;
+};
+
+const visible = <T extends { owner: string }>(stored: T): Omit<T, 'owner'> => {
+  const { owner: _owner, ...rest } = stored;
+  return rest;
+};
+
+const requireUser = (caller: Caller) => {
+  if (caller.kind !== 'user') throw new FakeApiError(401, 'Please log in first.');
+  const user = publicUser(caller.userId);
+  if (!user) throw new FakeApiError(401, 'Please log in first.');
+  return user;
+};
+
+const loginResult = (userId: string) => {
+  const userInfo = publicUser(userId);
+  if (!userInfo) throw new FakeApiError(500, 'user vanished');
+  return { token: issueToken(userId), userInfo };
+};
+
+/** Plays the default answer (or a queued one) and stores the exchange, like the real server. */
+const chatSteps = (input: { conversationId: string; text?: string; retryMessageId?: string }, caller: Caller): StreamStep[] => {
+  const conversation = ownConversation(caller, input.conversationId);
+  const history = db.messages.get(conversation.conversationId) ?? [];
+  let userMessage: Message | undefined;
+  if (input.retryMessageId) {
+    userMessage = history.find((message) => message.messageId === input.retryMessageId && message.role === 'user');
+    if (!userMessage) throw new FakeApiError(404, 'Message not found');
+    const index = history.indexOf(userMessage);
+    if (history[index + 1]?.role === 'assistant') history.splice(index + 1, 1);
+  } else {
+    userMessage = {
+      messageId: nextId('msg'),
+      conversationId: conversation.conversationId,
+      role: 'user',
+      content: input.text ?? '',
+      status: 'complete',
+      files: [],
+      createdAt: nextTimestamp(),
+    };
+    history.push(userMessage);
+  }
+  const pieces = db.answers.shift() ?? DEFAULT_ANSWER;
+  const reply: Message = {
+    messageId: nextId('msg'),
+    conversationId: conversation.conversationId,
+    role: 'assistant',
+    content: pieces.join(''),
+    status: 'complete',
+    files: [],
+    createdAt: nextTimestamp(),
+  };
+  history.splice(history.indexOf(userMessage) + 1, 0, reply);
+  db.messages.set(conversation.conversationId, history);
+  conversation.updatedAt = nextTimestamp();
+  return [
+    { type: 'start', conversationId: conversation.conversationId, userMessageId: userMessage.messageId, replyMessageId: reply.messageId },
+    ...pieces.map((text): StreamStep => ({ type: 'delta', messageId: reply.messageId, text })),
+    { type: 'end', messageIds: [userMessage.messageId, reply.messageId] },
+  ];
+};
+
+export const handlers = {
+  agentPublishedList: route('agentPublishedList', ({ input }) => {
+    const keyword = (input.keyword ?? '').toLowerCase();
+    const items = db.agents.filter((agent) => agent.published && !agent.isDraft && agent.name.toLowerCase().includes(keyword));
+    return ok('agentPublishedList', page(items, input.current, input.pageSize));
+  }),
+  agentDetail: route('agentDetail', ({ input }) => {
+    const agent = db.agents.find((item) => item.agentId === input.agentId);
+    if (!agent) throw new FakeApiError(404, 'Agent not found');
+    return ok('agentDetail', agent);
+  }),
+  applicationList: route('applicationList', ({ input }) => ok('applicationList', page([], input.current, input.pageSize))),
+  conversationCreate: route('conversationCreate', ({ input, caller }) => {
+    const owner = ownerOf(caller);
+    if (!db.agents.some((agent) => agent.agentId === input.sourceId)) throw new FakeApiError(404, 'Agent not found');
+    const now = nextTimestamp();
+    const conversation = {
+      conversationId: nextId('conv'),
+      source: input.source,
+      sourceId: input.sourceId,
+      title: input.title || 'New chat',
+      pinned: false,
+      createdAt: now,
+      updatedAt: now,
+      owner,
+    };
+    db.conversations.set(conversation.conversationId, conversation);
+    db.messages.set(conversation.conversationId, []);
+    return ok('conversationCreate', visible(conversation));
+  }),
+  conversationList: route('conversationList', ({ input, caller }) => {
+    const owner = ownerOf(caller);
+    const items = [...db.conversations.values()]
+      .filter((item) => item.owner === owner && item.source === input.source)
+      .filter((item) => item.title.toLowerCase().includes((input.keyword ?? '').toLowerCase()))
+      .sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt.localeCompare(a.updatedAt))
+      .map(visible);
+    return ok('conversationList', page(items, input.current, input.pageSize));
+  }),
+  conversationDetail: route('conversationDetail', ({ input, caller }) =>
+    ok('conversationDetail', visible(ownConversation(caller, input.conversationId))),
+  ),
+  conversationUpdate: route('conversationUpdate', ({ input, caller }) => {
+    const stored = ownConversation(caller, input.conversationId);
+    if (input.title !== undefined) stored.title = input.title;
+    if (input.pinned !== undefined) stored.pinned = input.pinned;
+    stored.updatedAt = nextTimestamp();
+    return ok('conversationUpdate', visible(stored));
+  }),
+  conversationDelete: route('conversationDelete', ({ input, caller }) => {
+    ownConversation(caller, input.conversationId);
+    db.conversations.delete(input.conversationId);
+    db.messages.delete(input.conversationId);
+    return ok('conversationDelete', null);
+  }),
+  messages: route('messages', ({ input, caller }) => {
+    ownConversation(caller, input.conversationId);
+    return ok('messages', db.messages.get(input.conversationId) ?? []);
+  }),
+  chat: route('chat', ({ input, caller, request }) => eventStream(chatSteps(input, caller), { signal: request.signal })),
+  login: route('login', ({ input }) => {
+    const user = [...db.users.values()].find((item) => item.username === input.username);
+    if (!user || user.password !== input.password) throw new FakeApiError(401, 'Wrong account or password');
+    return ok('login', loginResult(user.id));
+  }),
+  logout: route('logout', ({ request }) => {
+    const token = request.headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
+    db.sessions.delete(token);
+    return ok('logout', null);
+  }),
+  userInfo: route('userInfo', ({ caller }) => ok('userInfo', requireUser(caller))),
+  userUpdate: route('userUpdate', ({ input, caller }) => {
+    const user = requireUser(caller);
+    const stored = db.users.get(user.id)!;
+    if (input.nickname !== undefined) stored.nickname = input.nickname;
+    if (input.avatar !== undefined) stored.avatar = input.avatar;
+    if (input.wechatId !== undefined) stored.wechatId = input.wechatId;
+    return ok('userUpdate', publicUser(user.id)!);
+  }),
+  userUpdateScanId: route('userUpdateScanId', ({ input, caller }) => {
+    const user = requireUser(caller);
+    const ticket = db.scanTickets.get(input.scanid);
+    if (!ticket) throw new FakeApiError(404, 'Scan id not found');
+    Object.assign(ticket, { status: 'confirmed', userId: user.id });
+    return ok('userUpdateScanId', null);
+  }),
+  upload: route('upload', async ({ request, caller }) => {
+    ownerOf(caller);
+    const form = await request.formData();
+    const file = form.get('file');
+    if (!(file instanceof File)) throw new FakeApiError(400, 'Invalid request: file is missing');
+    const kind = file.type.startsWith('image/') ? 'image' : file.type.startsWith('audio/') ? 'audio' : file.type.startsWith('video/') ? 'video' : 'other';
+    const fileId = nextId('file');
+    const ref = { fileId, name: file.name, url: `/media/${fileId}`, kind, mimeType: file.type || 'application/octet-stream', size: file.size } as const;
+    db.uploads.set(fileId, ref);
+    return ok('upload', ref);
+  }),
+  wxConfig: route('wxConfig', () =>
+    ok('wxConfig', { appId: 'wx-test-app', timestamp: 1_700_000_000, nonceStr: 'nonce', signature: 'signature' }),
+  ),
+  wxLogin: route('wxLogin', ({ input }) => {
+    const user = [...db.users.values()].find((item) => item.wechatId === input.code);
+    if (!user) throw new FakeApiError(400, 'The WeChat code is invalid or used');
+    return ok('wxLogin', loginResult(user.id));
+  }),
+  wxRegisterLogin: route('wxRegisterLogin', () => {
+    const ticket = { id: nextId('scan'), expiresAt: new Date(Date.now() + 5 * 60_000).toISOString(), status: 'waiting' as const };
+    db.scanTickets.set(ticket.id, ticket);
+    return ok('wxRegisterLogin', { id: ticket.id, expiresAt: ticket.expiresAt });
+  }),
+  wxValidateLogin: route('wxValidateLogin', ({ input }) => {
+    const ticket = db.scanTickets.get(input.id);
+    if (!ticket) throw new FakeApiError(404, 'Scan id not found');
+    if (ticket.status === 'confirmed' && ticket.userId) return ok('wxValidateLogin', { status: 'confirmed', ...loginResult(ticket.userId) });
+    return ok('wxValidateLogin', { status: ticket.status });
+  }),
+  wxLoginByScanId: route('wxLoginByScanId', ({ input }) => {
+    const ticket = db.scanTickets.get(input.scanid);
+    if (!ticket || ticket.status !== 'confirmed' || !ticket.userId) throw new FakeApiError(400, 'The scan login is not confirmed');
+    return ok('wxLoginByScanId', loginResult(ticket.userId));
+  }),
+} satisfies Record<EndpointName, HttpHandler>;
+
+export const defaultHandlers: HttpHandler[] = Object.values(handlers);
