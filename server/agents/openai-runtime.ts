@@ -56,7 +56,14 @@ async function* readDeltas(body: ReadableStream<Uint8Array>, signal: AbortSignal
   let finished = false;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        if (signal.aborted) return;
+        throw new AgentError(`The connection to the model service broke (${(error as Error).message}).`);
+      }
+      const { done, value } = next;
       if (signal.aborted) return;
       if (done) break;
       buffer += decoder.decode(value, { stream: true });

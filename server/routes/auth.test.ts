@@ -139,7 +139,8 @@ describe('sessions', () => {
 
   it('answers 401 with code 1 on user endpoints without a token, or with a forged one', async () => {
     const t = h.makeApp();
-    for (const headers of [{}, { authorization: 'Bearer ' + 'x'.repeat(43) }, { authorization: 'Basic abc' }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer ' + 'x'.repeat(43) }, { authorization: 'Basic abc' }];
+    for (const headers of attempts) {
       const reply = await t.get(ME, {}, headers);
       expect(reply.status).toBe(401);
       expect(reply.body).toMatchObject({ code: 1, success: false, data: null });

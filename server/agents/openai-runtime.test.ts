@@ -1,0 +1,120 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOpenAiRuntime } from './openai-runtime';
+import { AgentError, type RuntimeAgent } from './runtime';
+
+type Seen = { path: string; headers: IncomingMessage['headers']; body: any };
+let server: Server;
+let baseUrl: string;
+const seen: Seen[] = [];
+let behaviour: (res: ServerResponse) => void = () => {};
+
+const chunk = (content: string, finish: string | null = null) =>
+  `data: ${JSON.stringify({ choices: [{ delta: { content }, finish_reason: finish }] })}\n\n`;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      seen.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(body) });
+      behaviour(res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const agent: RuntimeAgent = { id: 'a', name: 'Writer', systemPrompt: 'You write posts.' };
+const history = [
+  { role: 'user' as const, content: 'first' },
+  { role: 'assistant' as const, content: 'answer' },
+  { role: 'user' as const, content: 'second' },
+];
+
+async function collect(iterable: AsyncIterable<string>) {
+  const pieces: string[] = [];
+  for await (const piece of iterable) pieces.push(piece);
+  return pieces;
+}
+
+describe('OpenAI-compatible runtime', () => {
+  it('streams deltas from /chat/completions with the system prompt first', async () => {
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': keep-alive\n\n');
+      res.write(chunk('Hel'));
+      res.write('data: {"choices":[{"delta":{"role":"assistant"}}]}\r\n\r\n');
+      res.write(chunk('lo'));
+      res.end(chunk('!', 'stop') + 'data: [DONE]\n\n');
+    };
+    seen.length = 0;
+    const runtime = createOpenAiRuntime({ baseUrl, apiKey: 'sk-test', model: 'test-model' });
+    const pieces = await collect(runtime.streamAnswer({ agent, history, signal: new AbortController().signal }));
+    expect(pieces).toEqual(['Hel', 'lo', '!']);
+    expect(seen[0]!.path).toBe('/v1/chat/completions');
+    expect(seen[0]!.headers.authorization).toBe('Bearer sk-test');
+    expect(seen[0]!.body).toEqual({
+      model: 'test-model',
+      stream: true,
+      messages: [{ role: 'system', content: 'You write posts.' }, ...history],
+    });
+  });
+
+  it('sends no Authorization header without a key', async () => {
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: [DONE]\n\n');
+    };
+    seen.length = 0;
+    await collect(createOpenAiRuntime({ baseUrl, model: 'm' }).streamAnswer({ agent, history, signal: new AbortController().signal }));
+    expect(seen[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it('surfaces HTTP errors with the service message', async () => {
+    behaviour = (res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'Incorrect API key provided' } }));
+    };
+    const runtime = createOpenAiRuntime({ baseUrl, apiKey: 'bad', model: 'm' });
+    const failure = collect(runtime.streamAnswer({ agent, history, signal: new AbortController().signal }));
+    await expect(failure).rejects.toBeInstanceOf(AgentError);
+    await expect(failure).rejects.toThrow('The model service answered HTTP 401: Incorrect API key provided.');
+  });
+
+  it('says so when the service cannot be reached', async () => {
+    const runtime = createOpenAiRuntime({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' });
+    await expect(collect(runtime.streamAnswer({ agent, history, signal: new AbortController().signal }))).rejects.toThrow(
+      /could not be reached/,
+    );
+  });
+
+  it('fails clearly when the stream is cut before it ends', async () => {
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(chunk('half'));
+    };
+    const runtime = createOpenAiRuntime({ baseUrl, model: 'm' });
+    await expect(collect(runtime.streamAnswer({ agent, history, signal: new AbortController().signal }))).rejects.toThrow(
+      /closed the stream before the answer was complete/,
+    );
+  });
+
+  it('stops when aborted', async () => {
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk('one'));
+      // never ends
+    };
+    const controller = new AbortController();
+    const runtime = createOpenAiRuntime({ baseUrl, model: 'm' });
+    const pieces: string[] = [];
+    for await (const piece of runtime.streamAnswer({ agent, history, signal: controller.signal })) {
+      pieces.push(piece);
+      controller.abort();
+    }
+    expect(pieces).toEqual(['one']);
+  });
+});
