@@ -37,7 +37,7 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
 
   return (
     <form
-      className="flex items-end gap-2 rounded-2xl border border-line bg-surface p-2 shadow-sm focus-within:border-accent"
+      className="flex items-end gap-2 rounded-2xl border border-line bg-surface p-2 shadow-sm focus-within:border-accent focus-within:ring-2 focus-within:ring-accent/30"
       onSubmit={(event) => {
         event.preventDefault();
         if (!streaming) onSend();
@@ -50,7 +50,7 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
         aria-label={label}
         placeholder={t('chat.placeholder')}
         autoFocus={autoFocus}
-        className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-fg outline-none placeholder:text-muted"
+        className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-fg outline-none focus-visible:outline-none placeholder:text-muted"
         onChange={(event) => onChange(event.target.value)}
         onKeyDown={onKeyDown}
       />

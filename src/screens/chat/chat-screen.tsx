@@ -7,6 +7,7 @@ import { useRuntime } from '../../app/runtime-context';
 import { ChatComposer } from '../../components/chat-composer';
 import { describeFailure } from '../../components/describe-failure';
 import { MessageList } from '../../components/message-list';
+import { useStickToBottom } from '../../components/use-stick-to-bottom';
 import { conversationsMachine } from '../../machines/conversations.machine';
 import { listConversations } from '../../services/api/conversations';
 
@@ -60,6 +61,7 @@ const ChatScreen = () => {
   const streaming = useSelector(chat, (state) => state.matches('streaming') || state.matches('creatingConversation') || state.matches('sending'));
   const canRetry = useSelector(chat, (state) => state.can({ type: 'retry' }));
   const loadFailed = useSelector(chat, (state) => state.matches('loadFailed'));
+  const scroller = useStickToBottom<HTMLDivElement>(messages);
 
   useEffect(() => {
     if (routeId && routeId !== chat.getSnapshot().context.conversationId) {
@@ -78,7 +80,7 @@ const ChatScreen = () => {
     <div className="flex min-h-0 flex-1">
       <ConversationHistory activeId={conversationId} />
       <section className="flex min-w-0 flex-1 flex-col" aria-label={t('nav.chat')}>
-        <div className="min-h-0 flex-1 overflow-y-auto">
+        <div ref={scroller.ref} onScroll={scroller.onScroll} className="relative min-h-0 flex-1 overflow-y-auto">
           {loadFailed ? (
             <div role="alert" className="p-8 text-center">
               <p className="mb-4">{t('chat.loadFailed')}</p>
@@ -92,7 +94,13 @@ const ChatScreen = () => {
             <MessageList messages={messages} canRetry={canRetry} onRetry={() => chat.send({ type: 'retry' })} />
           )}
         </div>
-        <div className="mx-auto w-full max-w-3xl p-4">
+        <div className="relative mx-auto w-full max-w-3xl p-4">
+          {!scroller.atBottom && (
+            <button type="button" className="btn-outline absolute -top-12 left-1/2 -translate-x-1/2 bg-surface shadow" onClick={scroller.jumpToLatest}>
+              <span className="i-lucide-arrow-down" aria-hidden="true" />
+              {t('chat.jumpToLatest')}
+            </button>
+          )}
           {failure && !canRetry && (
             <p role="alert" className="mb-2 text-sm text-danger">
               {describeFailure(t, failure)}
