@@ -1,0 +1,29 @@
+import { useEffect, useState } from 'react';
+import type { Root } from 'hast';
+
+type Highlighted = { code: string; language: string; tree: Root };
+
+/**
+ * The syntax tree of a code block once the highlighter (its own chunk, with one chunk per
+ * language) has loaded; null until then, for unknown languages, and while `enabled` is false.
+ */
+export const useHighlight = (code: string, language: string, enabled: boolean): Root | null => {
+  const [result, setResult] = useState<Highlighted | null>(null);
+
+  useEffect(() => {
+    if (!enabled || !language) return;
+    let current = true;
+    import('./highlighter')
+      .then(({ highlight }) => highlight(code, language))
+      .then((tree) => {
+        if (current && tree) setResult({ code, language, tree });
+      })
+      // Highlighting is decoration: if its chunk fails to load, the plain code stays.
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [code, language, enabled]);
+
+  return enabled && result?.code === code && result.language === language ? result.tree : null;
+};
