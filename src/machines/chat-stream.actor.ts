@@ -63,7 +63,11 @@ export const createChatStreamActor = (transport: ChatTransport, schedule: FrameS
           break;
         case 'delta':
           pending += event.text;
-          cancelFrame ??= schedule(flush);
+          if (!cancelFrame) {
+            const cancel = schedule(flush);
+            // A scheduler may flush at once; only a frame still to come is kept for cancelling.
+            if (pending) cancelFrame = cancel;
+          }
           break;
         case 'end':
           cancelFrame?.();

@@ -71,8 +71,12 @@ const readInput = async (name: EndpointName, request: Request): Promise<unknown>
   return parsed.output;
 };
 
+type RequestOf<N extends EndpointName> = (typeof endpoints)[N] extends { request: infer S extends v.GenericSchema }
+  ? v.InferOutput<S>
+  : undefined;
+
 type Resolver<N extends EndpointName> = (ctx: {
-  input: N extends EndpointName ? any : never; // eslint-disable-line @typescript-eslint/no-explicit-any
+  input: RequestOf<N>;
   caller: Caller;
   request: Request;
 }) => Promise<Response> | Response;
@@ -84,7 +88,7 @@ const route = <N extends EndpointName>(name: N, resolve: Resolver<N>): HttpHandl
     try {
       const caller = endpoint.access === 'public' ? ({ kind: 'anonymous' } as const) : callerOf(request);
       if (endpoint.access === 'user' && caller.kind !== 'user') throw new FakeApiError(401, 'Please log in first.');
-      const input = endpoint.input === 'multipart' ? undefined : await readInput(name, request);
+      const input = (endpoint.input === 'multipart' ? undefined : await readInput(name, request)) as RequestOf<N>;
       return await resolve({ input, caller, request });
     } catch (error) {
       if (error instanceof FakeApiError) return fail(error.status, error.message);

@@ -1,0 +1,392 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import type { ChatEvent, ChatRequest } from '../contract/chat';
+import type { Conversation } from '../contract/conversations';
+import type { Message } from '../contract/messages';
+import { StreamError, type StreamFailureKind } from '../services/chat-stream';
+import { createChatStreamActor, type ChatTransport } from './chat-stream.actor';
+import { chatMachine, type ChatInput, type LoadedConversation } from './chat.machine';
+
+const conversation = (conversationId: string, sourceId = 'SpecialNoAgentFallback'): Conversation => ({
+  conversationId,
+  source: 'agent',
+  sourceId,
+  title: 'Bakery plans',
+  pinned: false,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+});
+
+/** One call of the fake transport: the test plays the server's part through it. */
+type StreamCall = {
+  request: ChatRequest;
+  signal: AbortSignal;
+  emit: (event: ChatEvent) => void;
+  finish: () => void;
+  fail: (kind: StreamFailureKind, message?: string) => void;
+};
+
+/** Flushes at once: every delta reaches the machine as it arrives. */
+const immediateFrames = (flush: () => void) => {
+  flush();
+  return () => undefined;
+};
+
+const setup = (options: { input?: ChatInput; frames?: (flush: () => void) => () => void; create?: () => Promise<Conversation>; load?: (id: string) => Promise<LoadedConversation> } = {}) => {
+  const calls: StreamCall[] = [];
+  const transport = vi.fn<ChatTransport>(
+    (request, { signal, onEvent }) =>
+      new Promise<void>((resolve, reject) => {
+        calls.push({
+          request,
+          signal,
+          emit: onEvent,
+          finish: resolve,
+          fail: (kind, message = '') => reject(new StreamError(kind, message)),
+        });
+      }),
+  );
+  const createConversation = vi.fn<(input: { agentId: string; title: string }) => Promise<Conversation>>(
+    options.create ?? (async () => conversation('conv-new')),
+  );
+  const loadConversation = vi.fn<(id: string) => Promise<LoadedConversation>>(
+    options.load ?? (async (id) => ({ conversation: conversation(id), messages: [] })),
+  );
+  const conversationCreated = vi.fn<(id: string) => void>();
+  const exchangeSettled = vi.fn<(id: string | null) => void>();
+  const actor = createActor(
+    chatMachine.provide({
+      actors: {
+        chatStream: createChatStreamActor(transport, options.frames ?? immediateFrames),
+        createConversation: fromPromise(({ input }) => createConversation(input)),
+        loadConversation: fromPromise(({ input }) => loadConversation(input.conversationId)),
+      },
+      actions: {
+        conversationCreated: (_, { conversationId }) => conversationCreated(conversationId),
+        exchangeSettled: (_, { conversationId }) => exchangeSettled(conversationId),
+      },
+    }),
+    { input: options.input ?? {} },
+  ).start();
+
+  const ask = (text: string) => {
+    actor.send({ type: 'draft.change', text });
+    actor.send({ type: 'send' });
+  };
+  /** Waits for the stream call number n (0-based) to start. */
+  const streamCall = async (n = 0): Promise<StreamCall> => {
+    await vi.waitFor(() => expect(calls.length).toBeGreaterThan(n));
+    return calls[n]!;
+  };
+  const context = () => actor.getSnapshot().context;
+  const reply = () => context().messages.at(-1)!;
+  const question = () => context().messages.at(-2)!;
+  return { actor, ask, calls, context, conversationCreated, createConversation, exchangeSettled, loadConversation, question, reply, streamCall, transport };
+};
+
+const start = (call: StreamCall, ids = { userMessageId: 'm-user', replyMessageId: 'm-reply' }) =>
+  call.emit({ type: 'start', conversationId: call.request.conversationId, ...ids });
+
+describe('the chat machine: sending', () => {
+  it('creates a new conversation first, then streams the question into it', async () => {
+    const { actor, ask, createConversation, conversationCreated, streamCall, context, transport } = setup();
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+
+    ask('What can you do for a small bakery?');
+
+    expect(actor.getSnapshot().matches('creatingConversation')).toBe(true);
+    expect(createConversation).toHaveBeenCalledWith({ agentId: 'SpecialNoAgentFallback', title: 'What can you do for a small ba' });
+    const call = await streamCall();
+    expect(actor.getSnapshot().matches('streaming')).toBe(true);
+    expect(conversationCreated).toHaveBeenCalledWith('conv-new');
+    expect(call.request).toEqual({
+      conversationId: 'conv-new',
+      agentId: 'SpecialNoAgentFallback',
+      text: 'What can you do for a small bakery?',
+      files: [],
+    });
+    expect(context().draft).toBe('');
+    expect(context().messages.map((message) => [message.role, message.content, message.status])).toEqual([
+      ['user', 'What can you do for a small bakery?', 'sending'],
+      ['assistant', '', 'streaming'],
+    ]);
+    expect(transport).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not create a conversation that already exists', async () => {
+    const { ask, createConversation, streamCall, actor } = setup({ input: { conversationId: 'conv-7' } });
+    await waitFor(actor, (state) => state.matches('idle'));
+
+    ask('Again');
+
+    const call = await streamCall();
+    expect(call.request.conversationId).toBe('conv-7');
+    expect(createConversation).not.toHaveBeenCalled();
+  });
+
+  it('does not send an empty or blank draft', () => {
+    const { actor, ask, transport, createConversation } = setup();
+    ask('   ');
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(transport).not.toHaveBeenCalled();
+    expect(createConversation).not.toHaveBeenCalled();
+  });
+
+  it('appends the answer as it streams, and finishes with the message ids', async () => {
+    const { actor, ask, streamCall, reply, question, context, exchangeSettled } = setup();
+    ask('Hi');
+    const call = await streamCall();
+
+    start(call);
+    expect(question()).toMatchObject({ serverId: 'm-user', status: 'complete' });
+    expect(reply()).toMatchObject({ serverId: 'm-reply', status: 'streaming' });
+
+    call.emit({ type: 'delta', messageId: 'm-reply', text: 'Hel' });
+    expect(reply().content).toBe('Hel');
+    call.emit({ type: 'delta', messageId: 'm-reply', text: 'lo' });
+    expect(reply().content).toBe('Hello');
+    call.emit({ type: 'delta', messageId: 'm-reply', text: '!' });
+    expect(reply().content).toBe('Hello!');
+
+    call.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
+    call.finish();
+
+    expect(actor.getSnapshot().matches('done')).toBe(true);
+    expect(reply()).toMatchObject({ content: 'Hello!', status: 'complete' });
+    expect(context().messageIds).toEqual(['m-user', 'm-reply']);
+    expect(exchangeSettled).toHaveBeenCalledWith('conv-new');
+  });
+
+  it('hands deltas on once per frame, however many arrive', async () => {
+    const frames: Array<() => void> = [];
+    const { ask, streamCall, reply } = setup({
+      frames: (flush) => {
+        frames.push(flush);
+        return () => frames.splice(frames.indexOf(flush), 1);
+      },
+    });
+    ask('Hi');
+    const call = await streamCall();
+    start(call);
+
+    for (const text of ['a', 'b', 'c', 'd']) call.emit({ type: 'delta', messageId: 'm-reply', text });
+    expect(reply().content).toBe('');
+    expect(frames).toHaveLength(1);
+
+    frames.shift()!();
+    expect(reply().content).toBe('abcd');
+
+    call.emit({ type: 'delta', messageId: 'm-reply', text: 'e' });
+    // the end event flushes what is left without waiting for a frame
+    call.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
+    expect(reply()).toMatchObject({ content: 'abcde', status: 'complete' });
+  });
+
+  it('calls the transport exactly once per send', async () => {
+    const { ask, streamCall, transport } = setup();
+    ask('One');
+    const first = await streamCall(0);
+    start(first);
+    first.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
+    first.finish();
+
+    ask('Two');
+    const second = await streamCall(1);
+    expect(second.request).toMatchObject({ conversationId: 'conv-new', text: 'Two' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(transport).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('the chat machine: failures', () => {
+  it.each(['rejected', 'network'] as const)(
+    'puts the question back in the box when the server never accepted it (%s)',
+    async (kind) => {
+      const { actor, ask, streamCall, context } = setup();
+      ask('Keep me');
+      const call = await streamCall();
+
+      call.fail(kind, kind === 'rejected' ? 'Too many questions today' : '');
+      await waitFor(actor, (state) => state.matches('idle'));
+
+      expect(context().draft).toBe('Keep me');
+      expect(context().messages).toEqual([]);
+      expect(context().failure).toEqual({ kind, message: kind === 'rejected' ? 'Too many questions today' : '' });
+    },
+  );
+
+  it('keeps what was typed meanwhile after the returned question', async () => {
+    const { actor, ask, streamCall, context } = setup();
+    ask('First question');
+    const call = await streamCall();
+    actor.send({ type: 'draft.change', text: 'a follow-up' });
+
+    call.fail('network');
+    await waitFor(actor, (state) => state.matches('idle'));
+
+    expect(context().draft).toBe('First question\na follow-up');
+  });
+
+  it('puts the question back when the conversation cannot be created', async () => {
+    const { actor, ask, context, transport } = setup({ create: async () => Promise.reject(new Error('No agent')) });
+    ask('Hello?');
+    await waitFor(actor, (state) => state.matches('idle') && state.context.failure !== null);
+
+    expect(context().draft).toBe('Hello?');
+    expect(context().messages).toEqual([]);
+    expect(context().failure).toEqual({ kind: 'create', message: 'No agent' });
+    expect(transport).not.toHaveBeenCalled();
+  });
+
+  it('keeps the partial answer and marks it incomplete when the stream breaks after the start', async () => {
+    const { actor, ask, streamCall, reply, question, context } = setup();
+    ask('Tell me a story');
+    const call = await streamCall();
+    start(call);
+    call.emit({ type: 'delta', messageId: 'm-reply', text: 'Once upon a' });
+
+    call.fail('incomplete');
+    await waitFor(actor, (state) => state.matches('incomplete'));
+
+    expect(question()).toMatchObject({ content: 'Tell me a story', serverId: 'm-user' });
+    expect(reply()).toMatchObject({ content: 'Once upon a', status: 'incomplete' });
+    expect(context().draft).toBe('');
+  });
+
+  it('marks the answer failed with the agent message when the agent errs after the start', async () => {
+    const { actor, ask, streamCall, reply, context } = setup();
+    ask('Hi');
+    const call = await streamCall();
+    start(call);
+    call.emit({ type: 'delta', messageId: 'm-reply', text: 'Let me' });
+    call.emit({ type: 'error', msg: 'The model is overloaded' });
+
+    call.fail('agent-error', 'The model is overloaded');
+    await waitFor(actor, (state) => state.matches('failed'));
+
+    expect(reply()).toMatchObject({ content: 'Let me', status: 'failed', error: 'The model is overloaded' });
+    expect(context().failure).toEqual({ kind: 'agent-error', message: 'The model is overloaded' });
+  });
+
+  it('stop aborts the request and keeps the partial answer as cancelled', async () => {
+    const { actor, ask, streamCall, reply, exchangeSettled } = setup();
+    ask('Count to a million');
+    const call = await streamCall();
+    start(call);
+    call.emit({ type: 'delta', messageId: 'm-reply', text: '1, 2, 3' });
+
+    actor.send({ type: 'stop' });
+
+    expect(actor.getSnapshot().matches('cancelled')).toBe(true);
+    expect(call.signal.aborted).toBe(true);
+    expect(reply()).toMatchObject({ content: '1, 2, 3', status: 'incomplete', error: null });
+    expect(exchangeSettled).toHaveBeenCalled();
+
+    // what the transport says after the abort changes nothing
+    call.emit({ type: 'delta', messageId: 'm-reply', text: ', 4' });
+    call.finish();
+    expect(reply().content).toBe('1, 2, 3');
+  });
+});
+
+describe('the chat machine: retry', () => {
+  it('answers the stored question again after an incomplete answer, without sending its text', async () => {
+    const { actor, ask, streamCall, reply, context, transport } = setup();
+    ask('Tell me a story');
+    const first = await streamCall(0);
+    start(first);
+    first.emit({ type: 'delta', messageId: 'm-reply', text: 'Once' });
+    first.fail('incomplete');
+    await waitFor(actor, (state) => state.matches('incomplete'));
+
+    actor.send({ type: 'retry' });
+
+    const second = await streamCall(1);
+    expect(second.request).toEqual({ conversationId: 'conv-new', agentId: 'SpecialNoAgentFallback', retryMessageId: 'm-user' });
+    expect(second.request).not.toHaveProperty('text');
+    expect(actor.getSnapshot().matches('streaming')).toBe(true);
+    expect(context().messages).toHaveLength(2);
+    expect(reply()).toMatchObject({ content: '', status: 'streaming' });
+
+    start(second, { userMessageId: 'm-user', replyMessageId: 'm-reply-2' });
+    second.emit({ type: 'delta', messageId: 'm-reply-2', text: 'Once upon a time.' });
+    second.emit({ type: 'end', messageIds: ['m-user', 'm-reply-2'] });
+    expect(actor.getSnapshot().matches('done')).toBe(true);
+    expect(reply()).toMatchObject({ content: 'Once upon a time.', status: 'complete' });
+    expect(transport).toHaveBeenCalledTimes(2);
+  });
+
+  it('can retry a failed or stopped answer too, but not a question the server never took', async () => {
+    const { actor, ask, streamCall } = setup();
+    ask('Hi');
+    const first = await streamCall(0);
+    first.fail('rejected', 'nope');
+    await waitFor(actor, (state) => state.matches('idle'));
+    expect(actor.getSnapshot().can({ type: 'retry' })).toBe(false);
+
+    actor.send({ type: 'send' });
+    const second = await streamCall(1);
+    start(second);
+    actor.send({ type: 'stop' });
+    expect(actor.getSnapshot().can({ type: 'retry' })).toBe(true);
+  });
+});
+
+describe('the chat machine: opening a conversation', () => {
+  const history: Message[] = [
+    { messageId: 'a', conversationId: 'conv-9', role: 'user', content: 'Hello', status: 'complete', files: [], createdAt: '2025-01-01T00:00:00.000Z' },
+    { messageId: 'b', conversationId: 'conv-9', role: 'assistant', content: 'Hi the', status: 'streaming', files: [], createdAt: '2025-01-01T00:00:01.000Z' },
+  ];
+
+  it('loads the history, marking an answer cut off mid-stream as incomplete', async () => {
+    const { actor, loadConversation, context } = setup({
+      load: async (id) => ({ conversation: conversation(id, 'writer-agent'), messages: history }),
+    });
+
+    actor.send({ type: 'conversation.open', conversationId: 'conv-9' });
+    expect(actor.getSnapshot().matches('loading')).toBe(true);
+    await waitFor(actor, (state) => state.matches('idle'));
+
+    expect(loadConversation).toHaveBeenCalledWith('conv-9');
+    expect(context()).toMatchObject({ conversationId: 'conv-9', agentId: 'writer-agent' });
+    expect(context().messages.map((message) => [message.serverId, message.content, message.status])).toEqual([
+      ['a', 'Hello', 'complete'],
+      ['b', 'Hi the', 'incomplete'],
+    ]);
+  });
+
+  it('offers a reload when the history cannot be loaded', async () => {
+    let fails = true;
+    const { actor, loadConversation } = setup({
+      load: async (id) => {
+        if (fails) throw new Error('gone');
+        return { conversation: conversation(id), messages: history };
+      },
+    });
+    actor.send({ type: 'conversation.open', conversationId: 'conv-9' });
+    await waitFor(actor, (state) => state.matches('loadFailed'));
+    expect(actor.getSnapshot().context.failure?.kind).toBe('load');
+
+    fails = false;
+    actor.send({ type: 'reload' });
+    await waitFor(actor, (state) => state.matches('idle'));
+    expect(loadConversation).toHaveBeenCalledTimes(2);
+    expect(actor.getSnapshot().context.messages).toHaveLength(2);
+  });
+
+  it('starts on the conversation given as input', async () => {
+    const { actor, loadConversation } = setup({ input: { conversationId: 'conv-3' } });
+    await waitFor(actor, (state) => state.matches('idle'));
+    expect(loadConversation).toHaveBeenCalledWith('conv-3');
+  });
+
+  it('a new conversation forgets the open one but keeps the draft', async () => {
+    const { actor, context } = setup({ input: { conversationId: 'conv-3' } });
+    await waitFor(actor, (state) => state.matches('idle'));
+    actor.send({ type: 'draft.change', text: 'half-typed' });
+
+    actor.send({ type: 'conversation.new', agentId: 'writer-agent' });
+
+    expect(context()).toMatchObject({ conversationId: null, agentId: 'writer-agent', messages: [], draft: 'half-typed' });
+  });
+});

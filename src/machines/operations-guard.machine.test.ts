@@ -1,0 +1,63 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { operationsGuardMachine } from './operations-guard.machine';
+
+const startGuard = (options: { hasToken: boolean; verify?: () => Promise<{ userId: string }> }, at = { pathname: '/kraken-operation/task/edit/7', search: 'tab=2' }) => {
+  const verify = vi.fn(options.verify ?? (async () => ({ userId: 'u1' })));
+  const redirectToLogin = vi.fn<(place: { pathname: string; search: string }) => void>();
+  const actor = createActor(
+    operationsGuardMachine.provide({
+      actors: { verifySession: fromPromise(() => verify()) },
+      actions: { redirectToLogin: (_, params) => redirectToLogin(params) },
+      guards: { hasToken: () => options.hasToken },
+    }),
+    { input: at },
+  ).start();
+  return { actor, verify, redirectToLogin };
+};
+
+describe('the operations guard', () => {
+  it('sends someone without a token to login with the exact path and query, without asking the server', () => {
+    const { actor, verify, redirectToLogin } = startGuard({ hasToken: false });
+    expect(actor.getSnapshot().matches('redirecting')).toBe(true);
+    expect(redirectToLogin).toHaveBeenCalledTimes(1);
+    expect(redirectToLogin).toHaveBeenCalledWith({ pathname: '/kraken-operation/task/edit/7', search: 'tab=2' });
+    expect(verify).not.toHaveBeenCalled();
+  });
+
+  it('lets the operator in once the session is verified', async () => {
+    const { actor, redirectToLogin } = startGuard({ hasToken: true });
+    expect(actor.getSnapshot().matches('verifying')).toBe(true);
+    const state = await waitFor(actor, (snapshot) => snapshot.matches('allowed'));
+    expect(state.context.verifiedAs).toBe('u1');
+    expect(redirectToLogin).not.toHaveBeenCalled();
+  });
+
+  it('sends to login when the verification fails', async () => {
+    const { actor, redirectToLogin } = startGuard({ hasToken: true, verify: async () => Promise.reject(new Error('code 1')) });
+    await waitFor(actor, (snapshot) => snapshot.matches('redirecting'));
+    expect(redirectToLogin).toHaveBeenCalledWith({ pathname: '/kraken-operation/task/edit/7', search: 'tab=2' });
+  });
+
+  it('sends to login from where the operator is now when the session expires', async () => {
+    const { actor, redirectToLogin } = startGuard({ hasToken: true });
+    await waitFor(actor, (snapshot) => snapshot.matches('allowed'));
+
+    actor.send({ type: 'location.changed', pathname: '/kraken-operation/task/linkedin', search: 'draft=9' });
+    expect(actor.getSnapshot().matches('allowed')).toBe(true);
+    actor.send({ type: 'session.expired' });
+
+    expect(actor.getSnapshot().matches('redirecting')).toBe(true);
+    expect(redirectToLogin).toHaveBeenCalledTimes(1);
+    expect(redirectToLogin).toHaveBeenCalledWith({ pathname: '/kraken-operation/task/linkedin', search: 'draft=9' });
+  });
+
+  it('follows the operator while the check is still running', async () => {
+    let fail: (error: Error) => void = () => undefined;
+    const { actor, redirectToLogin } = startGuard({ hasToken: true, verify: () => new Promise((_, reject) => (fail = reject)) });
+    actor.send({ type: 'location.changed', pathname: '/kraken-operation', search: '' });
+    fail(new Error('401'));
+    await waitFor(actor, (snapshot) => snapshot.matches('redirecting'));
+    expect(redirectToLogin).toHaveBeenCalledWith({ pathname: '/kraken-operation', search: '' });
+  });
+});
