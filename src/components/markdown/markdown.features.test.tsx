@@ -1,0 +1,131 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { initI18n } from '../../i18n';
+import { COPIED_FOR_MS } from './copy-button';
+import Markdown from './markdown';
+
+beforeAll(async () => {
+  await initI18n('en-US');
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('Markdown', () => {
+  it('renders headings, emphasis, strikethrough, inline code, quotes, rules, breaks and escapes', () => {
+    const { container } = render(
+      <Markdown source={'# Title\n\n## Sub\n\nSome *em*, **strong**, ~~gone~~ and `a < b`.  \nNext line \\*not em\\* &amp; &copy;\n\n> quoted\n\n---'} />,
+    );
+    expect(screen.getByRole('heading', { level: 1, name: 'Title' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Sub' })).toBeInTheDocument();
+    expect(container.querySelector('em')).toHaveTextContent('em');
+    expect(container.querySelector('strong')).toHaveTextContent('strong');
+    expect(container.querySelector('del')).toHaveTextContent('gone');
+    expect(container.querySelector('code')).toHaveTextContent('a < b');
+    expect(container.querySelector('br')).not.toBeNull();
+    expect(container).toHaveTextContent('Next line *not em* & ©');
+    expect(container.querySelector('blockquote')).toHaveTextContent('quoted');
+    expect(container.querySelector('hr')).not.toBeNull();
+  });
+
+  it('renders a table with each column aligned as written', () => {
+    render(<Markdown source={'| Name | Qty | Price |\n|:-----|:---:|------:|\n| Tea | 2 | 3.50 |'} />);
+    const table = screen.getByRole('table');
+    const headers = within(table).getAllByRole('columnheader');
+    expect(headers.map((cell) => cell.textContent)).toEqual(['Name', 'Qty', 'Price']);
+    expect(headers.map((cell) => cell.className.match(/text-(left|center|right)/)?.[1])).toEqual(['left', 'center', 'right']);
+    const cells = within(table).getAllByRole('cell');
+    expect(cells.map((cell) => cell.className.match(/text-(left|center|right)/)?.[1])).toEqual(['left', 'center', 'right']);
+    expect(cells[2]).toHaveTextContent('3.50');
+  });
+
+  it('renders ordered, unordered and task lists', () => {
+    const { container } = render(<Markdown source={'3. three\n4. four\n\n- apple\n- pear\n\n- [x] done\n- [ ] to do'} />);
+    const ordered = container.querySelector('ol');
+    expect(ordered).toHaveAttribute('start', '3');
+    expect(ordered?.querySelectorAll('li')).toHaveLength(2);
+    const done = screen.getByRole('checkbox', { name: 'Done' });
+    const open = screen.getByRole('checkbox', { name: 'Not done' });
+    expect(done).toBeChecked();
+    expect(done).toBeDisabled();
+    expect(open).not.toBeChecked();
+    expect(done.closest('li')).toHaveTextContent('done');
+  });
+
+  it('opens kept links in a new tab without giving the page a handle on ours', () => {
+    render(<Markdown source={'[docs](https://example.com/docs "The docs") and <https://example.org> and mail <a@b.example>'} />);
+    const docs = screen.getByRole('link', { name: 'docs' });
+    expect(docs).toHaveAttribute('href', 'https://example.com/docs');
+    expect(docs).toHaveAttribute('title', 'The docs');
+    for (const link of screen.getAllByRole('link')) {
+      expect(link).toHaveAttribute('target', '_blank');
+      expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    }
+    expect(screen.getByRole('link', { name: 'a@b.example' })).toHaveAttribute('href', 'mailto:a@b.example');
+  });
+
+  it('keeps relative and hash links', () => {
+    render(<Markdown source="[help](/help) [top](#top)" />);
+    expect(screen.getByRole('link', { name: 'help' })).toHaveAttribute('href', '/help');
+    expect(screen.getByRole('link', { name: 'top' })).toHaveAttribute('href', '#top');
+  });
+
+  it('does not load an image from another site, and offers it as a link instead', () => {
+    const { container } = render(<Markdown source="![A chart](https://evil.example/chart.png?leak=secret)" />);
+    expect(container.querySelector('img')).toBeNull();
+    const placeholder = screen.getByRole('link', { name: 'A chart' });
+    expect(placeholder).toHaveAttribute('href', 'https://evil.example/chart.png?leak=secret');
+    expect(placeholder).toHaveAttribute('target', '_blank');
+    expect(placeholder).toHaveAttribute('title', expect.stringContaining('not loaded'));
+  });
+
+  it('shows images from this site and blob: URLs', () => {
+    render(<Markdown source={`![logo](/logo.png) ![abs](${location.origin}/a.png) ![pasted](blob:${location.origin}/1234)`} />);
+    expect(screen.getByRole('img', { name: 'logo' })).toHaveAttribute('src', `${location.origin}/logo.png`);
+    expect(screen.getByRole('img', { name: 'abs' })).toHaveAttribute('src', `${location.origin}/a.png`);
+    expect(screen.getByRole('img', { name: 'pasted' })).toHaveAttribute('src', `blob:${location.origin}/1234`);
+  });
+
+  it('labels a code block with its language and copies its text, saying so for two seconds', async () => {
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    vi.useFakeTimers();
+    const { container } = render(<Markdown source={'```ts\nconst answer: number = 42;\n```'} />);
+    expect(container.querySelector('figcaption')).toHaveTextContent('ts');
+    expect(container.querySelector('pre')).toHaveTextContent('const answer: number = 42;');
+
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Copy code' })));
+    expect(writeText).toHaveBeenCalledWith('const answer: number = 42;');
+    expect(screen.getByRole('button', { name: 'Copied' })).toHaveTextContent('Copied');
+
+    act(() => vi.advanceTimersByTime(COPIED_FOR_MS));
+    expect(screen.getByRole('button', { name: 'Copy code' })).toHaveTextContent('Copy');
+  });
+
+  it('says so when the browser refuses to copy', async () => {
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: vi.fn().mockRejectedValue(new Error('denied')) }, configurable: true });
+    render(<Markdown source={'```\nx\n```'} />);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Copy code' })));
+    expect(screen.getByRole('button', { name: 'Copy failed' })).toBeInTheDocument();
+  });
+
+  it('highlights a finished code block once the highlighter has loaded, without HTML strings', async () => {
+    const { container } = render(<Markdown source={'```js\nconst x = "hi"; // note\n```'} />);
+    const code = container.querySelector('pre code');
+    await waitFor(() => expect(code?.querySelector('span[class*="text-"]')).not.toBeNull());
+    expect(code).toHaveTextContent('const x = "hi"; // note');
+    expect(code?.querySelector('.italic')).toHaveTextContent('// note');
+  });
+
+  it('shows an unfinished fence while streaming as a code block in progress, and plain', () => {
+    const { container, rerender } = render(<Markdown source={'Here:\n\n```python\nprint("a")\nprint('} streaming />);
+    expect(container.querySelector('figcaption')).toHaveTextContent('python');
+    expect(container.querySelector('figcaption')).toHaveTextContent('Writing…');
+    expect(container.querySelector('pre')).toHaveTextContent('print("a") print(');
+    expect(screen.queryByRole('button', { name: 'Copy code' })).toBeNull();
+    rerender(<Markdown source={'Here:\n\n```python\nprint("a")\nprint("b")\n```'} />);
+    expect(screen.getByRole('button', { name: 'Copy code' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,98 @@
+import { render } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initI18n } from '../../i18n';
+import { HOSTILE_PAYLOADS } from './hostile-payloads';
+import Markdown from './markdown';
+import { renderStreamed } from './render-markdown';
+
+declare global {
+  interface Window {
+    __pwned?: unknown;
+  }
+}
+
+const FORBIDDEN_ELEMENTS =
+  'script, iframe, frame, frameset, object, embed, applet, style, link, form, meta, base, svg, math, template, noscript, textarea, select, video, audio, source, details, marquee';
+
+/** What a browser would make of an attribute URL, and then some: no way to hide a scheme. */
+const normalise = (url: string): string => {
+  let text = url.replace(/[\s\u0000-\u001f\u007f-\u009f]/g, '');
+  for (let round = 0; round < 3; round += 1) {
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      break;
+    }
+  }
+  return text.replace(/[\s\u0000-\u001f\u007f-\u009f]/g, '').toLowerCase();
+};
+
+const expectHarmless = (container: HTMLElement, payload: string) => {
+  const context = `payload: ${JSON.stringify(payload)}`;
+  expect(container.querySelectorAll(FORBIDDEN_ELEMENTS), context).toHaveLength(0);
+  for (const element of container.querySelectorAll('*')) {
+    for (const attribute of element.attributes) {
+      expect(attribute.name.toLowerCase().startsWith('on'), `${context} on <${element.localName} ${attribute.name}>`).toBe(false);
+      expect(attribute.name, context).not.toBe('style');
+      expect(attribute.name, context).not.toBe('srcdoc');
+      expect(attribute.name, context).not.toMatch(/^(formaction|action|xlink:href|background)$/);
+    }
+  }
+  for (const element of container.querySelectorAll('[href], [src]')) {
+    const url = normalise(element.getAttribute('href') ?? element.getAttribute('src') ?? '');
+    expect(url, context).not.toMatch(/^(javascript|data|vbscript|file):/);
+  }
+  for (const link of container.querySelectorAll('a')) {
+    expect(link.getAttribute('target'), context).toBe('_blank');
+    expect(link.getAttribute('rel'), context).toBe('noopener noreferrer');
+  }
+  for (const image of container.querySelectorAll('img')) {
+    expect(new URL(image.src).origin, context).toBe(location.origin);
+  }
+  for (const input of container.querySelectorAll('input')) {
+    expect(input.type, context).toBe('checkbox');
+    expect(input.disabled, context).toBe(true);
+  }
+  expect(window.__pwned, context).toBeUndefined();
+};
+
+beforeAll(async () => {
+  await initI18n('en-US');
+});
+
+describe('hostile answers', () => {
+  it('has a corpus of at least 50 payloads', () => {
+    expect(HOSTILE_PAYLOADS.length).toBeGreaterThanOrEqual(50);
+  });
+
+  it.each(HOSTILE_PAYLOADS.map((payload) => [payload]))('renders %j from history without anything running', (payload) => {
+    const { container } = render(<Markdown source={payload} />);
+    expectHarmless(container, payload);
+    // Something of the answer is still shown: its text, or an image from this site.
+    expect(Boolean(container.textContent) || container.querySelector('img') !== null).toBe(true);
+  });
+
+  it.each(HOSTILE_PAYLOADS.map((payload) => [payload]))('streams %j in small pieces without anything running', (payload) => {
+    const { container } = renderStreamed(payload, 3, (step) => expectHarmless(step, payload));
+    expectHarmless(container, payload);
+  });
+
+  it('streams the whole corpus as one long answer', () => {
+    const answer = HOSTILE_PAYLOADS.join('\n\n');
+    const { container } = renderStreamed(answer, 17);
+    expectHarmless(container, 'the whole corpus');
+  });
+
+  it('shows raw HTML as the text it is', () => {
+    const { container } = render(<Markdown source={'Say <b onclick="x()">hi</b>\n\n<div style="color:red">block</div>'} />);
+    expect(container.textContent).toContain('<b onclick="x()">hi</b>');
+    expect(container.textContent).toContain('<div style="color:red">block</div>');
+    expect(container.querySelector('b, div[style]')).toBeNull();
+  });
+
+  it('keeps the text of a dropped link and says why it is inert', () => {
+    const { container, getByText } = render(<Markdown source="[read this](javascript:alert(1)) please" />);
+    expect(container.querySelector('a')).toBeNull();
+    expect(getByText('read this')).toHaveAttribute('title', 'Link disabled: its address is not allowed');
+  });
+});
