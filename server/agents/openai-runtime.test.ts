@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiRuntime } from './openai-runtime';
 import { AgentError, type RuntimeAgent } from './runtime';
 
-type Seen = { path: string; headers: IncomingMessage['headers']; body: any };
+type Seen = { path: string; headers: IncomingMessage['headers']; body: Record<string, unknown> };
 let server: Server;
 let baseUrl: string;
 const seen: Seen[] = [];

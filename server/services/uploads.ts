@@ -26,7 +26,10 @@ export const toFileRef = (row: UploadRow): FileRef => ({
 /** A display name: no path, no control characters, at most 255 characters. */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const cleaned = [...base]
+    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)
+    .join('')
+    .trim();
   return [...(cleaned || 'file')].slice(0, 255).join('');
 }
 
