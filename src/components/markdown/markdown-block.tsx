@@ -9,13 +9,10 @@ import { TaskCheckbox } from './task-checkbox';
 type MarkdownBlockProps = { token: Token; inProgress: boolean };
 
 /**
- * One top-level block. Memoised on its source text: while an answer streams, the blocks above
- * the tail keep their text and so are never rendered again.
+ * One top-level block, memoised: a completed block keeps its token object (see BlockSplitter),
+ * so while an answer streams only the tail's blocks render again.
  */
-export const MarkdownBlock = memo(
-  ({ token, inProgress }: MarkdownBlockProps) => <>{renderBlock(token, 0, inProgress)}</>,
-  (before, after) => before.token.raw === after.token.raw && before.inProgress === after.inProgress,
-);
+export const MarkdownBlock = memo(({ token, inProgress }: MarkdownBlockProps) => <>{renderBlock(token, 0, inProgress)}</>);
 MarkdownBlock.displayName = 'MarkdownBlock';
 
 const renderBlocks = (tokens: Token[] | undefined): ReactNode[] => (tokens ?? []).map((token, index) => renderBlock(token, index, false));

@@ -14,9 +14,12 @@ declare global {
 const FORBIDDEN_ELEMENTS =
   'script, iframe, frame, frameset, object, embed, applet, style, link, form, meta, base, svg, math, template, noscript, textarea, select, video, audio, source, details, marquee';
 
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\s\u0000-\u001f\u007f-\u009f]/g;
+
 /** What a browser would make of an attribute URL, and then some: no way to hide a scheme. */
 const normalise = (url: string): string => {
-  let text = url.replace(/[\s\u0000-\u001f\u007f-\u009f]/g, '');
+  let text = url.replace(INVISIBLE, '');
   for (let round = 0; round < 3; round += 1) {
     try {
       text = decodeURIComponent(text);
@@ -24,7 +27,7 @@ const normalise = (url: string): string => {
       break;
     }
   }
-  return text.replace(/[\s\u0000-\u001f\u007f-\u009f]/g, '').toLowerCase();
+  return text.replace(INVISIBLE, '').toLowerCase();
 };
 
 const expectHarmless = (container: HTMLElement, payload: string) => {
