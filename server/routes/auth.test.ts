@@ -166,6 +166,25 @@ describe('visitors', () => {
     expect(asVisitorAgain.body.data.total).toBe(0);
   });
 
+  it('keep their uploads when they log in: the account may attach them', async () => {
+    const t = h.makeApp();
+    const visitor = h.visitor();
+    const form = new FormData();
+    form.set('file', new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1])], 'me.jpg'));
+    const uploaded = await (await t.raw('/api/media/upload', { method: 'POST', body: form, headers: visitor })).json();
+    const { username, password } = await h.newUser();
+    const login = await t.post(LOGIN, { username, password }, visitor);
+    const headers = { authorization: `Bearer ${login.body.data.token}` };
+    const conversation = await t.post('/api/workflow/im/conversation/create', { sourceId: 'SpecialNoAgentFallback' }, headers);
+    const asUser = await t.raw('/api/workflow/sse/agent/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ conversationId: conversation.body.data.conversationId, agentId: 'SpecialNoAgentFallback', files: [uploaded.data] }),
+    });
+    expect(asUser.status).toBe(200);
+    await asUser.text();
+  });
+
   it('need an identity to own anything, and a well-formed visitor id', async () => {
     const t = h.makeApp();
     const none = await t.post('/api/workflow/im/conversation/create', { sourceId: 'SpecialNoAgentFallback' });

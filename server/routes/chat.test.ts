@@ -283,7 +283,7 @@ describe('chat refusals answer JSON with a 4xx status, before any stream', () =>
     const theirs = await upload(someoneElse);
     const conversationId = await newConversation(t, me);
     const refused = await chat(t, me, { conversationId, agentId: AGENT, text: 'look', files: [theirs] });
-    expect(refused.status).toBe(400);
+    expect(refused.status).toBe(404);
     expect((await refused.json()).msg).toMatch(/not found among your uploads/);
     const forged = { ...mine, name: 'evil.exe', url: 'https://evil.example/x', kind: 'other' };
     const accepted = await chat(t, me, { conversationId, agentId: AGENT, files: [forged] });

@@ -5,7 +5,7 @@ import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { uploads, type StoredFileRef } from '../db/schema';
 import type { Owner } from '../http/caller';
-import { badRequest } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { sniff } from '../media/sniff';
 import type { FileStorage } from '../media/storage';
 import { ownedBy, ownerColumns } from './ownership';
@@ -83,7 +83,7 @@ export async function resolveOwnFiles(db: Db, owner: Owner, refs: { fileId: stri
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => {
     const row = byId.get(id);
-    if (!row) throw badRequest(`Attached file ${id} was not found among your uploads.`);
+    if (!row) throw new ApiError(404, `Attached file not found among your uploads: ${id}`);
     return toFileRef(row);
   });
 }
