@@ -12,6 +12,9 @@ type StoredUser = UserInfo & { password: string };
 type StoredConversation = Conversation & { owner: string };
 export type ScanTicketState = { id: string; expiresAt: string; status: 'waiting' | 'confirmed' | 'expired'; userId?: string };
 
+/** An answer's text pieces; `cut` closes the stream without its end event (an incomplete answer). */
+export type QueuedAnswer = { pieces: string[]; cut: boolean };
+
 type Db = {
   users: Map<string, StoredUser>;
   /** token → user id */
@@ -21,8 +24,8 @@ type Db = {
   messages: Map<string, Message[]>;
   uploads: Map<string, FileRef>;
   scanTickets: Map<string, ScanTicketState>;
-  /** The text pieces the default chat handler streams as the next answers, then a canned answer. */
-  answers: string[][];
+  /** What the default chat handler streams as the next answers, then a canned answer. */
+  answers: QueuedAnswer[];
   seq: number;
 };
 
@@ -153,7 +156,12 @@ export const seedConversation = (options: {
 
 /** The next answer the default chat handler streams, piece by piece. */
 export const queueAnswer = (...pieces: string[]): void => {
-  db.answers.push(pieces);
+  db.answers.push({ pieces, cut: false });
+};
+
+/** The next answer stops after these pieces: the stream closes without its end event. */
+export const queueCutAnswer = (...pieces: string[]): void => {
+  db.answers.push({ pieces, cut: true });
 };
 
 export const DEFAULT_ANSWER = ['Hello', ', ', 'how can I help?'];

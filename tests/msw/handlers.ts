@@ -151,13 +151,13 @@ const chatSteps = (input: { conversationId: string; text?: string; retryMessageI
     };
     history.push(userMessage);
   }
-  const pieces = db.answers.shift() ?? DEFAULT_ANSWER;
+  const { pieces, cut } = db.answers.shift() ?? { pieces: DEFAULT_ANSWER, cut: false };
   const reply: Message = {
     messageId: nextId('msg'),
     conversationId: conversation.conversationId,
     role: 'assistant',
     content: pieces.join(''),
-    status: 'complete',
+    status: cut ? 'incomplete' : 'complete',
     files: [],
     createdAt: nextTimestamp(),
   };
@@ -167,7 +167,7 @@ const chatSteps = (input: { conversationId: string; text?: string; retryMessageI
   return [
     { type: 'start', conversationId: conversation.conversationId, userMessageId: userMessage.messageId, replyMessageId: reply.messageId },
     ...pieces.map((text): StreamStep => ({ type: 'delta', messageId: reply.messageId, text })),
-    { type: 'end', messageIds: [userMessage.messageId, reply.messageId] },
+    ...(cut ? [] : [{ type: 'end', messageIds: [userMessage.messageId, reply.messageId] } satisfies StreamStep]),
   ];
 };
 

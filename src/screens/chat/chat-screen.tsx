@@ -101,7 +101,7 @@ const ChatScreen = () => {
               {t('chat.jumpToLatest')}
             </button>
           )}
-          {failure && !canRetry && (
+          {failure && !canRetry && !loadFailed && (
             <p role="alert" className="mb-2 text-sm text-danger">
               {describeFailure(t, failure)}
             </p>

@@ -1,0 +1,78 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../i18n';
+import { switchToEnglish } from '../../tests/spa/harness';
+import { ChatComposer } from './chat-composer';
+
+/** The composer as a screen holds it: its text lives outside, as the machine's draft. */
+const Harness = ({ onSend, onStop, streaming = false, initial = '' }: { onSend: () => void; onStop?: () => void; streaming?: boolean; initial?: string }) => {
+  const [value, setValue] = useState(initial);
+  return (
+    <I18nextProvider i18n={i18n}>
+      <ChatComposer value={value} onChange={setValue} onSend={onSend} onStop={onStop} streaming={streaming} label="Message" />
+    </I18nextProvider>
+  );
+};
+
+const setup = (props: Partial<Parameters<typeof Harness>[0]> = {}) => {
+  const onSend = vi.fn();
+  const onStop = vi.fn();
+  render(<Harness onSend={onSend} onStop={onStop} {...props} />);
+  return { onSend, onStop, box: screen.getByRole('textbox', { name: 'Message' }), user: userEvent.setup() };
+};
+
+describe('ChatComposer', () => {
+  beforeAll(switchToEnglish);
+
+  it('sends on Enter', async () => {
+    const { onSend, user, box } = setup();
+    await user.type(box, 'Hello{Enter}');
+    expect(onSend).toHaveBeenCalledTimes(1);
+    expect(box).toHaveValue('Hello');
+  });
+
+  it('breaks the line on Shift+Enter instead of sending', async () => {
+    const { onSend, user, box } = setup();
+    await user.type(box, 'Line one{Shift>}{Enter}{/Shift}line two');
+    expect(onSend).not.toHaveBeenCalled();
+    expect(box).toHaveValue('Line one\nline two');
+  });
+
+  it('does not send on the Enter that picks an input-method candidate (isComposing)', () => {
+    const { onSend, box } = setup({ initial: '你好' });
+    fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', isComposing: true });
+    expect(onSend).not.toHaveBeenCalled();
+    fireEvent.keyDown(box, { key: 'Enter', code: 'Enter' });
+    expect(onSend).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not send on the Enter that picks an input-method candidate (keyCode 229)', () => {
+    const { onSend, box } = setup({ initial: 'こんにちは' });
+    fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 229 });
+    expect(onSend).not.toHaveBeenCalled();
+    fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    expect(onSend).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends with the button, which is disabled while the box is blank', async () => {
+    const { onSend, user, box } = setup();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await user.type(box, '  ');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await user.type(box, 'x');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers stop instead of send while an answer streams, and Enter does not send', async () => {
+    const { onSend, onStop, user, box } = setup({ streaming: true, initial: 'next question' });
+    expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
+    await user.type(box, '{Enter}');
+    expect(onSend).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Stop generating' }));
+    expect(onStop).toHaveBeenCalledTimes(1);
+  });
+});

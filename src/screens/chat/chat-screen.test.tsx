@@ -1,0 +1,142 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { Route, Switch } from 'wouter';
+import { endpoints } from '../../contract/endpoints';
+import type { UserInfo } from '../../contract/users';
+import { db, queueAnswer, queueCutAnswer, seedConversation, seedUser, userOwner, visitorOwner } from '../../../tests/msw/db';
+import { recordRequests, server } from '../../../tests/msw/server';
+import { chatNetworkErrorHandler, chatRefusedHandler, chatStreamHandler, gate } from '../../../tests/msw/sse';
+import { renderWithRuntime } from '../../../tests/spa/harness';
+import { getVisitorId } from '../../services/visitor';
+import ChatScreen from './chat-screen';
+
+const routes = (
+  <Switch>
+    <Route path="/chat" component={ChatScreen} />
+    <Route path="/chat/*" component={ChatScreen} />
+  </Switch>
+);
+
+const openChat = (url = '/chat', signedInAs?: UserInfo) =>
+  renderWithRuntime(routes, { url, signedInAs });
+
+const box = () => screen.getByRole('textbox', { name: /Ask anything/ });
+const answer = () => screen.getByTestId('answer');
+
+describe('the chat screen', () => {
+  it('sends with Enter, moves to the new conversation and streams the answer in', async () => {
+    queueAnswer('Bread ', 'and ', 'butter.');
+    const posts = recordRequests(endpoints.chat.path);
+    const view = await openChat();
+    expect(screen.getByText('How can I help you today?')).toBeInTheDocument();
+
+    await view.user.type(box(), 'What sells best?{Enter}');
+
+    expect(await screen.findByTestId('question')).toHaveTextContent('What sells best?');
+    await expect.poll(() => answer().textContent).toBe('Bread and butter.');
+    await expect.poll(() => screen.getByTestId('answer').closest('li')?.dataset.status).toBe('complete');
+    expect(box()).toHaveValue('');
+    expect(view.url()).toMatch(/^\/chat\/conv-\d+$/);
+    expect(posts).toHaveLength(1);
+
+    // the conversation is the visitor's, with both messages stored
+    const conversationId = view.url().split('/').at(-1)!;
+    expect(db.conversations.get(conversationId)?.owner).toBe(visitorOwner(getVisitorId()));
+    expect(db.messages.get(conversationId)?.map((message) => message.content)).toEqual(['What sells best?', 'Bread and butter.']);
+    // and it shows up in the history
+    const history = screen.getByRole('navigation', { name: 'Chat history' });
+    expect(await within(history).findByRole('link', { name: 'What sells best?' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('shows the answer while it is still streaming, and the stop button', async () => {
+    const hold = gate();
+    server.use(
+      chatStreamHandler([
+        { type: 'start', conversationId: 'conv-x', userMessageId: 'u', replyMessageId: 'r' },
+        { type: 'delta', messageId: 'r', text: 'Thinking out loud' },
+        { until: hold.promise },
+        { type: 'end', messageIds: ['u', 'r'] },
+      ]),
+    );
+    const view = await openChat();
+
+    await view.user.type(box(), 'Go{Enter}');
+
+    await expect.poll(() => screen.queryByTestId('answer')?.textContent).toBe('Thinking out loud');
+    expect(screen.getByRole('button', { name: 'Stop generating' })).toBeInTheDocument();
+    hold.open();
+    await expect.poll(() => screen.queryByRole('button', { name: 'Send' })).not.toBeNull();
+  });
+
+  it('keeps a refused message in the box with the server’s words, and sends it again', async () => {
+    server.use(chatRefusedHandler(429, 'You have asked too many questions today'));
+    const view = await openChat();
+
+    await view.user.type(box(), 'Please answer{Enter}');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('You have asked too many questions today');
+    expect(box()).toHaveValue('Please answer');
+    expect(screen.queryByTestId('question')).toBeNull();
+
+    server.resetHandlers();
+    await view.user.type(box(), '{Enter}');
+    await expect.poll(() => screen.queryByTestId('answer')?.textContent).toBe('Hello, how can I help?');
+    expect(screen.getByTestId('question')).toHaveTextContent('Please answer');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says in the interface language that the server could not be reached, keeping the message', async () => {
+    server.use(chatNetworkErrorHandler());
+    const view = await openChat();
+
+    await view.user.type(box(), 'Anyone there?{Enter}');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not reach the server. Your message was not sent; try again.');
+    expect(box()).toHaveValue('Anyone there?');
+  });
+
+  it('marks an answer cut short as incomplete, keeps it, and retries it', async () => {
+    const retries = recordRequests(endpoints.chat.path);
+    queueCutAnswer('The first ', 'half');
+    const view = await openChat();
+    await view.user.type(box(), 'Tell me everything{Enter}');
+
+    expect(await screen.findByText('The answer is incomplete')).toBeInTheDocument();
+    expect(answer()).toHaveTextContent('The first half');
+
+    queueAnswer('The whole answer.');
+    await view.user.click(screen.getByRole('button', { name: 'Retry' }));
+
+    await expect.poll(() => answer().textContent).toBe('The whole answer.');
+    expect(screen.queryByText('The answer is incomplete')).toBeNull();
+    expect(retries).toHaveLength(2);
+    const conversationId = view.url().split('/').at(-1)!;
+    const [question] = db.messages.get(conversationId)!;
+    const retry = JSON.parse(await retries[1]!.text) as Record<string, unknown>;
+    expect(retry).toEqual({ conversationId, agentId: 'SpecialNoAgentFallback', retryMessageId: question!.messageId });
+    expect(db.messages.get(conversationId)!.map((message) => message.content)).toEqual(['Tell me everything', 'The whole answer.']);
+  });
+
+  it('opens a stored conversation from the address, with its history', async () => {
+    const { user } = seedUser();
+    const conversation = seedConversation({
+      owner: userOwner(user.id),
+      title: 'Croissants',
+      messages: [
+        { role: 'user', content: 'How long to proof croissants?' },
+        { role: 'assistant', content: 'About two hours.' },
+      ],
+    });
+
+    await openChat(`/chat/${conversation.conversationId}`, user);
+
+    expect(await screen.findByTestId('question')).toHaveTextContent('How long to proof croissants?');
+    expect(screen.getByTestId('answer')).toHaveTextContent('About two hours.');
+  });
+
+  it('says when a conversation cannot be loaded', async () => {
+    await openChat('/chat/conv-that-is-not-yours');
+    expect(await screen.findByText('The conversation could not be loaded')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
+  });
+});
