@@ -80,6 +80,8 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services) {
   defineRoute(app, services, 'chat', async ({ input, caller, c }) => {
     // Everything that can be refused is refused here, as a JSON error, before the stream opens.
     const chat = await prepareChat(services.db, services.clock, caller, ownerOf(caller), input);
+    // Proxies such as nginx would otherwise hold the deltas back until the answer is complete.
+    c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, (stream) => streamAnswer(services, stream, chat));
   });
 }
