@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../machines/chat.machine';
+import { LazyMarkdown } from './markdown/lazy-markdown';
 
 type MessageListProps = {
   messages: ChatMessage[];
@@ -23,8 +24,12 @@ export const MessageList = ({ messages, canRetry, onRetry }: MessageListProps) =
           <span className="sr-only">{message.role === 'user' ? t('chat.you') : t('app.name')}</span>
           {message.role === 'assistant' && message.status === 'streaming' && !message.content ? (
             <span className="text-muted">{t('chat.thinking')}</span>
+          ) : message.role === 'assistant' ? (
+            <div className="break-words" data-testid="answer">
+              <LazyMarkdown source={message.content} streaming={message.status === 'streaming'} />
+            </div>
           ) : (
-            <div className="whitespace-pre-wrap break-words" data-testid={message.role === 'assistant' ? 'answer' : 'question'}>
+            <div className="whitespace-pre-wrap break-words" data-testid="question">
               {message.content}
             </div>
           )}
