@@ -15,6 +15,8 @@ export type StreamStep =
   | { delayMs: number }
   /** Wait until the promise settles (a gate the test opens). */
   | { until: Promise<unknown> }
+  /** Wait for the rest of the script, decided later by the test (finish, cut, fail...). */
+  | { then: Promise<readonly StreamStep[]> }
   /** Never go on: the stream stays open until the client aborts. */
   | { hang: true }
   /** Break the connection with a network error instead of closing it cleanly. */
@@ -46,21 +48,30 @@ export const scriptedBody = (steps: readonly StreamStep[], signal?: AbortSignal)
         () => resolve(),
       );
     });
+  const play = async (controller: ReadableStreamDefaultController<Uint8Array>, script: readonly StreamStep[]): Promise<boolean> => {
+    for (const step of script) {
+      if (cancelled) return false;
+      if ('then' in step) {
+        let rest: readonly StreamStep[] = [];
+        await wait(step.then.then((value) => (rest = value)));
+        if (!(await play(controller, rest))) return false;
+        continue;
+      }
+      if (isEvent(step)) controller.enqueue(encoder.encode(sseData(step)));
+      else if ('raw' in step) controller.enqueue(encoder.encode(step.raw));
+      else if ('delayMs' in step) await wait(new Promise((resolve) => setTimeout(resolve, step.delayMs)));
+      else if ('until' in step) await wait(step.until);
+      else if ('hang' in step) await wait(new Promise(() => undefined));
+      else if ('breakConnection' in step) {
+        controller.error(new TypeError('network connection lost'));
+        return false;
+      }
+    }
+    return true;
+  };
   return new ReadableStream<Uint8Array>({
     async start(controller) {
-      for (const step of steps) {
-        if (cancelled) return;
-        if (isEvent(step)) controller.enqueue(encoder.encode(sseData(step)));
-        else if ('raw' in step) controller.enqueue(encoder.encode(step.raw));
-        else if ('delayMs' in step) await wait(new Promise((resolve) => setTimeout(resolve, step.delayMs)));
-        else if ('until' in step) await wait(step.until);
-        else if ('hang' in step) await wait(new Promise(() => undefined));
-        else if ('breakConnection' in step) {
-          controller.error(new TypeError('network connection lost'));
-          return;
-        }
-      }
-      if (!cancelled) controller.close();
+      if ((await play(controller, steps)) && !cancelled) controller.close();
     },
     cancel: stop,
   });
