@@ -10,6 +10,7 @@ import { getUserInfo } from '../services/api/users';
 import { streamChat } from '../services/chat-stream';
 import { clearToken, getToken, setToken } from '../services/cookies';
 import { configureHttp } from '../services/http';
+import { resetVisitorId } from '../services/visitor';
 import { isOperationsPath, loginUrlFor } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
 
@@ -35,7 +36,11 @@ export const createRuntime = ({ navigate, inspect }: RuntimeOptions) => {
         }),
         fetchUser: fromPromise(() => getUserInfo({ silent: true })),
         revokeSession: fromPromise(async () => {
-          await logout({ silent: true });
+          try {
+            await logout({ silent: true });
+          } finally {
+            resetVisitorId();
+          }
         }),
       },
       actions: {

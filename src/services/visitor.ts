@@ -15,3 +15,12 @@ export const getVisitorId = (): string => {
     return crypto.randomUUID();
   }
 };
+
+/** After logout the old visitor's conversations belong to the account: start a new visitor. */
+export const resetVisitorId = (): void => {
+  try {
+    localStorage.removeItem(VISITOR_KEY);
+  } catch {
+    // nothing stored, nothing to forget
+  }
+};

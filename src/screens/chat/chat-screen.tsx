@@ -61,7 +61,7 @@ const ChatScreen = () => {
   const streaming = useSelector(chat, (state) => state.matches('streaming') || state.matches('creatingConversation') || state.matches('sending'));
   const canRetry = useSelector(chat, (state) => state.can({ type: 'retry' }));
   const loadFailed = useSelector(chat, (state) => state.matches('loadFailed'));
-  const scroller = useStickToBottom<HTMLDivElement>(messages);
+  const { ref: scrollRef, atBottom, onScroll, jumpToLatest } = useStickToBottom<HTMLDivElement>(messages);
 
   useEffect(() => {
     if (routeId && routeId !== chat.getSnapshot().context.conversationId) {
@@ -80,7 +80,7 @@ const ChatScreen = () => {
     <div className="flex min-h-0 flex-1">
       <ConversationHistory activeId={conversationId} />
       <section className="flex min-w-0 flex-1 flex-col" aria-label={t('nav.chat')}>
-        <div ref={scroller.ref} onScroll={scroller.onScroll} className="relative min-h-0 flex-1 overflow-y-auto">
+        <div ref={scrollRef} onScroll={onScroll} className="relative min-h-0 flex-1 overflow-y-auto">
           {loadFailed ? (
             <div role="alert" className="p-8 text-center">
               <p className="mb-4">{t('chat.loadFailed')}</p>
@@ -95,8 +95,8 @@ const ChatScreen = () => {
           )}
         </div>
         <div className="relative mx-auto w-full max-w-3xl p-4">
-          {!scroller.atBottom && (
-            <button type="button" className="btn-outline absolute -top-12 left-1/2 -translate-x-1/2 bg-surface shadow" onClick={scroller.jumpToLatest}>
+          {!atBottom && (
+            <button type="button" className="btn-outline absolute -top-12 left-1/2 -translate-x-1/2 bg-surface shadow" onClick={jumpToLatest}>
               <span className="i-lucide-arrow-down" aria-hidden="true" />
               {t('chat.jumpToLatest')}
             </button>
