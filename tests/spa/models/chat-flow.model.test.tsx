@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { Route, Switch } from 'wouter';
-import { createMachine } from 'xstate';
+import { createMachine, type EventFromLogic, type SnapshotFrom } from 'xstate';
 import { createTestModel, type TestParam } from 'xstate/graph';
 import { chatRequestSchema, type ChatRequest } from '../../../src/contract/chat';
 import { endpoints } from '../../../src/contract/endpoints';
@@ -136,7 +136,7 @@ const expectStreaming = async (world: World) => {
   await expectPostsSoFar(world);
 };
 
-const testParams = (world: () => World): TestParam<never, { type: string }> => ({
+const testParams = (world: () => World): TestParam<SnapshotFrom<typeof chatFlow>, EventFromLogic<typeof chatFlow>> => ({
   states: {
     empty: () => {
       expect(screen.getByText('How can I help you today?')).toBeInTheDocument();

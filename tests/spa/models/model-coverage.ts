@@ -1,13 +1,15 @@
 import type { AnyStateMachine, EventObject, Snapshot } from 'xstate';
 import type { TestModel, TestParam } from 'xstate/graph';
 
-type AnyTestModel = TestModel<Snapshot<unknown> & { value: unknown }, EventObject, unknown>;
+type ModelSnapshot = Snapshot<unknown> & { value: unknown };
 
 /** Every state value the model can reach and every event type it can take on the way. */
-export const reachable = (model: AnyTestModel) => {
+export const reachable = <S extends ModelSnapshot, E extends EventObject>(model: TestModel<S, E, unknown>) => {
   const adjacency = Object.values(model.getAdjacencyMap());
   const states = new Set(adjacency.map((entry) => String(entry.state.value)));
-  const events = new Set(adjacency.flatMap((entry) => Object.values(entry.transitions).map((transition) => transition.event.type)));
+  const events = new Set(
+    adjacency.flatMap((entry) => Object.values<{ event: E }>(entry.transitions).map((transition) => transition.event.type)),
+  );
   return { states, events };
 };
 
@@ -15,7 +17,11 @@ export const reachable = (model: AnyTestModel) => {
  * What a model-based test leaves unchecked: reachable states without an assertion, events
  * without an executor, and assertions or executors for things the model no longer has.
  */
-export const coverageGaps = (machine: AnyStateMachine, model: AnyTestModel, params: TestParam<never, EventObject>) => {
+export const coverageGaps = <S extends ModelSnapshot, E extends EventObject>(
+  machine: AnyStateMachine,
+  model: TestModel<S, E, unknown>,
+  params: TestParam<S, E>,
+) => {
   const { states, events } = reachable(model);
   const asserted = Object.keys(params.states ?? {});
   const executed = Object.keys(params.events ?? {});
