@@ -18,6 +18,8 @@ export default async function globalSetup() {
     env: { ...process.env, LLM_BASE_URL: '', DATABASE_URL: '' },
     config: { offlineTokenDelayMs: 5 },
     demo: E2E_DEMO,
+    // Several builds can coexist: E2E_SPA_DIR points the tests at one of them (default dist/).
+    ...(process.env.E2E_SPA_DIR ? { spaDir: process.env.E2E_SPA_DIR } : {}),
     log: () => undefined,
   });
   process.env.E2E_BASE_URL = server.url;
