@@ -1,0 +1,60 @@
+/** Dates, times, numbers and lists in the active locale, through Intl only. */
+
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/** "5 minutes ago", "gestern", "3 日前": the largest unit that fits, in the given locale. */
+export const formatRelativeTime = (date: Date | string, locale: string, now: Date = new Date()): string => {
+  const then = typeof date === 'string' ? new Date(date) : date;
+  const seconds = Math.round((then.getTime() - now.getTime()) / 1000);
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  if (Math.abs(seconds) < 45) return format.format(0, 'second');
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  }
+  return format.format(seconds, 'second');
+};
+
+export const formatDateTime = (
+  date: Date | string,
+  locale: string,
+  options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' },
+): string => new Intl.DateTimeFormat(locale, options).format(typeof date === 'string' ? new Date(date) : date);
+
+export const formatNumber = (value: number, locale: string, options?: Intl.NumberFormatOptions): string =>
+  new Intl.NumberFormat(locale, options).format(value);
+
+export const formatList = (items: string[], locale: string, type: Intl.ListFormatType = 'conjunction'): string =>
+  new Intl.ListFormat(locale, { style: 'long', type }).format(items);
+
+/** Bytes as "1.5 MB" in the locale's digits and separators. */
+export const formatBytes = (bytes: number, locale: string): string => {
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+  let value = bytes;
+  let index = 0;
+  while (value >= 1024 && index < units.length - 1) {
+    value /= 1024;
+    index += 1;
+  }
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: units[index], unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
+};
+
+export type DayGroup = 'today' | 'yesterday' | 'previous7Days' | 'earlier';
+
+/** Which history group a date falls in, by calendar day in the reader's time zone. */
+export const dayGroupOf = (date: Date | string, now: Date = new Date()): DayGroup => {
+  const then = typeof date === 'string' ? new Date(date) : date;
+  const startOfToday = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+  const day = 24 * 3600 * 1000;
+  if (then.getTime() >= startOfToday) return 'today';
+  if (then.getTime() >= startOfToday - day) return 'yesterday';
+  if (then.getTime() >= startOfToday - 7 * day) return 'previous7Days';
+  return 'earlier';
+};
