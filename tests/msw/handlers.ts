@@ -260,8 +260,10 @@ export const handlers = {
   upload: route('upload', async ({ request, caller }) => {
     ownerOf(caller);
     const form = await request.formData();
-    const file = form.get('file');
-    if (!(file instanceof File)) throw new FakeApiError(400, 'Invalid request: file is missing');
+    const entry = form.get('file');
+    // jsdom's File and Node's are different classes: recognise a file by its shape.
+    if (typeof entry !== 'object' || entry === null || !('name' in entry)) throw new FakeApiError(400, 'Invalid request: file is missing');
+    const file = entry as Blob & { name: string };
     const kind = file.type.startsWith('image/') ? 'image' : file.type.startsWith('audio/') ? 'audio' : file.type.startsWith('video/') ? 'video' : 'other';
     const fileId = nextId('file');
     const ref = { fileId, name: file.name, url: `/media/${fileId}`, kind, mimeType: file.type || 'application/octet-stream', size: file.size } as const;

@@ -1,0 +1,59 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { Route, Switch } from 'wouter';
+import { endpoints } from '../../contract/endpoints';
+import { db, seedUser } from '../../../tests/msw/db';
+import { server } from '../../../tests/msw/server';
+import { renderWithRuntime } from '../../../tests/spa/harness';
+import { getConversation } from '../../services/api/conversations';
+import OperationsArea from './operations-area';
+
+const area = (
+  <Switch>
+    <Route path="/kraken-operation" component={OperationsArea} />
+    <Route path="/kraken-operation/*" component={OperationsArea} />
+    <Route>
+      <p>elsewhere</p>
+    </Route>
+  </Switch>
+);
+
+const loginUrl = (back: string) => `/login?source=kraken&redirect_url=${encodeURIComponent(back)}`;
+
+describe('the operations area guard', () => {
+  it('sends someone without a token to login with the exact path and query to come back to', async () => {
+    const view = await renderWithRuntime(area, { url: '/kraken-operation/task/edit/42?tab=images' });
+    await expect.poll(view.url).toBe(loginUrl('/kraken-operation/task/edit/42?tab=images'));
+    expect(screen.queryByRole('heading', { name: 'Edit task 42' })).toBeNull();
+  });
+
+  it('opens for a verified session, showing nothing before the check', async () => {
+    const { user } = seedUser();
+    const view = await renderWithRuntime(area, { url: '/kraken-operation/task/edit/42', signedInAs: user });
+    expect(await screen.findByRole('heading', { name: 'Edit task 42' })).toBeInTheDocument();
+    expect(view.url()).toBe('/kraken-operation/task/edit/42');
+  });
+
+  it('sends to login when the verification answers anything but success', async () => {
+    const { user } = seedUser();
+    server.use(http.get(endpoints.userInfo.path, () => HttpResponse.json({ code: 1, msg: 'Account locked', data: null })));
+    const view = await renderWithRuntime(area, { url: '/kraken-operation/task/linkedin?draft=3', signedInAs: user });
+
+    await expect.poll(view.url).toBe(loginUrl('/kraken-operation/task/linkedin?draft=3'));
+    expect(screen.queryByRole('heading', { name: 'LinkedIn task' })).toBeNull();
+  });
+
+  it('sends to login from where the operator is when any call answers 401', async () => {
+    const { user } = seedUser();
+    const view = await renderWithRuntime(area, { url: '/kraken-operation', signedInAs: user });
+    await view.user.click(await screen.findByRole('link', { name: 'New Xiaohongshu task' }));
+    expect(await screen.findByRole('heading', { name: 'Xiaohongshu task' })).toBeInTheDocument();
+
+    db.sessions.clear();
+    await getConversation('conv-1').catch(() => undefined);
+
+    await expect.poll(view.url).toBe(loginUrl('/kraken-operation/task/xiaohongshu'));
+    expect(view.runtime.app.getSnapshot().context.user).toBeNull();
+  });
+});
