@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { createOfflineResponder } from './agents/offline-responder';
@@ -14,7 +14,7 @@ import { ensureDemoAccount, type DemoAccount } from './seed/demo-account';
 import { seedCatalog } from './seed/seed';
 import { closeInterruptedReplies } from './services/chat';
 
-export const DEFAULT_SPA_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+export const DEFAULT_SPA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
 export type StartOptions = {
   /** 0 (the default) picks a free port. */

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -21,7 +21,8 @@ export type DbHandle = {
   close(): Promise<void>;
 };
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+// Resolved from the module's path string: test environments may replace the global URL class.
+const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export type DbOptions =
   /** PostgreSQL through a pg Pool. */

@@ -2,7 +2,7 @@ import { fetchEventSource } from '@microsoft/fetch-event-source';
 import * as v from 'valibot';
 import { chatEventSchema, type ChatEvent, type ChatRequest } from '../contract/chat';
 import { endpoints } from '../contract/endpoints';
-import { authHeaders } from './http';
+import { apiUrl, authHeaders } from './http';
 
 /** Why a stream did not finish with its end event. */
 export type StreamFailureKind =
@@ -57,7 +57,7 @@ export const streamChat = async (request: ChatRequest, { signal, onEvent }: Stre
   let ended = false;
   let agentError: string | null = null;
 
-  await fetchEventSource(endpoints.chat.path, {
+  await fetchEventSource(apiUrl(endpoints.chat.path), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: EVENT_STREAM, ...authHeaders() },
     body: JSON.stringify(request),

@@ -26,6 +26,8 @@ export class ApiError extends Error {
 }
 
 export type HttpHooks = {
+  /** Where the API lives when it is not this page's origin (default: same origin). */
+  baseURL?: string;
   /** A failed request on a non-quiet page: show it (the app shows the 请求异常 toast). */
   onRequestError?: (error: ApiError) => void;
   /** The server refused the token (HTTP 401). */
@@ -46,6 +48,9 @@ export type CallOptions = {
   silent?: boolean;
   signal?: AbortSignal;
 };
+
+/** The absolute or same-origin address of an API path. */
+export const apiUrl = (path: string): string => (hooks.baseURL ? new URL(path, hooks.baseURL).href : path);
 
 export const authHeaders = (): Record<string, string> => {
   const token = getToken();
@@ -119,6 +124,7 @@ export const call = async <N extends EndpointName>(
   const endpoint = endpoints[name];
   try {
     const body = await client<Envelope<unknown>>(endpoint.path, {
+      baseURL: hooks.baseURL,
       method: endpoint.method,
       signal: options.signal,
       ...(endpoint.input === 'query' ? { query: input as Record<string, unknown> } : {}),
