@@ -155,3 +155,56 @@ export const scanTickets = pgTable('scan_tickets', {
   createdAt: at('created_at').notNull(),
   expiresAt: at('expires_at').notNull(),
 });
+
+export type StoredBrief = {
+  topic: string;
+  audience: string;
+  tone: string;
+  keywords: string[];
+  language: 'zh-CN' | 'en-US' | 'fr-FR' | 'de-DE' | 'ja';
+};
+export type StoredDraft = { title: string; body: string };
+
+/** A social-media task of the operations area; always a signed-in operator's. */
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    ownerUserId: text('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform', { enum: ['xiaohongshu', 'linkedin'] }).notNull(),
+    title: text('title').notNull(),
+    brief: jsonb('brief').$type<StoredBrief>().notNull(),
+    drafts: jsonb('drafts').$type<StoredDraft[]>().notNull().default([]),
+    chosenDraft: integer('chosen_draft'),
+    body: text('body').notNull(),
+    images: jsonb('images').$type<StoredFileRef[]>().notNull().default([]),
+    status: text('status', { enum: ['draft', 'ready', 'scheduled', 'publishing', 'due', 'published', 'failed'] }).notNull(),
+    scheduledAt: at('scheduled_at'),
+    failureReason: text('failure_reason'),
+    publishedAt: at('published_at'),
+    externalId: text('external_id'),
+    externalUrl: text('external_url'),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('tasks_owner_idx').on(t.ownerUserId, t.updatedAt), index('tasks_due_idx').on(t.status, t.scheduledAt)],
+);
+
+/** Every status change of a task, by the operator or by the scheduler. */
+export const taskEvents = pgTable(
+  'task_events',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    at: at('at').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    by: text('by', { enum: ['operator', 'scheduler'] }).notNull(),
+    note: text('note'),
+  },
+  (t) => [index('task_events_task_idx').on(t.taskId, t.seq)],
+);
