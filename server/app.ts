@@ -9,11 +9,13 @@ import { requestLog } from './http/request-log';
 import type { AppEnv } from './http/route';
 import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
+import { exportOnlyPublishing } from './publishing/publishing';
 import { agentRoutes } from './routes/agents';
 import { authRoutes } from './routes/auth';
 import { chatRoutes } from './routes/chat';
 import { conversationRoutes } from './routes/conversations';
 import { mediaRoutes } from './routes/media';
+import { taskRoutes } from './routes/tasks';
 import { userRoutes } from './routes/users';
 import { wechatRoutes } from './wechat/routes';
 
@@ -27,6 +29,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     clock: deps.clock,
     runtime: deps.runtime,
     storage: deps.storage,
+    publishing: deps.publishing ?? exportOnlyPublishing,
     log: deps.log ?? ((line) => console.log(line)),
     loginFailures: new FailureLimiter(deps.config.loginMaxFailures, deps.config.loginWindowMs),
   };
@@ -48,6 +51,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   userRoutes(app, services);
   mediaRoutes(app, services);
   wechatRoutes(app, services);
+  taskRoutes(app, services);
 
   app.all('/api/*', (c) => fail(c, 404, `No API endpoint ${c.req.method} ${c.req.path}.`));
   if (deps.spaDir) serveSpa(app, deps.spaDir);

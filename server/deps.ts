@@ -3,6 +3,7 @@ import type { FailureLimiter } from './auth/rate-limit';
 import type { Clock, ServerConfig } from './config';
 import type { Db } from './db/client';
 import type { FileStorage } from './media/storage';
+import type { Publishing } from './publishing/publishing';
 
 /** Everything the app talks to, injected so tests can swap any of it. */
 export type AppDeps = {
@@ -13,6 +14,8 @@ export type AppDeps = {
   storage: FileStorage;
   /** One line per request and server-side errors; defaults to console.log. */
   log?: (line: string) => void;
+  /** How tasks reach their platforms; default: exported by hand, no scheduler. */
+  publishing?: Publishing;
   /** The built SPA (`dist/`) to serve for every non-API GET; omitted in API-only tests. */
   spaDir?: string;
 };

@@ -10,6 +10,7 @@ import { createApp } from './app';
 import { configFromEnv, systemClock, type ServerConfig } from './config';
 import { openDb, pgliteDirOf, type DbHandle } from './db/client';
 import { createDiskStorage } from './media/storage';
+import { createPublishing } from './publishing/publishing';
 import { ensureDemoAccount, type DemoAccount } from './seed/demo-account';
 import { seedCatalog } from './seed/seed';
 import { closeInterruptedReplies } from './services/chat';
@@ -73,12 +74,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     });
     const runtime = options.runtime ?? runtimeFor(config);
     const spaDir = options.spaDir === undefined ? DEFAULT_SPA_DIR : options.spaDir;
+    const storage = createDiskStorage(join(dataDir, 'uploads'));
+    const log = options.log ?? ((line: string) => console.log(line));
+    const publishing = createPublishing({ env, db: database.db, clock: systemClock, storage, log });
     const app = createApp({
       db: database.db,
       config,
       clock: systemClock,
       runtime,
-      storage: createDiskStorage(join(dataDir, 'uploads')),
+      storage,
+      publishing,
       log: options.log,
       ...(spaDir ? { spaDir } : {}),
     });
@@ -88,6 +93,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       s.once('error', reject);
     });
     server = listening;
+    await publishing.scheduler.start();
     const port = (listening.address() as AddressInfo).port;
     const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
     let closing: Promise<void> | undefined;
@@ -104,6 +110,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
             listening.close(() => done());
             if ('closeAllConnections' in listening) listening.closeAllConnections();
           });
+          await publishing.scheduler.stop();
           await database.close();
         })()),
     };

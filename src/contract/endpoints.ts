@@ -14,6 +14,19 @@ import {
 } from './conversations';
 import { fileRefSchema } from './media';
 import { messageListSchema } from './messages';
+import {
+  createTaskRequestSchema,
+  draftingRequestSchema,
+  draftingSessionSchema,
+  operationsSessionSchema,
+  taskIdQuerySchema,
+  taskIdRequestSchema,
+  taskListRequestSchema,
+  taskPageSchema,
+  taskSchema,
+  transitionRequestSchema,
+  updateTaskRequestSchema,
+} from './tasks';
 import { updateScanIdRequestSchema, updateUserRequestSchema, userInfoSchema } from './users';
 import {
   registerLoginQuerySchema,
@@ -150,6 +163,45 @@ export const endpoints = {
     method: 'POST', path: '/api/system/auth/wx-login-by-scanid', access: 'public', input: 'body',
     request: scanIdRequestSchema, response: loginResultSchema,
     summary: 'Log in with a confirmed scan id.',
+  },
+  operationsSession: {
+    method: 'GET', path: '/api/kraken/session/verify', access: 'user', input: 'none', response: operationsSessionSchema,
+    summary: 'Checks the operator session when the operations area opens; says how each platform publishes.',
+  },
+  taskList: {
+    method: 'POST', path: '/api/kraken/task/list', access: 'user', input: 'body',
+    request: taskListRequestSchema, response: taskPageSchema,
+    summary: "The operator's tasks, filtered by platform, status and title, newest update first, paged, with counts per status.",
+  },
+  taskDetail: {
+    method: 'GET', path: '/api/kraken/task/detail', access: 'user', input: 'query',
+    request: taskIdQuerySchema, response: taskSchema,
+    summary: "One of the operator's tasks with its drafts, images and status history.",
+  },
+  taskCreate: {
+    method: 'POST', path: '/api/kraken/task/create', access: 'user', input: 'body',
+    request: createTaskRequestSchema, response: taskSchema,
+    summary: 'Start a Xiaohongshu or LinkedIn task as a draft.',
+  },
+  taskUpdate: {
+    method: 'POST', path: '/api/kraken/task/update', access: 'user', input: 'body',
+    request: updateTaskRequestSchema, response: taskSchema,
+    summary: "Change a task's title, brief, drafts, text or images, within its platform's limits.",
+  },
+  taskTransition: {
+    method: 'POST', path: '/api/kraken/task/transition', access: 'user', input: 'body',
+    request: transitionRequestSchema, response: taskSchema,
+    summary: 'Move a task on: mark ready, back to draft, schedule, unschedule, or mark as published by hand.',
+  },
+  taskDelete: {
+    method: 'POST', path: '/api/kraken/task/delete', access: 'user', input: 'body',
+    request: taskIdRequestSchema, response: nothing,
+    summary: "Delete one of the operator's tasks (not while it is being published).",
+  },
+  taskDrafting: {
+    method: 'POST', path: '/api/kraken/task/drafting', access: 'user', input: 'body',
+    request: draftingRequestSchema, response: draftingSessionSchema,
+    summary: "Open a conversation with the platform's writer agent and answer the prompt that asks it for drafts from the brief.",
   },
 } as const satisfies Record<string, Endpoint>;
 

@@ -14,6 +14,7 @@ import {
   visitorOwner,
 } from './db';
 import { eventStream, type StreamStep } from './sse';
+import { taskHandlers } from './tasks';
 
 /**
  * The fake API: one handler per endpoint of the contract, at the contract's path. Inputs are
@@ -294,6 +295,7 @@ export const handlers = {
     if (!ticket || ticket.status !== 'confirmed' || !ticket.userId) throw new FakeApiError(400, 'The scan login is not confirmed');
     return ok('wxLoginByScanId', loginResult(ticket.userId));
   }),
+  ...taskHandlers,
 } satisfies Record<EndpointName, HttpHandler>;
 
 export const defaultHandlers: HttpHandler[] = Object.values(handlers);

@@ -1,0 +1,49 @@
+import type { Platform, PublishMode } from '../../src/contract/tasks';
+import type { Clock } from '../config';
+import type { Db } from '../db/client';
+import type { FileStorage } from '../media/storage';
+import { exportConnector, modesOf, type Connectors } from './connector';
+import { createLinkedInConnector, linkedInConfigFromEnv } from './linkedin';
+import { createScheduler, DEFAULT_PUBLISH_INTERVAL_MS, type Scheduler } from './scheduler';
+
+/** What the task routes need from publishing: how each platform publishes, and a nudge after scheduling. */
+export type Publishing = {
+  modes: Record<Platform, PublishMode>;
+  kick(): void;
+};
+
+/** Without a scheduler (API-only tests): every platform is exported by hand and nothing runs. */
+export const exportOnlyPublishing: Publishing = {
+  modes: { xiaohongshu: 'export', linkedin: 'export' },
+  kick: () => undefined,
+};
+
+/** Xiaohongshu has no public posting API; LinkedIn posts through its API when a token is configured. */
+export function connectorsFromEnv(env: NodeJS.ProcessEnv): Connectors {
+  const linkedin = linkedInConfigFromEnv(env);
+  return {
+    xiaohongshu: exportConnector('xiaohongshu'),
+    linkedin: linkedin ? createLinkedInConnector(linkedin) : exportConnector('linkedin'),
+  };
+}
+
+export function publishIntervalFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.PUBLISH_INTERVAL_SECONDS?.trim();
+  if (!raw) return DEFAULT_PUBLISH_INTERVAL_MS;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 1) throw new Error(`PUBLISH_INTERVAL_SECONDS must be at least 1, got "${raw}"`);
+  return seconds * 1000;
+}
+
+/** The connectors and the scheduler of a running server, configured from the environment. */
+export function createPublishing(options: {
+  env: NodeJS.ProcessEnv;
+  db: Db;
+  clock: Clock;
+  storage: FileStorage;
+  log: (line: string) => void;
+}): Publishing & { scheduler: Scheduler } {
+  const connectors = connectorsFromEnv(options.env);
+  const scheduler = createScheduler({ ...options, connectors, intervalMs: publishIntervalFromEnv(options.env) });
+  return { modes: modesOf(connectors), kick: scheduler.kick, scheduler };
+}
