@@ -21,7 +21,7 @@ export default defineConfig({
         test: {
           name: 'spa',
           environment: 'jsdom',
-          include: ['src/**/*.test.{ts,tsx}', 'tests/spa/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.{ts,tsx}', 'tests/spa/**/*.test.{ts,tsx}', 'tests/faults/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup/spa-setup.ts'],
         },
       },
@@ -29,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/tools/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/tools/**/*.test.ts', 'tests/load/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -10,10 +10,11 @@ export const describeFailure = (t: TFunction, failure: ChatFailure): string => {
       return failure.message ? `${t('chat.createFailed')} (${failure.message})` : t('chat.createFailed');
     case 'load':
       return t('chat.loadFailed');
-    case 'rejected':
     case 'agent-error':
       return failure.message || t('chat.defaultError');
     default:
-      return t('chat.defaultError');
+      // A refusal, or a stream that broke before the question was stored: the question is back
+      // in the box. The server's own words (English) follow when it gave any.
+      return failure.message ? `${t('chat.notSent')} (${failure.message})` : t('chat.notSent');
   }
 };

@@ -31,6 +31,10 @@ export class StreamError extends Error {
 const EVENT_STREAM = 'text/event-stream';
 
 const readServerMessage = async (response: Response): Promise<string> => {
+  // Only a JSON refusal carries a message; any other body (an event stream that stays open, a
+  // proxy's page) is left unread, since waiting for its end could hang the chat. The request is
+  // aborted right after.
+  if (!(response.headers.get('content-type') ?? '').includes('json')) return '';
   const text = await response.text().catch(() => '');
   try {
     const body = JSON.parse(text) as { msg?: unknown };

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_AGENT_ID } from '../../src/contract/agents';
+import { endpoints, type Endpoint, type EndpointName } from '../../src/contract/endpoints';
+import { openHarness, type TestApp } from './harness';
+
+/**
+ * Every endpoint of the contract, tried by callers who must not get in: nobody, a forged token,
+ * an expired token, a valid token sent only as the cookie the SPA keeps it in, and another
+ * caller naming someone else's conversation, message or upload.
+ */
+
+let h: Awaited<ReturnType<typeof openHarness>>;
+let t: TestApp;
+let expiredApp: TestApp;
+let owner: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
+let stranger: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
+let expiredToken: string;
+let ids: { conversationId: string; userMessageId: string; fileId: string };
+
+const TOKEN_COOKIE = 'ai-chat-ops-token';
+const FORGED = 'Bearer ' + 'A'.repeat(43);
+/** Endpoints of the market: they answer nobody too (with only what is public). */
+const ANSWERS_NOBODY = new Set<string>(['agentPublishedList', 'agentDetail', 'applicationList']);
+
+type Ids = typeof ids;
+type Sample = { body?: Record<string, unknown>; query?: Record<string, string>; form?: () => FormData };
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+const pngForm = () => {
+  const form = new FormData();
+  form.set('file', new File([PNG], 'pic.png', { type: 'image/png' }));
+  return form;
+};
+
+/** A request each endpoint would accept from its rightful caller, so a refusal is about identity only. */
+const samples: Partial<Record<EndpointName, (ids: Ids) => Sample>> = {
+  agentPublishedList: () => ({ body: {} }),
+  agentDetail: () => ({ query: { agentId: DEFAULT_AGENT_ID } }),
+  applicationList: () => ({ body: {} }),
+  conversationCreate: () => ({ body: { sourceId: DEFAULT_AGENT_ID } }),
+  conversationList: () => ({ body: {} }),
+  conversationDetail: (ids) => ({ query: { conversationId: ids.conversationId } }),
+  conversationUpdate: (ids) => ({ body: { conversationId: ids.conversationId, title: 'Renamed by someone' } }),
+  conversationDelete: (ids) => ({ body: { conversationId: ids.conversationId } }),
+  messages: (ids) => ({ query: { conversationId: ids.conversationId } }),
+  chat: (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, text: 'Let me in' } }),
+  logout: () => ({}),
+  userInfo: () => ({}),
+  userUpdate: () => ({ body: { nickname: 'Someone else' } }),
+  userUpdateScanId: () => ({ body: { scanid: 'scan-0000000000000000' } }),
+  upload: () => ({ form: pngForm }),
+};
+
+const send = (app: TestApp, endpoint: Endpoint, sample: Sample, headers: Record<string, string>) => {
+  const query = sample.query ? `?${new URLSearchParams(sample.query)}` : '';
+  if (endpoint.method === 'GET') return app.raw(`${endpoint.path}${query}`, { headers });
+  if (sample.form) return app.raw(endpoint.path, { method: 'POST', headers, body: sample.form() });
+  return app.raw(endpoint.path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(sample.body ?? {}),
+  });
+};
+
+const table = Object.entries(endpoints) as [EndpointName, Endpoint][];
+const guarded = table.filter(([, endpoint]) => endpoint.access !== 'public');
+const sampleOf = (name: EndpointName): Sample => samples[name]?.(ids) ?? {};
+
+beforeAll(async () => {
+  h = await openHarness();
+  t = h.makeApp();
+  owner = await h.loggedIn(t);
+  stranger = await h.loggedIn(t);
+
+  expiredApp = h.makeApp();
+  expiredToken = (await h.loggedIn(expiredApp)).token;
+  expiredApp.clock.advance(8 * 24 * 3600 * 1000);
+
+  const conversationId = (await t.post(endpoints.conversationCreate.path, { sourceId: DEFAULT_AGENT_ID, title: 'Private' }, owner.headers)).body.data
+    .conversationId as string;
+  const answer = await t.raw(endpoints.chat.path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...owner.headers },
+    body: JSON.stringify({ conversationId, agentId: DEFAULT_AGENT_ID, text: 'My secret question' }),
+  });
+  await answer.text();
+  const messages = (await t.get(endpoints.messages.path, { conversationId }, owner.headers)).body.data as { messageId: string; role: string }[];
+  const upload = await t.raw(endpoints.upload.path, { method: 'POST', headers: owner.headers, body: pngForm() });
+  ids = {
+    conversationId,
+    userMessageId: messages.find((message) => message.role === 'user')!.messageId,
+    fileId: ((await upload.json()) as { data: { fileId: string } }).data.fileId,
+  };
+});
+afterAll(() => h.close());
+
+describe('every guarded endpoint of the contract', () => {
+  it('has a sample request that its rightful caller gets through with', async () => {
+    for (const [name, endpoint] of guarded) {
+      expect(samples[name], `no sample request for ${name}`).toBeDefined();
+      const headers = endpoint.access === 'user' || name === 'logout' ? (await h.loggedIn(t)).headers : h.visitor();
+      const response = await send(t, endpoint, sampleOf(name), headers);
+      expect([401, 403], `${name} refused its rightful caller`).not.toContain(response.status);
+      expect(response.status, `${name} failed`).toBeLessThan(500);
+    }
+  });
+
+  it.each(guarded.map(([name]) => name))('%s refuses a forged token, an expired token and a cookie without the header', async (name) => {
+    const endpoint = endpoints[name] as Endpoint;
+    const sample = sampleOf(name);
+    expect((await send(t, endpoint, sample, { authorization: FORGED })).status).toBe(401);
+    expect((await send(t, endpoint, sample, { authorization: 'Bearer' })).status).toBe(401);
+    expect((await send(t, endpoint, sample, { authorization: `Basic ${btoa('a:b')}` })).status).toBe(401);
+    expect((await send(expiredApp, endpoint, sample, { authorization: `Bearer ${expiredToken}` })).status).toBe(401);
+    // A forged token next to a visitor id is still refused: a bad token is never downgraded.
+    expect((await send(t, endpoint, sample, { authorization: FORGED, ...h.visitor() })).status).toBe(401);
+
+    const cookieOnly = await send(t, endpoint, sample, { cookie: `${TOKEN_COOKIE}=${owner.token}` });
+    const nobody = await send(t, endpoint, sample, {});
+    if (ANSWERS_NOBODY.has(name)) {
+      expect(nobody.status).toBe(200);
+      expect(cookieOnly.status).toBe(200);
+    } else {
+      expect(nobody.status).toBe(401);
+      expect(cookieOnly.status).toBe(401);
+    }
+  });
+
+  it('refuses every public endpoint nothing more with a forged token than without one', async () => {
+    for (const [name, endpoint] of table.filter(([, e]) => e.access === 'public')) {
+      const without = await send(t, endpoint, sampleOf(name), {});
+      const forged = await send(t, endpoint, sampleOf(name), { authorization: FORGED });
+      expect(forged.status, name).toBe(without.status);
+    }
+  });
+});
+
+describe("another caller's ids", () => {
+  const foreign: [string, EndpointName, (ids: Ids) => Sample][] = [
+    ['reading the conversation', 'conversationDetail', (ids) => ({ query: { conversationId: ids.conversationId } })],
+    ['reading its messages', 'messages', (ids) => ({ query: { conversationId: ids.conversationId } })],
+    ['renaming it', 'conversationUpdate', (ids) => ({ body: { conversationId: ids.conversationId, title: 'Mine now' } })],
+    ['pinning it', 'conversationUpdate', (ids) => ({ body: { conversationId: ids.conversationId, pinned: true } })],
+    ['deleting it', 'conversationDelete', (ids) => ({ body: { conversationId: ids.conversationId } })],
+    ['asking in it', 'chat', (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, text: 'Hi' } })],
+    ['retrying its question', 'chat', (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, retryMessageId: ids.userMessageId } })],
+  ];
+
+  it.each(foreign)("%s answers 404 to another user and to a visitor, as if it did not exist", async (_what, name, sample) => {
+    for (const headers of [stranger.headers, h.visitor()]) {
+      const response = await send(t, endpoints[name] as Endpoint, sample(ids), headers);
+      expect(response.status).toBe(404);
+    }
+  });
+
+  it("cannot retry someone else's question from one's own conversation, nor attach their upload", async () => {
+    const mine = (await t.post(endpoints.conversationCreate.path, { sourceId: DEFAULT_AGENT_ID }, stranger.headers)).body.data.conversationId as string;
+    const retry = await send(t, endpoints.chat, { body: { conversationId: mine, agentId: DEFAULT_AGENT_ID, retryMessageId: ids.userMessageId } }, stranger.headers);
+    expect(retry.status).toBe(404);
+    const attach = await send(
+      t,
+      endpoints.chat,
+      { body: { conversationId: mine, agentId: DEFAULT_AGENT_ID, text: 'see file', files: [{ fileId: ids.fileId, name: 'pic.png', url: `/api/media/file/${ids.fileId}`, kind: 'image', mimeType: 'image/png', size: PNG.length }] } },
+      stranger.headers,
+    );
+    expect(attach.status).toBe(404);
+  });
+
+  it("leaves the owner's conversation as it was, and does not list it to anyone else", async () => {
+    const detail = await t.get(endpoints.conversationDetail.path, { conversationId: ids.conversationId }, owner.headers);
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toMatchObject({ title: 'Private', pinned: false });
+    const messages = await t.get(endpoints.messages.path, { conversationId: ids.conversationId }, owner.headers);
+    expect((messages.body.data as { content: string }[]).map((message) => message.content)).toContain('My secret question');
+    expect((messages.body.data as unknown[]).length).toBe(2);
+    for (const headers of [stranger.headers, h.visitor()]) {
+      const list = await t.post(endpoints.conversationList.path, {}, headers);
+      expect((list.body.data.list as { conversationId: string }[]).map((item) => item.conversationId)).not.toContain(ids.conversationId);
+    }
+  });
+
+  it('changes only the caller’s own account', async () => {
+    await t.post(endpoints.userUpdate.path, { nickname: 'Stranger' }, stranger.headers);
+    const me = await t.get(endpoints.userInfo.path, {}, owner.headers);
+    expect(me.body.data.nickname).not.toBe('Stranger');
+  });
+});
