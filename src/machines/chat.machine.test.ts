@@ -316,6 +316,24 @@ describe('the chat machine: retry', () => {
     expect(transport).toHaveBeenCalledTimes(2);
   });
 
+  it('puts the earlier partial answer back when the server refuses the retry', async () => {
+    const { actor, ask, streamCall, reply } = setup();
+    ask('Tell me a story');
+    const first = await streamCall(0);
+    start(first);
+    first.emit({ type: 'delta', messageId: 'm-reply', text: 'Once upon' });
+    first.fail('incomplete');
+    await waitFor(actor, (state) => state.matches('incomplete'));
+
+    actor.send({ type: 'retry' });
+    const second = await streamCall(1);
+    second.fail('rejected', 'Too many requests, try again in a minute.');
+    await waitFor(actor, (state) => state.matches('incomplete'));
+
+    expect(reply()).toMatchObject({ content: 'Once upon', status: 'incomplete', error: 'Too many requests, try again in a minute.' });
+    expect(actor.getSnapshot().can({ type: 'retry' })).toBe(true);
+  });
+
   it('can retry a failed or stopped answer too, but not a question the server never took', async () => {
     const { actor, ask, streamCall } = setup();
     ask('Hi');

@@ -22,7 +22,14 @@ export type ChatMessage = {
 
 export type ChatFailure = { kind: StreamFailureKind | 'create' | 'load'; message: string };
 
-type Outgoing = { text: string; files: FileRef[]; retryMessageId: string | null; accepted: boolean };
+type Outgoing = {
+  text: string;
+  files: FileRef[];
+  retryMessageId: string | null;
+  accepted: boolean;
+  /** For a retry: the answer being replaced, put back if the server refuses the retry. */
+  previous: Pick<ChatMessage, 'content' | 'status' | 'error'> | null;
+};
 
 export type ChatContext = {
   agentId: string;
@@ -107,7 +114,7 @@ export const chatMachine = setup({
       const replyKey = `local-${context.seq + 1}`;
       return {
         seq: context.seq + 2,
-        outgoing: { text: context.draft, files: context.attachments, retryMessageId: null, accepted: false },
+        outgoing: { text: context.draft, files: context.attachments, retryMessageId: null, accepted: false, previous: null },
         replyKey,
         failure: null,
         draft: '',
@@ -134,6 +141,15 @@ export const chatMachine = setup({
         failure: params.failure,
       };
     }),
+    restorePreviousReply: assign(({ context }, params: { failure: ChatFailure }) => ({
+      outgoing: null,
+      failure: params.failure,
+      messages: updateMessage(context.messages, context.replyKey, () => ({
+        content: context.outgoing?.previous?.content ?? '',
+        status: context.outgoing?.previous?.status ?? 'incomplete',
+        error: params.failure.message || (context.outgoing?.previous?.error ?? null),
+      })),
+    })),
     acceptExchange: assign(({ context, event }) => {
       assertEvent(event, 'stream.accepted');
       const userIndex = context.messages.findIndex((message) => message.key === context.replyKey) - 1;
@@ -175,7 +191,13 @@ export const chatMachine = setup({
       return {
         replyKey: reply.key,
         failure: null,
-        outgoing: { text: '', files: [], retryMessageId: question.serverId, accepted: true },
+        outgoing: {
+          text: '',
+          files: [],
+          retryMessageId: question.serverId,
+          accepted: false,
+          previous: { content: reply.content, status: reply.status, error: reply.error },
+        },
         messages: updateMessage(context.messages, reply.key, () => ({ content: '', status: 'streaming' as const, error: null })),
       };
     }),
@@ -188,6 +210,8 @@ export const chatMachine = setup({
       return replyIndex > 0 && Boolean(context.messages[replyIndex - 1]?.serverId);
     },
     wasAccepted: ({ context }) => context.outgoing?.accepted === true,
+    isRefusedRetry: ({ context }) => context.outgoing?.retryMessageId != null && !context.outgoing.accepted,
+    replacedFailedAnswer: ({ context }) => context.outgoing?.previous?.status === 'failed',
     isAgentError: ({ event }) => event.type === 'stream.failed' && event.kind === 'agent-error',
   },
 }).createMachine({
@@ -285,6 +309,16 @@ export const chatMachine = setup({
           actions: ['completeReply', { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) }],
         },
         'stream.failed': [
+          {
+            guard: and(['isRefusedRetry', 'replacedFailedAnswer']),
+            target: 'failed',
+            actions: { type: 'restorePreviousReply', params: ({ event }) => ({ failure: { kind: event.kind, message: event.message } }) },
+          },
+          {
+            guard: 'isRefusedRetry',
+            target: 'incomplete',
+            actions: { type: 'restorePreviousReply', params: ({ event }) => ({ failure: { kind: event.kind, message: event.message } }) },
+          },
           {
             guard: and(['wasAccepted', 'isAgentError']),
             target: 'failed',
