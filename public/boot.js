@@ -1,10 +1,15 @@
 // Runs before the first paint: applies the saved theme and language so nothing flashes.
+// The theme is stored per user by the preferences machine as {"userId": ..., "value": ...} under
+// "ai-chat-ops:theme". Who is here is not known yet, only whether a session cookie exists: a
+// visitor's choice is used only without one, a signed-in user's only with one.
 (function () {
   var root = document.documentElement;
   var theme = 'light';
   try {
+    var signedIn = /(?:^|;\s*)ai-chat-ops-token=[^;]/.test(document.cookie);
     var saved = JSON.parse(localStorage.getItem('ai-chat-ops:theme') || 'null');
-    if (saved && (saved.value === 'dark' || saved.value === 'light' || saved.value === 'system')) theme = saved.value;
+    var ownerMatches = saved && (saved.userId === 'visitor') === !signedIn;
+    if (ownerMatches && (saved.value === 'dark' || saved.value === 'light' || saved.value === 'system')) theme = saved.value;
   } catch {
     // no storage: the default theme
   }
@@ -12,8 +17,9 @@
   root.classList.toggle('dark', dark);
   root.style.colorScheme = dark ? 'dark' : 'light';
   try {
+    // Only the five languages the product has (src/i18n/locale.ts); any other falls back later.
     var locale = localStorage.getItem('umi_locale');
-    if (locale) root.lang = locale;
+    if (['zh-CN', 'en-US', 'fr-FR', 'de-DE', 'ja'].indexOf(locale) >= 0) root.lang = locale;
   } catch {
     // no storage: the page's default language
   }

@@ -1,13 +1,15 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SiteHeader } from '../components/site-header';
+import { usePageShown } from '../components/use-page-shown';
 
 /** The layout wrapper at the root: header, the page, and a skip link for keyboard users. */
 export const RootLayout = ({ children }: { children: ReactNode }) => {
   const { t } = useTranslation();
+  usePageShown();
   return (
     <div className="flex h-full flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 btn-primary">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:start-2 focus:top-2 focus:z-50 btn-primary">
         {t('app.skipToContent')}
       </a>
       <SiteHeader />

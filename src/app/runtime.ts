@@ -1,8 +1,9 @@
 import { createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
-import { i18n, initI18n } from '../i18n';
+import { changeLocale, i18n, initI18n } from '../i18n';
 import { chatMachine } from '../machines/chat.machine';
 import { createChatStreamActor } from '../machines/chat-stream.actor';
 import { appMachine } from '../machines/app.machine';
+import { colorSchemeWatcher, preferencesMachine, VISITOR_USER_ID, type StoredPreferences } from '../machines/preferences.machine';
 import type { ToastInput } from '../machines/toast.machine';
 import { logout } from '../services/api/auth';
 import { createConversation, getConversation, listMessages } from '../services/api/conversations';
@@ -13,6 +14,7 @@ import { configureHttp } from '../services/http';
 import { resetVisitorId } from '../services/visitor';
 import { isOperationsPath, loginUrlFor } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
+import { PREFERENCE_KEYS, readPreference, writePreference } from '../services/storage';
 
 export type Navigate = (to: string, options?: { replace?: boolean }) => void;
 
@@ -20,6 +22,16 @@ export type RuntimeOptions = {
   navigate: Navigate;
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 };
+
+/** The theme on the page: the `dark` class drives the colour variables, colorScheme the browser's own parts. */
+const applyTheme = (dark: boolean): void => {
+  const root = document.documentElement;
+  root.classList.toggle('dark', dark);
+  root.style.colorScheme = dark ? 'dark' : 'light';
+};
+
+const readStoredPreferences = (userId: string): StoredPreferences =>
+  Object.fromEntries(PREFERENCE_KEYS.map((key) => [key, readPreference(key, userId)]));
 
 /**
  * Creates the app's long-lived actors and gives each machine its real side effects. Everything
@@ -78,6 +90,36 @@ export const createRuntime = ({ navigate, inspect }: RuntimeOptions) => {
     { inspect, input: {} },
   );
 
+  const preferences = createActor(
+    preferencesMachine.provide({
+      actors: {
+        colorScheme: colorSchemeWatcher(typeof window.matchMedia === 'function' ? (query) => window.matchMedia(query) : undefined),
+      },
+      actions: {
+        applyTheme: (_, { dark }) => applyTheme(dark),
+        persist: (_, { key, userId, value }) => writePreference(key, userId, value),
+        switchLocale: (_, { locale }) => void changeLocale(locale),
+        navigate: (_, { to }) => navigate(to, { replace: true }),
+      },
+    }),
+    { inspect, systemId: 'preferences', input: {} },
+  );
+
+  // Preferences follow whoever the session says is here, and remember the conversation in view.
+  let knownUserId: string | null = null;
+  app.subscribe((state) => {
+    if (!state.matches('loaded')) return;
+    const userId = state.context.user ? String(state.context.user.id) : VISITOR_USER_ID;
+    if (userId === knownUserId) return;
+    knownUserId = userId;
+    preferences.send({ type: 'user.changed', userId, stored: readStoredPreferences(userId) });
+  });
+  chat.subscribe(({ context }) => {
+    if (!context.conversationId) return;
+    preferences.send({ type: 'agent.used', agentId: context.agentId });
+    preferences.send({ type: 'chat.opened', chatId: context.conversationId });
+  });
+
   const toast = (input: ToastInput): void => {
     app.system.get('toasts')?.send({ type: 'toast.add', toast: input });
   };
@@ -95,15 +137,18 @@ export const createRuntime = ({ navigate, inspect }: RuntimeOptions) => {
   return {
     app,
     chat,
+    preferences,
     screenEvents,
     toast,
     start() {
+      preferences.start();
       app.start();
       chat.start();
     },
     stop() {
       chat.stop();
       app.stop();
+      preferences.stop();
     },
   };
 };

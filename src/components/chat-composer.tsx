@@ -60,7 +60,7 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
         </button>
       ) : (
         <button type="submit" className="btn-primary" aria-label={t('chat.send')} disabled={!value.trim()}>
-          <span className="i-lucide-send-horizontal" aria-hidden="true" />
+          <span className="i-lucide-send-horizontal rtl:-scale-x-100" aria-hidden="true" />
         </button>
       )}
     </form>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useRuntime } from '../app/runtime-context';
 import { isSignedIn } from '../machines/app.machine';
+import { PreferencesMenu } from './preferences-menu';
 import { UserMenu } from './user-menu';
 
 export const SiteHeader = () => {
@@ -28,6 +29,7 @@ export const SiteHeader = () => {
           </Link>
         )}
       </nav>
+      <PreferencesMenu />
       {signedIn ? (
         <UserMenu />
       ) : (

@@ -31,7 +31,7 @@ export const Toaster = () => {
           onOpenChange={(open) => {
             if (!open) toasts.send({ type: 'toast.dismiss', id: toast.id });
           }}
-          className={`grid gap-1 rounded-lg border bg-surface p-4 pr-10 shadow-lg relative ${variantClass[toast.variant]}`}
+          className={`grid gap-1 rounded-lg border bg-surface p-4 pe-10 shadow-lg relative ${variantClass[toast.variant]}`}
           data-variant={toast.variant}
         >
           {toast.title && <ToastPrimitive.Title className="font-semibold">{toast.title}</ToastPrimitive.Title>}
@@ -43,12 +43,12 @@ export const Toaster = () => {
               {toast.action.label}
             </ToastPrimitive.Action>
           )}
-          <ToastPrimitive.Close aria-label={t('toast.close')} className="absolute right-2 top-2 btn-ghost p-1">
+          <ToastPrimitive.Close aria-label={t('toast.close')} className="absolute end-2 top-2 btn-ghost p-1">
             <span className="i-lucide-x" aria-hidden="true" />
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport className="fixed bottom-0 right-0 z-50 m-0 flex w-full list-none flex-col gap-2 p-4 outline-none md:max-w-[420px]" />
+      <ToastPrimitive.Viewport className="fixed bottom-0 end-0 z-50 m-0 flex w-full list-none flex-col gap-2 p-4 outline-none md:max-w-[420px]" />
     </ToastPrimitive.Provider>
   );
 };

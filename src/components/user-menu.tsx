@@ -32,14 +32,14 @@ export const UserMenu = () => {
         <span data-testid="user-name">{name}</span>
       </button>
       {open && (
-        <div id={menuId} role="menu" className="absolute right-0 z-20 mt-1 min-w-44 rounded-lg border border-line bg-surface p-1 shadow-lg">
+        <div id={menuId} role="menu" className="absolute end-0 z-20 mt-1 min-w-44 rounded-lg border border-line bg-surface p-1 shadow-lg">
           <Link href="/account" role="menuitem" className="block rounded px-3 py-2 text-sm text-fg no-underline hover:bg-raised" onClick={() => setOpen(false)}>
             {t('userMenu.account')}
           </Link>
           <button
             type="button"
             role="menuitem"
-            className="block w-full rounded px-3 py-2 text-left text-sm hover:bg-raised"
+            className="block w-full rounded px-3 py-2 text-start text-sm hover:bg-raised"
             onClick={() => {
               setOpen(false);
               app.send({ type: 'session.signOut' });

@@ -37,7 +37,12 @@ export const initI18n = async (forced?: string): Promise<Locale> => {
       resources: { [locale]: { translation: resources } },
       interpolation: { escapeValue: false },
       returnNull: false,
+      // In development and tests a key the bundle lacks is said out loud (the screen test fails on it).
+      saveMissing: import.meta.env.DEV,
+      missingKeyHandler: (languages, _namespace, key) => console.warn(`Missing translation "${key}" in ${languages.join(', ')}`),
     });
+    // However the language changes, <html lang> and dir follow it.
+    i18n.on('languageChanged', applyDocumentLocale);
   } else {
     i18n.addResourceBundle(locale, 'translation', resources, true, true);
     await i18n.changeLanguage(locale);

@@ -43,7 +43,7 @@ const renderBlock = (token: Token, key: number, inProgress: boolean): ReactNode 
     }
     case 'blockquote':
       return (
-        <blockquote key={key} className="my-2 border-l-4 border-line pl-3 text-muted">
+        <blockquote key={key} className="my-2 border-s-4 border-line ps-3 text-muted">
           {renderBlocks(token.tokens)}
         </blockquote>
       );
@@ -67,7 +67,7 @@ const renderBlock = (token: Token, key: number, inProgress: boolean): ReactNode 
 
 const renderList = (list: Tokens.List, key: number): ReactNode => {
   const items = list.items.map((item, index) => (
-    <li key={index} className={item.task ? '-ml-5 list-none' : 'pl-1'}>
+    <li key={index} className={item.task ? '-ms-5 list-none' : 'ps-1'}>
       {renderBlocks(item.tokens)}
     </li>
   ));
@@ -75,13 +75,13 @@ const renderList = (list: Tokens.List, key: number): ReactNode => {
   if (list.ordered) {
     const start = typeof list.start === 'number' && list.start !== 1 ? list.start : undefined;
     return (
-      <ol key={key} start={start} className={`my-2 list-decimal pl-6 ${spacing}`}>
+      <ol key={key} start={start} className={`my-2 list-decimal ps-6 ${spacing}`}>
         {items}
       </ol>
     );
   }
   return (
-    <ul key={key} className={`my-2 list-disc pl-6 ${spacing}`}>
+    <ul key={key} className={`my-2 list-disc ps-6 ${spacing}`}>
       {items}
     </ul>
   );

@@ -3,7 +3,7 @@ import { renderInline } from './inline-tokens';
 
 // Alignment as classes: the renderer never writes a style attribute.
 const ALIGN_CLASSES = { left: 'text-left', center: 'text-center', right: 'text-right' } as const;
-const alignClass = (align: Tokens.TableCell['align']): string => (align ? ALIGN_CLASSES[align] : 'text-left');
+const alignClass = (align: Tokens.TableCell['align']): string => (align ? ALIGN_CLASSES[align] : 'text-start');
 
 /** A GFM table, scrolling sideways on a narrow screen rather than overflowing the message. */
 export const MarkdownTable = ({ token }: { token: Tokens.Table }) => (

@@ -2,9 +2,11 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, Redirect } from 'wouter';
 import { useRuntime } from '../../app/runtime-context';
+import { useDocumentTitle } from '../../i18n/use-document-title';
 
 const AccountScreen = () => {
   const { t } = useTranslation();
+  useDocumentTitle(t('account.title'));
   const { app } = useRuntime();
   const user = useSelector(app, (state) => state.context.user);
   if (!user) return <Redirect to={`/login?redirect_url=${encodeURIComponent('/account')}`} replace />;

@@ -5,9 +5,11 @@ import { useRuntime } from '../../app/runtime-context';
 import { ChatComposer } from '../../components/chat-composer';
 import { DEFAULT_AGENT_ID } from '../../contract/agents';
 import { isSignedIn } from '../../machines/app.machine';
+import { useDocumentTitle } from '../../i18n/use-document-title';
 
 const HomeScreen = () => {
   const { t } = useTranslation();
+  useDocumentTitle(t('app.title'));
   const { app, chat } = useRuntime();
   const [, navigate] = useLocation();
   const signedIn = useSelector(app, isSignedIn);

@@ -6,9 +6,11 @@ import { useRuntime } from '../../app/runtime-context';
 import { passwordLoginMachine } from '../../machines/password-login.machine';
 import { loginWithPassword } from '../../services/api/auth';
 import { toSafeRedirectPath } from '../../services/redirect';
+import { useDocumentTitle } from '../../i18n/use-document-title';
 
 const LoginScreen = () => {
   const { t } = useTranslation();
+  useDocumentTitle(t('login.title'));
   const { app } = useRuntime();
   const [, navigate] = useLocation();
   const query = new URLSearchParams(useSearch());

@@ -1,8 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { useDocumentTitle } from '../../i18n/use-document-title';
 
 const NotFoundScreen = () => {
   const { t } = useTranslation();
+  useDocumentTitle(t('notFound.title'));
   return (
     <section className="mx-auto max-w-md p-12 text-center" aria-labelledby="not-found-title">
       <p className="mb-2 text-5xl font-bold text-muted" aria-hidden="true">

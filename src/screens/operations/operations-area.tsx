@@ -7,6 +7,7 @@ import { operationsGuardMachine } from '../../machines/operations-guard.machine'
 import { getUserInfo } from '../../services/api/users';
 import { getToken } from '../../services/cookies';
 import { loginUrlFor } from '../../services/redirect';
+import { useDocumentTitle } from '../../i18n/use-document-title';
 
 const Overview = () => {
   const { t } = useTranslation();
@@ -43,6 +44,7 @@ const LinkedinTask = () => {
 /** The operations area: nothing of it shows until the guard has verified the session. */
 const OperationsArea = () => {
   const { t } = useTranslation();
+  useDocumentTitle(t('operations.title'));
   const [pathname, navigate] = useLocation();
   const search = useSearch();
   const guard = useActorRef(
