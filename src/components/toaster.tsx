@@ -48,7 +48,7 @@ export const Toaster = () => {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport className="fixed bottom-0 end-0 z-50 m-0 flex w-full list-none flex-col gap-2 p-4 outline-none md:max-w-[420px]" />
+      <ToastPrimitive.Viewport label={t('toast.viewport')} className="fixed bottom-0 end-0 z-50 m-0 flex w-full list-none flex-col gap-2 p-4 outline-none md:max-w-[420px]" />
     </ToastPrimitive.Provider>
   );
 };

@@ -1,0 +1,116 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { RootLayout } from '../../src/app/root-layout';
+import { Routes } from '../../src/app/routes';
+import { i18n, initI18n } from '../../src/i18n';
+import { LOCALES, type Locale } from '../../src/i18n/locale';
+import { seedConversation, seedUser, userOwner } from '../msw/db';
+import { renderWithRuntime } from './harness';
+
+type Page = { name: string; url: string; title: string; signedIn?: boolean; ready: () => Promise<unknown> };
+
+/** Every route, as someone would open it: the whole layout (header, settings) around the page. */
+const PAGES: Page[] = [
+  { name: 'home', url: '/', title: 'app.title', ready: () => screen.findByRole('heading', { level: 1 }) },
+  { name: 'login', url: '/login?source=kraken', title: 'login.title', ready: () => screen.findByRole('heading', { level: 1 }) },
+  { name: 'new chat', url: '/chat', title: 'nav.chat', ready: () => screen.findByRole('textbox') },
+  { name: 'stored chat', url: '/chat/{conversation}', title: 'nav.chat', signedIn: true, ready: () => screen.findByTestId('answer') },
+  { name: 'account', url: '/account', title: 'account.title', signedIn: true, ready: () => screen.findByRole('heading', { level: 1 }) },
+  { name: 'download', url: '/download', title: 'download.title', ready: () => screen.findByRole('heading', { level: 1 }) },
+  { name: 'operations', url: '/kraken-operation', title: 'operations.title', signedIn: true, ready: () => screen.findByRole('heading', { level: 1 }) },
+  {
+    name: 'operations task',
+    url: '/kraken-operation/task/edit/7',
+    title: 'operations.title',
+    signedIn: true,
+    ready: () => screen.findByRole('heading', { level: 1 }),
+  },
+  { name: 'not found', url: '/no-such-page', title: 'notFound.title', ready: () => screen.findByRole('heading', { level: 1 }) },
+];
+
+const flatten = (tree: Record<string, unknown>, prefix = ''): Array<[string, string]> =>
+  Object.entries(tree).flatMap(([key, value]): Array<[string, string]> =>
+    value && typeof value === 'object' ? flatten(value as Record<string, unknown>, `${prefix}${key}.`) : [[`${prefix}${key}`, String(value)]],
+  );
+/** A bundle's texts by "dotted.key". */
+const leaves = (locale: Locale): Map<string, string> =>
+  new Map(flatten(JSON.parse(readFileSync(join(import.meta.dirname, `../../src/i18n/locales/${locale}.json`), 'utf8')) as Record<string, unknown>));
+/** Every key of the reference bundle: one of them on screen means a translation is missing. */
+const KEYS = [...leaves('zh-CN').keys()];
+
+/** What a person reads or hears: the text and the accessible names, labels, hints and titles. */
+const everythingSaid = (): string[] => {
+  const said = [document.body.textContent ?? '', document.title];
+  for (const element of document.body.querySelectorAll('*')) {
+    for (const attribute of ['aria-label', 'placeholder', 'title', 'alt']) {
+      const value = element.getAttribute(attribute);
+      if (value) said.push(value);
+    }
+  }
+  return said;
+};
+
+let warn: MockInstance<typeof console.warn>;
+const missingKeyWarnings = () =>
+  warn.mock.calls.map((call) => String(call[0])).filter((message) => /missing|translation|i18next/i.test(message));
+
+beforeEach(() => {
+  warn = vi.spyOn(console, 'warn');
+});
+
+afterEach(async () => {
+  warn.mockRestore();
+  await initI18n('en-US');
+});
+
+describe('missing-key detection', () => {
+  it('warns when a screen asks for a key no bundle has (so the tests below can fail)', async () => {
+    await initI18n('de-DE');
+    i18n.t('screens.keyThatDoesNotExist');
+    expect(missingKeyWarnings().join('\n')).toContain('screens.keyThatDoesNotExist');
+  });
+});
+
+describe.each(LOCALES)('every screen in %s', (locale: Locale) => {
+  it.each(PAGES)('$name says everything in the language, with no missing key', async (page) => {
+    const { user } = seedUser({ username: 'ada@example.com', nickname: 'Ada' });
+    const conversation = seedConversation({
+      owner: userOwner(user.id),
+      title: 'Croissants',
+      messages: [
+        { role: 'user', content: 'How long to proof croissants?' },
+        { role: 'assistant', content: 'About two hours.' },
+      ],
+    });
+    const url = page.url.replace('{conversation}', conversation.conversationId);
+    const view = await renderWithRuntime(
+      <RootLayout>
+        <Routes />
+      </RootLayout>,
+      { url, signedInAs: page.signedIn ? user : undefined },
+    );
+    await act(async () => {
+      await initI18n(locale);
+    });
+    await page.ready();
+    // The settings panel is part of every page: open it too.
+    await view.user.click(screen.getByTestId('preferences-button'));
+    await screen.findByRole('group', { name: i18n.t('preferences.title') });
+
+    await waitFor(() => expect(document.documentElement.lang).toBe(locale));
+    expect(document.title).not.toBe('');
+    expect(missingKeyWarnings()).toEqual([]);
+    const said = everythingSaid().join('\n');
+    expect(KEYS.filter((key) => said.includes(key))).toEqual([]);
+    expect(document.title).toBe(i18n.t('app.documentTitle', { page: i18n.t(page.title) }));
+    // English left in place: an English text of the interface where this language says something else.
+    if (locale !== 'en-US') {
+      const own = new Set(leaves(locale).values());
+      const english = [...leaves('en-US').values()].filter((text) => text.length > 3 && !own.has(text) && !text.includes('{{'));
+      const saysWhole = (text: string) => new RegExp(`(?<!\\p{L})${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\p{L})`, 'u').test(said);
+      expect(english.filter(saysWhole)).toEqual([]);
+    }
+  });
+});
