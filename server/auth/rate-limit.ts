@@ -28,6 +28,15 @@ export class FailureLimiter {
     this.failures.set(key, [...this.recent(key, now), now]);
   }
 
+  /** Takes back one failure recorded at `at` (an attempt counted up front that succeeded). */
+  forgive(key: string, at: number): void {
+    const list = this.failures.get(key);
+    const index = list?.indexOf(at) ?? -1;
+    if (!list || index < 0) return;
+    list.splice(index, 1);
+    if (list.length === 0) this.failures.delete(key);
+  }
+
   clear(key: string): void {
     this.failures.delete(key);
   }

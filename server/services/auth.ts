@@ -62,14 +62,15 @@ export async function passwordLogin(
   const username = normalizeUsername(input.username);
   const keys = [`account:${username}`, `address:${input.clientAddress}`];
   throttle(services, keys);
+  // The attempt counts as a failure from the start, before any await: a burst of concurrent
+  // guesses cannot all pass the check above while the first ones are still being verified.
+  const attemptedAt = services.clock.now().getTime();
+  for (const key of keys) services.loginFailures.fail(key, attemptedAt);
   const [user] = await services.db.select().from(users).where(eq(users.username, username)).limit(1);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? DECOY_HASH);
-  if (!user || !valid) {
-    const now = services.clock.now().getTime();
-    for (const key of keys) services.loginFailures.fail(key, now);
-    throw new ApiError(401, LOGIN_FAILED_MSG);
-  }
+  if (!user || !valid) throw new ApiError(401, LOGIN_FAILED_MSG);
   services.loginFailures.clear(keys[0]!);
+  services.loginFailures.forgive(keys[1]!, attemptedAt);
   return finishLogin(services, user, input.visitorId);
 }
 

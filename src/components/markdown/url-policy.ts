@@ -51,10 +51,47 @@ export const safeLinkHref = (raw: string): string | null => {
 const pageLocation = (): URL | null => (typeof location === 'undefined' ? null : new URL(location.href));
 
 /**
- * The src for a markdown image, or null when it must not be fetched: only this site and `blob:`
- * URLs load, since a request to another host can carry data out in its URL.
+ * Other hosts images may load from, set at build time in `VITE_IMAGE_HOSTS` (comma separated):
+ * an origin (`https://cdn.example.com`, `http://127.0.0.1:9000`), a host for https only
+ * (`cdn.example.com`), or `*.example.com` for its subdomains over https. Default: none.
+ * The server's Content-Security-Policy `img-src` must allow the same hosts.
  */
-export const safeImageSrc = (raw: string): string | null => {
+export type ImageHostRule = { origin: string } | { host: string } | { suffix: string };
+
+export const parseImageHosts = (value: string | undefined): ImageHostRule[] =>
+  (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean)
+    .flatMap((entry): ImageHostRule[] => {
+      if (entry.startsWith('*.')) return /^\*\.[a-z0-9.-]+\.[a-z]+$/.test(entry) ? [{ suffix: entry.slice(1) }] : [];
+      if (entry.includes('://')) {
+        try {
+          const url = new URL(entry);
+          return url.protocol === 'https:' || url.protocol === 'http:' ? [{ origin: url.origin }] : [];
+        } catch {
+          return [];
+        }
+      }
+      return /^[a-z0-9.-]+$/.test(entry) ? [{ host: entry }] : [];
+    });
+
+const BUILD_IMAGE_HOSTS = parseImageHosts(import.meta.env?.VITE_IMAGE_HOSTS as string | undefined);
+
+const allowedElsewhere = (url: URL, rules: readonly ImageHostRule[]): boolean =>
+  rules.some((rule) => {
+    if ('origin' in rule) return url.origin === rule.origin;
+    if (url.protocol !== 'https:' || url.username || url.password) return false;
+    if ('host' in rule) return url.host === rule.host;
+    return url.hostname.endsWith(rule.suffix) && url.hostname.length > rule.suffix.length && !url.port;
+  });
+
+/**
+ * The src for a markdown image, or null when it must not be fetched: only this site, `blob:`
+ * URLs and the allow-listed hosts load, since a request to another host can carry data out in
+ * its URL.
+ */
+export const safeImageSrc = (raw: string, allowedHosts: readonly ImageHostRule[] = BUILD_IMAGE_HOSTS): string | null => {
   const cleaned = cleanUrl(raw);
   if (!cleaned) return null;
   const scheme = schemeOf(cleaned);
@@ -68,8 +105,8 @@ export const safeImageSrc = (raw: string): string | null => {
     return null;
   }
   if (resolved.protocol === 'blob:') return scheme === 'blob' ? resolved.href : null;
-  const sameSite = (resolved.protocol === 'http:' || resolved.protocol === 'https:') && resolved.origin === page.origin;
-  return sameSite ? resolved.href : null;
+  if (resolved.protocol !== 'http:' && resolved.protocol !== 'https:') return null;
+  return resolved.origin === page.origin || allowedElsewhere(resolved, allowedHosts) ? resolved.href : null;
 };
 
 /** An http(s) image URL the reader may open themselves, in a new tab, or null. */
