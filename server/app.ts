@@ -11,6 +11,7 @@ import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
 import { exportOnlyPublishing } from './publishing/publishing';
 import { agentRoutes } from './routes/agents';
+import { appRoutes } from './routes/app';
 import { authRoutes } from './routes/auth';
 import { chatRoutes } from './routes/chat';
 import { conversationRoutes } from './routes/conversations';
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mediaRoutes(app, services);
   wechatRoutes(app, services);
   taskRoutes(app, services);
+  appRoutes(app, services);
 
   app.all('/api/*', (c) => fail(c, 404, `No API endpoint ${c.req.method} ${c.req.path}.`));
   if (deps.spaDir) serveSpa(app, deps.spaDir);

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { agentDetailQuerySchema, agentPageSchema, agentSchema, publishedListRequestSchema } from './agents';
+import { downloadManifestSchema } from './app';
 import { applicationListRequestSchema, applicationPageSchema } from './applications';
 import { loginRequestSchema, loginResultSchema } from './auth';
 import { chatRequestSchema } from './chat';
@@ -138,6 +139,10 @@ export const endpoints = {
   upload: {
     method: 'POST', path: '/api/media/upload', access: 'visitor', input: 'multipart', response: fileRefSchema,
     summary: 'Store one file (multipart field `file`); its kind comes from its content.',
+  },
+  appDownloadManifest: {
+    method: 'GET', path: '/api/app/download-manifest', access: 'public', input: 'none', response: downloadManifestSchema,
+    summary: 'The desktop app per platform: version, release date, installers and their links.',
   },
   wxConfig: {
     method: 'GET', path: '/api/system/openapi/wx/config', access: 'public', input: 'query',

@@ -182,6 +182,27 @@ describe('the session', () => {
     expect(clearToken).toHaveBeenCalledTimes(1);
   });
 
+  it('shows the details the account page saved, without asking the server again', async () => {
+    const { actor, fetchUser, settle } = startApp({ hasToken: true });
+    await settle();
+    actor.send({ type: 'session.updated', user: { ...ada, nickname: 'Countess', wechatId: 'ada_lovelace' } });
+    expect(actor.getSnapshot().matches({ loaded: 'signedIn' })).toBe(true);
+    expect(actor.getSnapshot().context.user).toMatchObject({ nickname: 'Countess', wechatId: 'ada_lovelace' });
+    expect(fetchUser).toHaveBeenCalledTimes(1);
+  });
+
+  it("ignores saved details of another account (signed out or switched meanwhile)", async () => {
+    const { actor, settle } = startApp({ hasToken: true });
+    await settle();
+    actor.send({ type: 'session.updated', user: { ...grace, nickname: 'Admiral' } });
+    expect(actor.getSnapshot().context.user).toEqual(ada);
+
+    actor.send({ type: 'session.expired' });
+    actor.send({ type: 'session.updated', user: { ...ada, nickname: 'Countess' } });
+    expect(actor.getSnapshot().matches({ loaded: 'visitor' })).toBe(true);
+    expect(actor.getSnapshot().context.user).toBeNull();
+  });
+
   it('a visitor cannot sign out or refresh', async () => {
     const { actor, fetchUser, revokeSession, settle } = startApp();
     await settle();

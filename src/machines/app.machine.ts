@@ -8,6 +8,8 @@ export type AppEvent =
   | { type: 'retry' }
   | { type: 'session.signedIn'; token: string; user: UserInfo }
   | { type: 'session.refresh' }
+  /** The user's own details changed (the account page saved them): show the new ones everywhere. */
+  | { type: 'session.updated'; user: UserInfo }
   | { type: 'session.signOut' }
   /** The server refused the token (a 401 anywhere). */
   | { type: 'session.expired' };
@@ -43,6 +45,8 @@ export const appMachine = setup({
   guards: {
     hasToken: () => false,
     isUnauthorized: (_, params: { error: unknown }) => statusOf(params.error) === 401,
+    /** An update that arrives after a switch of account must not overwrite the new one. */
+    isSameUser: ({ context }, params: { user: UserInfo }) => context.user?.id === params.user.id,
   },
 }).createMachine({
   id: 'app',
@@ -86,6 +90,10 @@ export const appMachine = setup({
         visitor: {},
         signedIn: {
           on: {
+            'session.updated': {
+              guard: { type: 'isSameUser', params: ({ event }) => ({ user: event.user }) },
+              actions: { type: 'setUser', params: ({ event }) => ({ user: event.user }) },
+            },
             'session.refresh': 'refreshing',
             'session.signOut': 'signingOut',
             'session.expired': { target: 'visitor', actions: ['clearToken', 'forgetUser'] },

@@ -13,6 +13,7 @@ import {
   userOwner,
   visitorOwner,
 } from './db';
+import { sampleManifest } from './download-manifest';
 import { eventStream, type StreamStep } from './sse';
 import { taskHandlers } from './tasks';
 
@@ -271,6 +272,7 @@ export const handlers = {
     db.uploads.set(fileId, ref);
     return ok('upload', ref);
   }),
+  appDownloadManifest: route('appDownloadManifest', () => ok('appDownloadManifest', sampleManifest)),
   wxConfig: route('wxConfig', () =>
     ok('wxConfig', { appId: 'wx-test-app', timestamp: 1_700_000_000, nonceStr: 'nonce', signature: 'signature' }),
   ),

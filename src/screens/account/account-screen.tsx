@@ -1,32 +1,172 @@
-import { useSelector } from '@xstate/react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Redirect } from 'wouter';
+import { Redirect, useLocation } from 'wouter';
+import { fromPromise } from 'xstate';
 import { useRuntime } from '../../app/runtime-context';
+import { accountFormMachine, type AccountField } from '../../machines/account-form.machine';
+import { uploadFile } from '../../services/api/media';
+import { getUserInfo, updateUser } from '../../services/api/users';
+import { AvatarField } from './avatar-field';
 import { useDocumentTitle } from '../../i18n/use-document-title';
+
+type FieldProps = {
+  id: string;
+  label: string;
+  hint: string;
+  error: string | null;
+  children: (describedBy: string) => ReactNode;
+};
+
+/** A labelled field with its rule beneath it and, when broken, the message beside it. */
+const Field = ({ id, label, hint, error, children }: FieldProps) => (
+  <div className="flex flex-col gap-1">
+    <label htmlFor={id} className="text-sm font-medium">
+      {label}
+    </label>
+    {children(error ? `${id}-error ${id}-hint` : `${id}-hint`)}
+    {error && (
+      <p id={`${id}-error`} className="m-0 flex items-center gap-1 text-sm text-danger" data-testid={`${id}-error`}>
+        <span className="i-lucide-triangle-alert shrink-0" aria-hidden="true" />
+        {error}
+      </p>
+    )}
+    <p id={`${id}-hint`} className="m-0 text-xs text-muted">
+      {hint}
+    </p>
+  </div>
+);
+
+const AccountForm = () => {
+  const { t, i18n } = useTranslation();
+  const { app, toast } = useRuntime();
+  const [, navigate] = useLocation();
+  const fields = useRef<Partial<Record<AccountField, HTMLInputElement | null>>>({});
+  const [logic] = useState(() =>
+    accountFormMachine.provide({
+      actors: {
+        loadUser: fromPromise(() => getUserInfo({ silent: true })),
+        saveUser: fromPromise(({ input }) => updateUser(input, { silent: true })),
+        uploadAvatar: fromPromise(({ input }) => uploadFile(input.file, { silent: true })),
+      },
+      actions: {
+        userSaved: (_, { user }) => {
+          app.send({ type: 'session.updated', user });
+          toast({ title: i18n.t('account.savedToast'), variant: 'success' });
+        },
+      },
+    }),
+  );
+  const form = useActorRef(logic, { input: {} });
+  const phase = useSelector(form, (state) => (state.matches('loading') ? 'loading' : state.matches('loadFailed') ? 'loadFailed' : 'ready'));
+  const username = useSelector(form, (state) => state.context.username);
+  const values = useSelector(form, (state) => state.context.values);
+  const problems = useSelector(form, (state) => state.context.problems);
+  const saving = useSelector(form, (state) => state.matches({ ready: { form: 'saving' } }));
+  const saveFailed = useSelector(form, (state) => state.matches({ ready: { form: 'failed' } }));
+  const failure = useSelector(form, (state) => state.context.failure);
+  const uploading = useSelector(form, (state) => state.matches({ ready: { avatar: 'uploading' } }));
+
+  const goBack = () => (history.length > 1 ? history.back() : navigate('/'));
+
+  if (phase === 'loading') {
+    return (
+      <p role="status" className="text-muted">
+        <span className="i-lucide-loader-circle mr-2 animate-spin" aria-hidden="true" />
+        {t('account.loading')}
+      </p>
+    );
+  }
+  if (phase === 'loadFailed') {
+    return (
+      <div role="alert" className="rounded-xl border border-danger p-5">
+        <p className="mb-3 mt-0 text-danger">{t('account.loadFailed')}</p>
+        <button type="button" className="btn-primary" onClick={() => form.send({ type: 'retry' })}>
+          {t('account.retry')}
+        </button>
+      </div>
+    );
+  }
+
+  const problemText = (field: AccountField) => {
+    const problem = problems[field];
+    return problem ? t(`account.problems.${field}.${problem}`) : null;
+  };
+  const textField = (field: AccountField, label: string, hint: string, extra: { autoComplete?: string; maxLength?: number } = {}) => (
+    <Field id={`account-${field}`} label={label} hint={hint} error={problemText(field)}>
+      {(describedBy) => (
+        <input
+          id={`account-${field}`}
+          ref={(element) => {
+            fields.current[field] = element;
+          }}
+          className={`field ${problems[field] ? 'border-danger' : ''}`}
+          value={values[field]}
+          aria-invalid={problems[field] ? true : undefined}
+          aria-describedby={describedBy}
+          spellCheck={false}
+          onChange={(event) => form.send({ type: 'field.change', field, value: event.target.value })}
+          {...extra}
+        />
+      )}
+    </Field>
+  );
+
+  return (
+    <form
+      noValidate
+      className="flex flex-col gap-5 rounded-xl border border-line bg-surface p-5 sm:p-6"
+      onSubmit={(event) => {
+        event.preventDefault();
+        form.send({ type: 'save' });
+        const invalid = (['nickname', 'wechatId'] as const).find((field) => form.getSnapshot().context.problems[field]);
+        if (invalid) fields.current[invalid]?.focus();
+      }}
+    >
+      <AvatarField form={form} />
+      <Field id="account-username" label={t('account.username')} hint={t('account.usernameHint')} error={null}>
+        {(describedBy) => (
+          <input id="account-username" className="field bg-raised text-muted" value={username} readOnly aria-describedby={describedBy} />
+        )}
+      </Field>
+      {textField('nickname', t('account.nickname'), t('account.nicknameHint'), { autoComplete: 'nickname' })}
+      {textField('wechatId', t('account.wechatId'), t('account.wechatIdHint'), { autoComplete: 'off' })}
+      {saveFailed && (
+        <div role="alert" className="rounded-lg border border-danger px-3 py-2 text-sm text-danger">
+          <p className="m-0">{t('account.saveFailed')}</p>
+          {failure && <p className="m-0 mt-1 text-fg">{failure}</p>}
+        </div>
+      )}
+      <div className="flex flex-wrap justify-end gap-2 border-t border-line pt-4">
+        <button type="button" className="btn-outline" onClick={goBack}>
+          <span className="i-lucide-arrow-left" aria-hidden="true" />
+          {t('account.back')}
+        </button>
+        <button type="submit" className="btn-primary min-w-24" disabled={saving || uploading} aria-busy={saving || undefined}>
+          <span className={saving ? 'i-lucide-loader-circle animate-spin' : 'i-lucide-save'} aria-hidden="true" />
+          {saving ? t('account.saving') : t('account.save')}
+        </button>
+      </div>
+    </form>
+  );
+};
 
 const AccountScreen = () => {
   const { t } = useTranslation();
   useDocumentTitle(t('account.title'));
   const { app } = useRuntime();
-  const user = useSelector(app, (state) => state.context.user);
-  if (!user) return <Redirect to={`/login?redirect_url=${encodeURIComponent('/account')}`} replace />;
+  const signedIn = useSelector(app, (state) => state.context.user !== null);
+  if (!signedIn) return <Redirect to={`/login?redirect_url=${encodeURIComponent('/account')}`} replace />;
   return (
-    <section className="mx-auto w-full max-w-lg p-6" aria-labelledby="account-title">
-      <h1 id="account-title" className="mb-6 text-2xl font-semibold">
-        {t('account.title')}
-      </h1>
-      <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3">
-        <dt className="text-muted">{t('account.username')}</dt>
-        <dd data-testid="account-username">{user.username}</dd>
-        <dt className="text-muted">{t('account.nickname')}</dt>
-        <dd>{user.nickname}</dd>
-        <dt className="text-muted">{t('account.wechatId')}</dt>
-        <dd>{user.wechatId || '—'}</dd>
-      </dl>
-      <Link href="/" className="btn-outline mt-6">
-        {t('account.back')}
-      </Link>
-    </section>
+    <div className="min-h-0 flex-1 overflow-y-auto">
+      <section className="mx-auto w-full max-w-xl p-4 sm:p-6" aria-labelledby="account-title">
+        <h1 id="account-title" className="mb-1 text-2xl font-semibold">
+          {t('account.title')}
+        </h1>
+        <p className="mb-6 mt-0 text-muted">{t('account.subtitle')}</p>
+        <AccountForm />
+      </section>
+    </div>
   );
 };
 

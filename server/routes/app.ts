@@ -1,0 +1,85 @@
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import type { Hono } from 'hono';
+import * as v from 'valibot';
+import { downloadManifestSchema, type DownloadManifest } from '../../src/contract/app';
+import type { Services } from '../deps';
+import { ApiError } from '../http/errors';
+import { defineRoute, describeIssues, type AppEnv } from '../http/route';
+import { builtInManifest, DOWNLOADS_PREFIX } from './app-manifest';
+
+/** Installer names: letters, digits, dots, dashes and underscores, never a path. */
+const SAFE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+export type AppRoutesEnv = { DOWNLOAD_MANIFEST?: string; DOWNLOADS_DIR?: string; DATA_DIR?: string };
+
+/** Where installers served as `/downloads/<file>` live: DOWNLOADS_DIR, else `<DATA_DIR>/downloads`. */
+export const downloadsDirOf = (env: AppRoutesEnv): string =>
+  resolve(env.DOWNLOADS_DIR?.trim() || join(env.DATA_DIR?.trim() || '.data', 'downloads'));
+
+async function sizeOf(path: string): Promise<number | undefined> {
+  try {
+    const info = await stat(path);
+    return info.isFile() ? info.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The built-in manifest, with the size of each installer that is really on this server. */
+async function defaultManifest(dir: string): Promise<DownloadManifest> {
+  const manifest = builtInManifest();
+  for (const release of manifest.platforms) {
+    for (const file of release.files) {
+      const size = await sizeOf(join(dir, file.fileName));
+      if (size !== undefined) file.size = size;
+    }
+  }
+  return manifest;
+}
+
+async function manifestFromFile(path: string): Promise<DownloadManifest> {
+  const parsed = v.safeParse(downloadManifestSchema, JSON.parse(await readFile(path, 'utf8')));
+  if (!parsed.success) throw new Error(describeIssues(parsed.issues));
+  return parsed.output;
+}
+
+/**
+ * The desktop app's download manifest (DOWNLOAD_MANIFEST names a JSON file, read on every call so
+ * a new release needs no restart; without it a built-in manifest links to `/downloads/...`) and
+ * the installers themselves under `/downloads/`.
+ */
+export function appRoutes(app: Hono<AppEnv>, services: Services, env: AppRoutesEnv = process.env) {
+  defineRoute(app, services, 'appDownloadManifest', async () => {
+    const path = env.DOWNLOAD_MANIFEST?.trim();
+    if (!path) return defaultManifest(downloadsDirOf(env));
+    try {
+      return await manifestFromFile(path);
+    } catch (error) {
+      services.log(`error: DOWNLOAD_MANIFEST ${path} is unusable: ${error instanceof Error ? error.message : error}`);
+      throw new ApiError(503, 'The desktop downloads are not available right now. Please try again later.');
+    }
+  });
+
+  app.on(['GET', 'HEAD'], `${DOWNLOADS_PREFIX}:fileName`, async (c) => {
+    const fileName = c.req.param('fileName');
+    const path = SAFE_FILE_NAME.test(fileName) ? join(downloadsDirOf(env), fileName) : null;
+    const size = path ? await sizeOf(path) : undefined;
+    if (!path || size === undefined) {
+      return c.text(`This download (${fileName}) is not available on this server yet. Please try again later.\n`, 404, {
+        'cache-control': 'no-store',
+      });
+    }
+    const headers = {
+      'content-type': 'application/octet-stream',
+      'content-length': String(size),
+      'content-disposition': `attachment; filename="${fileName}"`,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'public, max-age=3600',
+    };
+    if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+    return c.body(Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>, 200, headers);
+  });
+}

@@ -1,0 +1,51 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { DESKTOP_PLATFORMS, type DesktopPlatform, type DownloadManifest, type PlatformRelease } from '../contract/app';
+
+export type DownloadPageContext = {
+  platform: DesktopPlatform | null;
+  /** The visitor's own system, when the manifest has it. */
+  recommended: PlatformRelease | null;
+  /** Every other platform, in the usual order. */
+  others: PlatformRelease[];
+  releasesPageUrl: string | null;
+  failure: string | null;
+};
+
+export type DownloadPageInput = { platform: DesktopPlatform | null };
+
+const byUsualOrder = (a: PlatformRelease, b: PlatformRelease) => DESKTOP_PLATFORMS.indexOf(a.platform) - DESKTOP_PLATFORMS.indexOf(b.platform);
+
+/** The visitor's platform first, the others below it. */
+export const arrange = (manifest: DownloadManifest, platform: DesktopPlatform | null) => {
+  const releases = [...manifest.platforms].sort(byUsualOrder);
+  const recommended = releases.find((release) => release.platform === platform) ?? null;
+  return { recommended, others: releases.filter((release) => release !== recommended), releasesPageUrl: manifest.releasesPageUrl ?? null };
+};
+
+/** The download page: fetch the manifest, recommend the visitor's system, retry after a failure. */
+export const downloadPageMachine = setup({
+  types: { context: {} as DownloadPageContext, events: {} as { type: 'retry' }, input: {} as DownloadPageInput },
+  actors: {
+    fetchManifest: fromPromise<DownloadManifest>(async () => {
+      throw new Error('fetchManifest is provided where the page is used');
+    }),
+  },
+}).createMachine({
+  id: 'downloadPage',
+  context: ({ input }) => ({ platform: input.platform, recommended: null, others: [], releasesPageUrl: null, failure: null }),
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        src: 'fetchManifest',
+        onDone: { target: 'ready', actions: assign(({ context, event }) => ({ ...arrange(event.output, context.platform), failure: null })) },
+        onError: {
+          target: 'failed',
+          actions: assign({ failure: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)) }),
+        },
+      },
+    },
+    ready: {},
+    failed: { on: { retry: 'loading' } },
+  },
+});

@@ -1,0 +1,33 @@
+import { fromCallback } from 'xstate';
+import type { FileRef } from '../contract/media';
+import type { TransferReport } from './upload.machine';
+
+export type UploadTransport = (
+  file: File,
+  options: { signal: AbortSignal; onProgress: (loaded: number, total: number) => void },
+) => Promise<FileRef>;
+
+const statusOf = (error: unknown): number | undefined =>
+  typeof error === 'object' && error !== null && 'status' in error ? (error as { status?: number }).status : undefined;
+
+const messageOf = (error: unknown): string => {
+  if (typeof error === 'object' && error !== null && 'description' in error && typeof error.description === 'string') return error.description;
+  return error instanceof Error ? error.message : String(error);
+};
+
+/** Runs one upload through the transport and reports to the upload machine; stopping it aborts. */
+export const createTransferActor = (transport: UploadTransport) =>
+  fromCallback<{ type: 'noop' }, { file: File }>(({ input, sendBack }) => {
+    const controller = new AbortController();
+    const report = (event: TransferReport) => {
+      if (!controller.signal.aborted) sendBack(event);
+    };
+    transport(input.file, {
+      signal: controller.signal,
+      onProgress: (loaded, total) => report({ type: 'transfer.progress', loaded, total }),
+    }).then(
+      (file) => report({ type: 'transfer.done', file }),
+      (error: unknown) => report({ type: 'transfer.failed', status: statusOf(error), message: messageOf(error) }),
+    );
+    return () => controller.abort();
+  });

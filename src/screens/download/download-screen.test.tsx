@@ -1,0 +1,83 @@
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { endpoints } from '../../contract/endpoints';
+import { failBody } from '../../../tests/msw/handlers';
+import { server } from '../../../tests/msw/server';
+import { renderWithRuntime } from '../../../tests/spa/harness';
+import DownloadScreen from './download-screen';
+
+const AGENTS = {
+  windows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  macos: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
+  linux: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+  iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+};
+
+const browseWith = (userAgent: string) => vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(userAgent);
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('download page', () => {
+  it.each([
+    ['windows', 'Windows', ['macOS', 'Linux']],
+    ['macos', 'macOS', ['Windows', 'Linux']],
+    ['linux', 'Linux', ['Windows', 'macOS']],
+  ] as const)('recommends %s to its visitors and lists the others below', async (platform, name, others) => {
+    browseWith(AGENTS[platform]);
+    await renderWithRuntime(<DownloadScreen />, { url: '/download' });
+    expect(screen.getByRole('status')).toHaveTextContent('Loading the downloads…');
+
+    const recommended = await screen.findByTestId('recommended');
+    expect(within(recommended).getByText(`We detected ${name}.`)).toBeInTheDocument();
+    expect(within(recommended).getByRole('heading', { level: 3 })).toHaveTextContent(name);
+    expect(within(recommended).getAllByTestId('download-link')[0]).toHaveTextContent(`Download for ${name}`);
+
+    const rest = screen.getByTestId('other-platforms');
+    expect(within(rest).getByRole('heading', { name: 'Other platforms' })).toBeInTheDocument();
+    expect(within(rest).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual(others);
+  });
+
+  it('shows version, release date, sizes and links from the manifest', async () => {
+    browseWith(AGENTS.macos);
+    await renderWithRuntime(<DownloadScreen />, { url: '/download' });
+    const recommended = await screen.findByTestId('recommended');
+    expect(recommended).toHaveTextContent('Version 2.4.0');
+    expect(recommended).toHaveTextContent('Released March 1, 2025');
+    expect(recommended).toHaveTextContent('macOS 12 or later');
+    const [appleSilicon, intel] = within(recommended).getAllByTestId('download-link');
+    expect(appleSilicon).toHaveAttribute('href', '/downloads/kraken-ai-2.4.0-arm64.dmg');
+    expect(appleSilicon).toHaveTextContent('Apple silicon');
+    expect(appleSilicon).toHaveTextContent('97 MB');
+    expect(intel).toHaveAccessibleName('Download macOS Intel, kraken-ai-2.4.0-x64.dmg, 100 MB');
+
+    const linuxDeb = within(screen.getByTestId('other-platforms')).getByRole('link', { name: /deb/ });
+    expect(linuxDeb).toHaveAttribute('href', '/downloads/kraken-ai_2.3.1_amd64.deb');
+    const releases = screen.getByRole('link', { name: 'All releases and release notes' });
+    expect(releases).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+
+  it('recommends nothing on a phone and lists every platform', async () => {
+    browseWith(AGENTS.iphone);
+    await renderWithRuntime(<DownloadScreen />, { url: '/download' });
+    expect(await screen.findByText('Pick the version for your computer below.')).toBeInTheDocument();
+    expect(screen.queryByTestId('recommended')).toBeNull();
+    expect(within(screen.getByTestId('other-platforms')).getAllByRole('heading', { level: 3 })).toHaveLength(3);
+  });
+
+  it('says the manifest could not be loaded, and loads it on retry', async () => {
+    browseWith(AGENTS.windows);
+    server.use(
+      http.get(endpoints.appDownloadManifest.path, () => HttpResponse.json(failBody('The desktop downloads are not available right now.'), { status: 503 }), {
+        once: true,
+      }),
+    );
+    const view = await renderWithRuntime(<DownloadScreen />, { url: '/download' });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The downloads could not be loaded.');
+    await view.user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByTestId('recommended')).toHaveTextContent('Windows');
+  });
+});
