@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../machines/chat.machine';
+import { CopyTextButton } from './copy-text-button';
 import { LazyMarkdown } from './markdown/lazy-markdown';
 
 type MessageListProps = {
@@ -19,7 +20,7 @@ export const MessageList = ({ messages, canRetry, onRetry }: MessageListProps) =
           key={message.key}
           data-role={message.role}
           data-status={message.status}
-          className={message.role === 'user' ? 'self-end max-w-[85%] rounded-2xl bg-accent px-4 py-2 text-accent-fg' : 'max-w-full'}
+          className={message.role === 'user' ? 'group flex max-w-[85%] flex-col items-end self-end' : 'group max-w-full'}
         >
           <span className="sr-only">{message.role === 'user' ? t('chat.you') : t('app.name')}</span>
           {message.role === 'assistant' && message.status === 'streaming' && !message.content ? (
@@ -29,8 +30,13 @@ export const MessageList = ({ messages, canRetry, onRetry }: MessageListProps) =
               <LazyMarkdown source={message.content} streaming={message.status === 'streaming'} />
             </div>
           ) : (
-            <div className="whitespace-pre-wrap break-words" data-testid="question">
+            <div className="whitespace-pre-wrap break-words rounded-2xl bg-accent px-4 py-2 text-accent-fg" data-testid="question">
               {message.content}
+            </div>
+          )}
+          {message.content && message.status !== 'streaming' && message.status !== 'sending' && (
+            <div className="mt-1 flex opacity-60 transition-opacity group-hover:opacity-100 focus-within:opacity-100">
+              <CopyTextButton text={message.content} />
             </div>
           )}
           {(message.status === 'incomplete' || message.status === 'failed') && (

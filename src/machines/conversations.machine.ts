@@ -1,76 +1,357 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, cancel, enqueueActions, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import type { Conversation } from '../contract/conversations';
 import type { Page } from '../contract/paging';
 import { DEFAULT_PAGE_SIZE } from '../contract/paging';
+import { dayGroupOf, type DayGroup } from '../i18n/format';
+
+/** How long a fetched history stays good enough to show at once (spec: request cache 5 minutes). */
+export const HISTORY_CACHE_MS = 5 * 60_000;
+/** Window focus refreshes the history at most this often (spec: focus refresh timespan). */
+export const FOCUS_REFRESH_MS = 5000;
+/** A deleted chat can be brought back for this long; then the server deletes it. */
+export const UNDO_DELETE_MS = 5000;
+/** Typing in the search box waits this long before asking the server. */
+export const SEARCH_DEBOUNCE_MS = 300;
+export const HISTORY_PAGE_SIZE = DEFAULT_PAGE_SIZE * 2;
+
+export type HistoryCache = { items: Conversation[]; total: number; page: number; keyword: string; fetchedAt: number };
 
 export type ConversationsContext = {
   items: Conversation[];
   total: number;
   page: number;
   error: string | null;
+  keyword: string;
+  fetchedAt: number;
+  lastFocusRefreshAt: number;
+  /** The open conversation, to leave it when it is deleted. */
+  activeId: string | null;
+  editingId: string | null;
+  /** Deleted here, hidden, still restorable until the undo window ends. */
+  pendingDeletes: Array<{ conversation: Conversation; index: number }>;
 };
 
-export type ConversationsEvent = { type: 'refresh' } | { type: 'loadMore' };
+export type ConversationsEvent =
+  | { type: 'refresh' }
+  | { type: 'loadMore' }
+  | { type: 'window.focus' }
+  | { type: 'search'; keyword: string }
+  | { type: 'active.change'; conversationId: string | null }
+  | { type: 'rename.start'; conversationId: string }
+  | { type: 'rename.cancel' }
+  | { type: 'rename.commit'; title: string }
+  | { type: 'pin.toggle'; conversationId: string }
+  | { type: 'delete'; conversationId: string }
+  | { type: 'delete.undo'; conversationId: string }
+  | { type: 'delete.commit'; conversationId: string }
+  | { type: 'mutation.failed'; conversationId: string; previous: Conversation | null; message: string }
+  | { type: 'mutation.saved'; conversation: Conversation };
+
+export type ConversationsInput = { cache?: HistoryCache | null; now?: number };
+
+export type ConversationPatch = { conversationId: string; title?: string; pinned?: boolean };
+type MutationInput = { patch: ConversationPatch; previous: Conversation };
+type DeleteInput = { conversation: Conversation };
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 const merge = (current: Conversation[], incoming: Conversation[]): Conversation[] => {
   const seen = new Set(current.map((item) => item.conversationId));
   return [...current, ...incoming.filter((item) => !seen.has(item.conversationId))];
 };
 
-/** The chat history: first page on start, more pages on demand, a fresh first page on refresh. */
+/** Pinned first, then the newest update first: the server's order, kept after local edits. */
+const byPinnedThenUpdated = (a: Conversation, b: Conversation): number =>
+  Number(b.pinned) - Number(a.pinned) || b.updatedAt.localeCompare(a.updatedAt);
+
+const withoutPending = (items: Conversation[], pending: ConversationsContext['pendingDeletes']): Conversation[] => {
+  if (pending.length === 0) return items;
+  const hidden = new Set(pending.map((entry) => entry.conversation.conversationId));
+  return items.filter((item) => !hidden.has(item.conversationId));
+};
+
+const firstPage = (context: ConversationsContext, page: Page<Conversation>): Partial<ConversationsContext> => ({
+  items: withoutPending(page.list, context.pendingDeletes),
+  total: page.total,
+  page: 1,
+  error: null,
+  fetchedAt: Date.now(),
+});
+
+const findItem = (context: ConversationsContext, conversationId: string) =>
+  context.items.find((item) => item.conversationId === conversationId);
+
+/**
+ * A callback actor that runs one promise and reports its end to the parent: the history keeps
+ * several saves and deletes in flight at once, each reverting only itself when it fails.
+ */
+export const reportingActor = <I,>(run: (input: I) => Promise<Conversation | null>, failedItem: (input: I) => Conversation | null, idOf: (input: I) => string) =>
+  fromCallback<EventObject, I>(({ input, sendBack }) => {
+    run(input).then(
+      (conversation) => {
+        if (conversation) sendBack({ type: 'mutation.saved', conversation });
+      },
+      (error: unknown) => sendBack({ type: 'mutation.failed', conversationId: idOf(input), previous: failedItem(input), message: messageOf(error) }),
+    );
+  });
+
+export type HistoryRow =
+  | { kind: 'group'; key: string; group: DayGroup | 'pinned' }
+  | { kind: 'item'; key: string; conversation: Conversation };
+
+/** The rows the history shows: pinned first, then Today, Yesterday, Previous 7 days, Earlier. */
+export const historyRows = (items: Conversation[], now: Date = new Date()): HistoryRow[] => {
+  const rows: HistoryRow[] = [];
+  let current: DayGroup | 'pinned' | null = null;
+  for (const conversation of items) {
+    const group = conversation.pinned ? 'pinned' : dayGroupOf(conversation.updatedAt, now);
+    if (group !== current) {
+      rows.push({ kind: 'group', key: `group:${group}`, group });
+      current = group;
+    }
+    rows.push({ kind: 'item', key: conversation.conversationId, conversation });
+  }
+  return rows;
+};
+
+/**
+ * The chat history: the first page on start (or the cached one, shown at once and refreshed),
+ * more pages near the end of the list, server-side search, a refresh on window focus at most
+ * every 5 s, inline rename and pin saved optimistically (a refused save puts the old one back),
+ * and delete with undo: the chat is hidden at once and deleted on the server only when the undo
+ * window closes.
+ */
 export const conversationsMachine = setup({
-  types: { context: {} as ConversationsContext, events: {} as ConversationsEvent },
+  types: {
+    context: {} as ConversationsContext,
+    events: {} as ConversationsEvent,
+    input: {} as ConversationsInput,
+  },
   actors: {
-    fetchPage: fromPromise<Page<Conversation>, { current: number; pageSize: number }>(async () => {
+    fetchPage: fromPromise<Page<Conversation>, { current: number; pageSize: number; keyword: string }>(async () => {
       throw new Error('fetchPage is provided where the app starts');
+    }),
+    saveConversation: reportingActor<MutationInput>(
+      async () => {
+        throw new Error('saveConversation is provided where the app starts');
+      },
+      (input) => input.previous,
+      (input) => input.patch.conversationId,
+    ),
+    deleteConversation: reportingActor<DeleteInput>(
+      async () => {
+        throw new Error('deleteConversation is provided where the app starts');
+      },
+      (input) => input.conversation,
+      (input) => input.conversation.conversationId,
+    ),
+  },
+  actions: {
+    /** The fresh first page is kept for the next visit (the 5-minute cache); it reads the context. */
+    storeCache: () => undefined,
+    /** A chat was deleted here (the `delete` event): say so, with an undo. */
+    announceDeleted: () => undefined,
+    /** A rename, pin or delete the server refused (the `mutation.failed` event): say so. */
+    announceFailure: () => undefined,
+    /** The open chat was deleted: leave it for a new chat. */
+    leaveConversation: () => undefined,
+    rememberFocusRefresh: assign({ lastFocusRefreshAt: () => Date.now() }),
+    setKeyword: assign(({ event }) => {
+      assertEvent(event, 'search');
+      return { keyword: event.keyword.trim() };
+    }),
+    setActive: assign(({ event }) => {
+      assertEvent(event, 'active.change');
+      return { activeId: event.conversationId };
+    }),
+    startEditing: assign(({ event }) => {
+      assertEvent(event, 'rename.start');
+      return { editingId: event.conversationId };
+    }),
+    stopEditing: assign({ editingId: null }),
+    saveTitle: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'rename.commit');
+      const previous = context.editingId ? findItem(context, context.editingId) : undefined;
+      enqueue.assign({ editingId: null });
+      const title = event.title.trim();
+      if (!previous || !title || title === previous.title) return;
+      enqueue.assign({ items: context.items.map((item) => (item === previous ? { ...item, title } : item)) });
+      enqueue.spawnChild('saveConversation', { input: { patch: { conversationId: previous.conversationId, title }, previous } });
+    }),
+    togglePin: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'pin.toggle');
+      const previous = findItem(context, event.conversationId);
+      if (!previous) return;
+      const pinned = !previous.pinned;
+      enqueue.assign({
+        items: context.items.map((item) => (item === previous ? { ...item, pinned } : item)).sort(byPinnedThenUpdated),
+      });
+      enqueue.spawnChild('saveConversation', { input: { patch: { conversationId: previous.conversationId, pinned }, previous } });
+    }),
+    hideForUndo: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'delete');
+      const index = context.items.findIndex((item) => item.conversationId === event.conversationId);
+      const conversation = context.items[index];
+      if (!conversation) return;
+      enqueue.assign({
+        items: context.items.filter((item) => item !== conversation),
+        total: Math.max(0, context.total - 1),
+        pendingDeletes: [...context.pendingDeletes, { conversation, index }],
+        editingId: context.editingId === conversation.conversationId ? null : context.editingId,
+      });
+      enqueue.raise({ type: 'delete.commit', conversationId: conversation.conversationId }, { delay: 'undoWindow', id: `delete:${conversation.conversationId}` });
+      enqueue('announceDeleted');
+      if (context.activeId === conversation.conversationId) enqueue('leaveConversation');
+    }),
+    restoreDeleted: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'delete.undo');
+      const entry = context.pendingDeletes.find((item) => item.conversation.conversationId === event.conversationId);
+      if (!entry) return;
+      enqueue(cancel(`delete:${event.conversationId}`));
+      const items = [...context.items];
+      items.splice(Math.min(entry.index, items.length), 0, entry.conversation);
+      enqueue.assign({
+        items,
+        total: context.total + 1,
+        pendingDeletes: context.pendingDeletes.filter((item) => item !== entry),
+      });
+    }),
+    deleteOnServer: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'delete.commit');
+      const entry = context.pendingDeletes.find((item) => item.conversation.conversationId === event.conversationId);
+      if (!entry) return;
+      enqueue.assign({ pendingDeletes: context.pendingDeletes.filter((item) => item !== entry) });
+      enqueue.spawnChild('deleteConversation', { input: { conversation: entry.conversation } });
+    }),
+    /** Leaving the history does not cancel a deletion whose undo window is still open. */
+    flushPendingDeletes: enqueueActions(({ context, enqueue }) => {
+      for (const entry of context.pendingDeletes) {
+        enqueue.spawnChild('deleteConversation', { input: { conversation: entry.conversation } });
+      }
+    }),
+    revertMutation: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'mutation.failed');
+      const { previous } = event;
+      if (previous) {
+        const others = context.items.filter((item) => item.conversationId !== previous.conversationId);
+        enqueue.assign({
+          items: [...others, previous].sort(byPinnedThenUpdated),
+          total: others.length === context.items.length ? context.total + 1 : context.total,
+        });
+      }
+      enqueue('announceFailure');
+    }),
+    takeSaved: assign(({ context, event }) => {
+      assertEvent(event, 'mutation.saved');
+      const saved = event.conversation;
+      return {
+        items: context.items
+          .map((item) => (item.conversationId === saved.conversationId ? { ...saved, title: item.title, pinned: item.pinned } : item))
+          .sort(byPinnedThenUpdated),
+      };
     }),
   },
   guards: {
-    hasMore: ({ context }) => context.items.length < context.total,
+    hasMore: ({ context }) => context.items.length + context.pendingDeletes.length < context.total,
+    isCacheFresh: ({ context }) => context.fetchedAt > 0 && Date.now() - context.fetchedAt < HISTORY_CACHE_MS,
+    focusRefreshDue: ({ context }) => Date.now() - Math.max(context.lastFocusRefreshAt, context.fetchedAt) >= FOCUS_REFRESH_MS,
+  },
+  delays: {
+    undoWindow: UNDO_DELETE_MS,
+    searchDebounce: SEARCH_DEBOUNCE_MS,
   },
 }).createMachine({
   id: 'conversations',
-  context: { items: [], total: 0, page: 0, error: null },
-  initial: 'loading',
+  context: ({ input }) => {
+    const cache = input.cache && input.cache.keyword === '' ? input.cache : null;
+    return {
+      items: cache?.items ?? [],
+      total: cache?.total ?? 0,
+      page: cache?.page ?? 0,
+      error: null,
+      keyword: '',
+      fetchedAt: cache?.fetchedAt ?? 0,
+      lastFocusRefreshAt: 0,
+      activeId: null,
+      editingId: null,
+      pendingDeletes: [],
+    };
+  },
+  initial: 'starting',
+  exit: 'flushPendingDeletes',
+  on: {
+    'active.change': { actions: 'setActive' },
+    'rename.start': { actions: 'startEditing' },
+    'rename.cancel': { actions: 'stopEditing' },
+    'rename.commit': { actions: 'saveTitle' },
+    'pin.toggle': { actions: 'togglePin' },
+    delete: { actions: 'hideForUndo' },
+    'delete.undo': { actions: 'restoreDeleted' },
+    'delete.commit': { actions: 'deleteOnServer' },
+    'mutation.failed': { actions: 'revertMutation' },
+    'mutation.saved': { actions: 'takeSaved' },
+    search: { target: '.debouncing', actions: 'setKeyword' },
+  },
   states: {
+    starting: {
+      always: [{ guard: 'isCacheFresh', target: 'revalidating' }, { target: 'loading' }],
+    },
+    /** Nothing to show yet: the list says it is loading. */
     loading: {
       invoke: {
         src: 'fetchPage',
-        input: { current: 1, pageSize: DEFAULT_PAGE_SIZE * 2 },
+        input: ({ context }) => ({ current: 1, pageSize: HISTORY_PAGE_SIZE, keyword: context.keyword }),
         onDone: {
           target: 'ready',
-          actions: assign(({ event }) => ({ items: event.output.list, total: event.output.total, page: 1, error: null })),
+          actions: [assign(({ context, event }) => firstPage(context, event.output)), 'storeCache'],
         },
         onError: {
           target: 'failed',
-          actions: assign({ error: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)) }),
+          actions: assign({ error: ({ event }) => messageOf(event.error) }),
         },
       },
     },
+    /** Showing what is known (the cache, or the list before a refresh) while asking again. */
+    revalidating: {
+      invoke: {
+        src: 'fetchPage',
+        input: ({ context }) => ({ current: 1, pageSize: HISTORY_PAGE_SIZE, keyword: context.keyword }),
+        onDone: {
+          target: 'ready',
+          actions: [assign(({ context, event }) => firstPage(context, event.output)), 'storeCache'],
+        },
+        // The list on screen stays; the next refresh tries again.
+        onError: 'ready',
+      },
+    },
+    debouncing: {
+      after: { searchDebounce: 'loading' },
+    },
     ready: {
       on: {
-        refresh: 'loading',
+        refresh: 'revalidating',
+        'window.focus': { guard: 'focusRefreshDue', target: 'revalidating', actions: 'rememberFocusRefresh' },
         loadMore: { guard: 'hasMore', target: 'loadingMore' },
       },
     },
     loadingMore: {
       invoke: {
         src: 'fetchPage',
-        input: ({ context }) => ({ current: context.page + 1, pageSize: DEFAULT_PAGE_SIZE * 2 }),
+        input: ({ context }) => ({ current: context.page + 1, pageSize: HISTORY_PAGE_SIZE, keyword: context.keyword }),
         onDone: {
           target: 'ready',
           actions: assign(({ context, event }) => ({
-            items: merge(context.items, event.output.list),
+            items: merge(context.items, withoutPending(event.output.list, context.pendingDeletes)),
             total: event.output.total,
             page: context.page + 1,
           })),
         },
         onError: 'ready',
       },
-      on: { refresh: 'loading' },
+      on: { refresh: 'revalidating' },
     },
     failed: {
-      on: { refresh: 'loading' },
+      on: { refresh: 'loading', 'window.focus': { guard: 'focusRefreshDue', target: 'loading', actions: 'rememberFocusRefresh' } },
     },
   },
 });

@@ -1,0 +1,119 @@
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import type { Agent } from '../contract/agents';
+import { DEFAULT_CURRENT, DEFAULT_PAGE_SIZE, type Page } from '../contract/paging';
+
+/** Typing in the market's search box waits this long before asking the server. */
+export const MARKET_SEARCH_DEBOUNCE_MS = 300;
+
+export type AgentsMarketContext = {
+  keyword: string;
+  items: Agent[];
+  total: number;
+  page: number;
+  error: string | null;
+  /** The agent whose detail is open. */
+  selected: Agent | null;
+};
+
+export type AgentsMarketEvent =
+  | { type: 'search'; keyword: string }
+  | { type: 'loadMore' }
+  | { type: 'retry' }
+  | { type: 'agent.open'; agentId: string }
+  | { type: 'agent.close' }
+  | { type: 'agent.start'; agentId: string };
+
+export type MarketFetchInput = { current: number; pageSize: number; keyword: string };
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+const merge = (current: Agent[], incoming: Agent[]): Agent[] => {
+  const seen = new Set(current.map((agent) => agent.agentId));
+  return [...current, ...incoming.filter((agent) => !seen.has(agent.agentId))];
+};
+
+/**
+ * The agents market: published agents page by page (current 1, page size 10), a debounced
+ * keyword search that starts over from the first page, more pages as the list nears its end,
+ * an agent's detail, and "start a new chat" with the chosen agent.
+ */
+export const agentsMarketMachine = setup({
+  types: { context: {} as AgentsMarketContext, events: {} as AgentsMarketEvent },
+  actors: {
+    fetchPage: fromPromise<Page<Agent>, MarketFetchInput>(async () => {
+      throw new Error('fetchPage is provided where the market opens');
+    }),
+  },
+  actions: {
+    /** Opens a new chat with the agent (the chat and the address bar follow). */
+    startChat: (_, _params: { agentId: string }) => undefined,
+    setKeyword: assign(({ event }) => {
+      assertEvent(event, 'search');
+      return { keyword: event.keyword.trim() };
+    }),
+    select: assign(({ context, event }) => {
+      assertEvent(event, 'agent.open');
+      return { selected: context.items.find((agent) => agent.agentId === event.agentId) ?? null };
+    }),
+    closeDetail: assign({ selected: null }),
+  },
+  guards: {
+    hasMore: ({ context }) => context.items.length < context.total,
+    keywordChanged: ({ context, event }) => event.type === 'search' && event.keyword.trim() !== context.keyword,
+  },
+  delays: { searchDebounce: MARKET_SEARCH_DEBOUNCE_MS },
+}).createMachine({
+  id: 'agentsMarket',
+  context: { keyword: '', items: [], total: 0, page: 0, error: null, selected: null },
+  initial: 'loading',
+  on: {
+    search: { guard: 'keywordChanged', target: '.debouncing', actions: 'setKeyword' },
+    'agent.open': { actions: 'select' },
+    'agent.close': { actions: 'closeDetail' },
+    'agent.start': {
+      actions: ['closeDetail', { type: 'startChat', params: ({ event }) => ({ agentId: event.agentId }) }],
+    },
+  },
+  states: {
+    debouncing: {
+      after: { searchDebounce: 'loading' },
+    },
+    loading: {
+      entry: assign({ items: [], total: 0, page: 0, error: null }),
+      invoke: {
+        src: 'fetchPage',
+        input: ({ context }) => ({ current: DEFAULT_CURRENT, pageSize: DEFAULT_PAGE_SIZE, keyword: context.keyword }),
+        onDone: {
+          target: 'ready',
+          actions: assign(({ event }) => ({ items: event.output.list, total: event.output.total, page: DEFAULT_CURRENT })),
+        },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+    },
+    ready: {
+      on: { loadMore: { guard: 'hasMore', target: 'loadingMore' } },
+    },
+    loadingMore: {
+      invoke: {
+        src: 'fetchPage',
+        input: ({ context }) => ({ current: context.page + 1, pageSize: DEFAULT_PAGE_SIZE, keyword: context.keyword }),
+        onDone: {
+          target: 'ready',
+          actions: assign(({ context, event }) => ({
+            items: merge(context.items, event.output.list),
+            total: event.output.total,
+            page: context.page + 1,
+          })),
+        },
+        onError: { target: 'moreFailed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+      },
+    },
+    /** The list stays; the end of it offers to try the next page again. */
+    moreFailed: {
+      on: { retry: 'loadingMore' },
+    },
+    failed: {
+      on: { retry: 'loading' },
+    },
+  },
+});

@@ -1,0 +1,42 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fromPromise } from 'xstate';
+import { AgentAvatar } from '../../components/agent-avatar';
+import { agentDetailMachine } from '../../machines/agent-detail.machine';
+import { getAgentDetail } from '../../services/api/agents';
+
+const fetchAgent = fromPromise(({ input }: { input: { agentId: string } }) => getAgentDetail(input.agentId, { silent: true }));
+
+/** The agent the open chat talks to: avatar, name and intro. */
+export const AgentHeader = ({ agentId }: { agentId: string }) => {
+  const { t } = useTranslation();
+  const detail = useActorRef(agentDetailMachine.provide({ actors: { fetchAgent } }), { input: { agentId } });
+  const agent = useSelector(detail, (state) => state.context.agent);
+  const failed = useSelector(detail, (state) => state.matches('failed'));
+  useEffect(() => detail.send({ type: 'agent.change', agentId }), [agentId, detail]);
+
+  if (!agent) {
+    return (
+      <div className="flex min-w-0 flex-1 items-center gap-3" data-testid="chat-agent">
+        <span className="h-9 w-9 shrink-0 animate-pulse rounded-full bg-raised" aria-hidden="true" />
+        <p role="status" className="m-0 text-sm text-muted">
+          {failed ? t('chat.agentUnknown') : t('chat.agentLoading')}
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="flex min-w-0 flex-1 items-center gap-3" data-testid="chat-agent">
+      <AgentAvatar src={agent.avatar} name={agent.name} size={36} />
+      <div className="min-w-0">
+        <h1 className="m-0 truncate text-base font-semibold" data-testid="chat-agent-name">
+          {agent.name}
+        </h1>
+        <p className="m-0 truncate text-xs text-muted" title={agent.intro}>
+          {agent.intro}
+        </p>
+      </div>
+    </div>
+  );
+};

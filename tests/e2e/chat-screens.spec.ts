@@ -1,0 +1,199 @@
+import type { Page } from '@playwright/test';
+import { expect, test, useEnglish } from './fixtures';
+
+const SHOTS = '.tmp/screenshots';
+
+test.beforeEach(async ({ page }) => {
+  await useEnglish(page);
+});
+
+const useDark = async (page: Page) => {
+  await page.addInitScript(() => localStorage.setItem('ai-chat-ops:theme', JSON.stringify({ userId: 'visitor', value: 'dark' })));
+};
+
+const ask = async (page: Page, question: string) => {
+  const box = page.getByRole('textbox', { name: /Ask anything/ });
+  await box.fill(question);
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/chat\/[^/?]+$/);
+  await expect(page.locator('li[data-role="assistant"][data-status="complete"]').last()).toBeVisible({ timeout: 20_000 });
+};
+
+const history = (page: Page) => page.getByRole('navigation', { name: 'Chat history' });
+
+/** A row's actions show on hover or keyboard focus, as a reader finds them. */
+const rowAction = async (page: Page, title: string, action: 'Rename' | 'Pin' | 'Unpin' | 'Delete') => {
+  await history(page).getByRole('link', { name: title }).hover();
+  await history(page).getByRole('button', { name: `${action} “${title}”` }).click();
+};
+
+test('an agent picked in the market answers in a new chat, shown in the header', async ({ page }) => {
+  await page.goto('/chat');
+  await page.getByRole('link', { name: 'Browse the agents market' }).first().click();
+  await expect(page).toHaveURL(/\/chat\/agents$/);
+  const cards = page.getByTestId('agent-card');
+  await expect(cards.first()).toBeVisible();
+
+  await page.getByRole('searchbox', { name: 'Search agents' }).fill('travel');
+  await expect(cards).toHaveCount(1);
+  await cards.first().click();
+
+  const detail = page.getByRole('dialog', { name: 'Travel Planner' });
+  await expect(detail).toBeVisible();
+  await expect(detail).toContainText('Created by');
+  await detail.getByRole('button', { name: 'Start a new chat' }).click();
+
+  await expect(page).toHaveURL(/\/chat$/);
+  await expect(page.getByTestId('chat-agent-name')).toHaveText('Travel Planner');
+  const box = page.getByRole('textbox', { name: /Ask anything/ });
+  await box.fill('Three days in Kyoto?');
+  await box.press('Enter');
+  const answer = page.getByTestId('answer');
+  await expect(answer).toContainText(/\S/);
+  await expect(page.locator('li[data-role="assistant"][data-status="complete"]')).toBeVisible({ timeout: 20_000 });
+  await expect(page).toHaveURL(/\/chat\/[^/]+$/);
+  await expect(page.getByTestId('chat-agent-name')).toHaveText('Travel Planner');
+
+  // the copy button copies the answer
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.locator('li[data-role="assistant"]').getByRole('button', { name: 'Copy message' }).click();
+  await expect(page.locator('li[data-role="assistant"]').getByRole('button', { name: 'Copied' })).toBeVisible();
+});
+
+test('the market shows every published agent and says when the list is complete', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 600 });
+  await page.goto('/chat/agents');
+  const cards = page.getByTestId('agent-card');
+  await expect(cards.first()).toBeVisible();
+  await page.getByTestId('agents-market').evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  await expect(page.getByText('You have seen every agent')).toBeVisible();
+  await expect(cards.filter({ hasText: 'draft' })).toHaveCount(0);
+});
+
+test('a chat link with ?agent= opens a new chat with that agent', async ({ page }) => {
+  await page.goto('/chat?agent=linkedin-post-writer');
+  await expect(page.getByTestId('chat-agent-name')).toHaveText('LinkedIn Post Writer');
+  await ask(page, 'A post about our new office');
+  await expect(page.getByTestId('chat-agent-name')).toHaveText('LinkedIn Post Writer');
+});
+
+test('history: rename inline, pin to the top, delete and undo, delete for good', async ({ page }) => {
+  await page.goto('/chat');
+  await ask(page, 'First question about bread');
+  await page.getByTestId('new-chat').click();
+  await ask(page, 'Second question about cheese');
+
+  const list = history(page);
+  await expect(list.getByRole('link', { name: 'First question about bread' })).toBeVisible();
+  await expect(list.getByRole('heading', { name: 'Today' })).toBeVisible();
+  await expect(list.locator('time').first()).toHaveText(/now|seconds? ago|minutes? ago/);
+
+  // rename inline
+  await rowAction(page, 'First question about bread', 'Rename');
+  const field = list.getByRole('textbox', { name: 'New name for “First question about bread”' });
+  await expect(field).toBeFocused();
+  await field.fill('Sourdough notes');
+  await field.press('Enter');
+  await expect(list.getByRole('link', { name: 'Sourdough notes' })).toBeVisible();
+
+  // pin: it moves to the top under "Pinned"
+  // keyboard: Tab from the link reaches the row's buttons
+  await list.getByRole('link', { name: 'Sourdough notes' }).focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(list.getByRole('button', { name: 'Pin “Sourdough notes”' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(list.getByRole('heading', { name: 'Pinned' })).toBeVisible();
+  await expect(list.getByTestId('history-title').first()).toHaveText('Sourdough notes');
+
+  // the server kept both
+  await page.reload();
+  await expect(history(page).getByTestId('history-title').first()).toHaveText('Sourdough notes');
+  await expect(history(page).getByRole('heading', { name: 'Pinned' })).toBeVisible();
+
+  // delete, then undo from the toast
+  await rowAction(page, 'Sourdough notes', 'Delete');
+  await expect(history(page).getByRole('link', { name: 'Sourdough notes' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(history(page).getByRole('link', { name: 'Sourdough notes' })).toBeVisible();
+
+  // delete for good: after the undo window the server forgets it
+  await rowAction(page, 'Sourdough notes', 'Delete');
+  await page.waitForTimeout(6000);
+  await page.reload();
+  await expect(history(page).getByRole('link', { name: 'Second question about cheese' })).toBeVisible();
+  await expect(history(page).getByRole('link', { name: 'Sourdough notes' })).toHaveCount(0);
+
+  // search
+  await history(page).getByRole('searchbox', { name: 'Search chats' }).fill('zzz-nothing');
+  await expect(history(page).getByText('No chats match “zzz-nothing”')).toBeVisible();
+});
+
+test('desktop screenshots of the chat and the market, light and dark', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/chat?agent=xhs-note-writer');
+  await ask(page, 'Write a note about a rainy day in Shanghai');
+  await page.screenshot({ path: `${SHOTS}/chat-light.png` });
+  await page.goto('/chat/agents');
+  await expect(page.getByTestId('agent-card').first()).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/market-light.png` });
+  await page.getByTestId('agent-card').nth(1).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/market-detail-light.png` });
+});
+
+test('dark screenshots', async ({ page }) => {
+  await useDark(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/chat');
+  await ask(page, 'Give me a table of three bread types with a code sample');
+  await expect(page.locator('html')).toHaveClass(/dark/);
+  await page.screenshot({ path: `${SHOTS}/chat-dark.png` });
+  await page.goto('/chat/agents');
+  await expect(page.getByTestId('agent-card').first()).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/market-dark.png` });
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('the history is a drawer: labelled, focus kept inside, Escape closes, picking a chat closes it', async ({ page }) => {
+    await page.goto('/chat');
+    await ask(page, 'Mobile question');
+    await expect(page.getByRole('navigation', { name: 'Chat history' })).toBeHidden();
+
+    const opener = page.getByRole('button', { name: 'Open chat history' });
+    await opener.click();
+    const drawer = page.getByRole('dialog', { name: 'Chat history' });
+    await expect(drawer).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/mobile-drawer-light.png` });
+    for (let index = 0; index < 12; index += 1) {
+      await page.keyboard.press('Tab');
+      expect(await drawer.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await expect(opener).toBeFocused();
+
+    await opener.click();
+    await drawer.getByRole('link', { name: 'Browse the agents market' }).click();
+    await expect(drawer).toBeHidden();
+    await expect(page.getByTestId('agent-card').first()).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/mobile-market-light.png` });
+
+    await opener.click();
+    await drawer.getByRole('link', { name: 'Mobile question' }).click();
+    await expect(drawer).toBeHidden();
+    await expect(page.getByTestId('question')).toHaveText('Mobile question');
+    await page.screenshot({ path: `${SHOTS}/mobile-chat-light.png` });
+  });
+
+  test('dark phone screenshots', async ({ page }) => {
+    await useDark(page);
+    await page.goto('/chat');
+    await ask(page, 'Dark mobile question');
+    await page.screenshot({ path: `${SHOTS}/mobile-chat-dark.png` });
+    await page.getByRole('button', { name: 'Open chat history' }).click();
+    await page.screenshot({ path: `${SHOTS}/mobile-drawer-dark.png` });
+  });
+});
