@@ -76,6 +76,10 @@ const readBody = (request: IncomingMessage): Promise<string> =>
     request.on('error', reject);
   });
 
+/** A start event names the conversation the request was for, so a real SPA session stays coherent. */
+const echoConversation = (event: ChatEvent, seen: SeenPost): ChatEvent =>
+  event.type === 'start' && typeof seen.body.conversationId === 'string' ? { ...event, conversationId: seen.body.conversationId } : event;
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function startFaultServer(): Promise<FaultServer> {
@@ -100,7 +104,7 @@ export async function startFaultServer(): Promise<FaultServer> {
     response.flushHeaders();
     for (const step of script.steps ?? []) {
       if (response.destroyed) return;
-      if ('event' in step) response.write(`data: ${JSON.stringify(step.event)}\n\n`);
+      if ('event' in step) response.write(`data: ${JSON.stringify(echoConversation(step.event, seen))}\n\n`);
       else if ('raw' in step) response.write(step.raw);
       else if ('delayMs' in step) await Promise.race([pause(step.delayMs), gone]);
       else if ('trickle' in step) {

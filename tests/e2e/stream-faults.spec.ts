@@ -1,0 +1,130 @@
+import type { Page } from '@playwright/test';
+import { endpoints } from '../../src/contract/endpoints';
+import { deltaEvent, endEvent, startEvent, startFaultServer, type FaultScript, type FaultServer } from '../faults/fault-server';
+import { expect, test, useEnglish } from './fixtures';
+
+/**
+ * The main stream faults in Chromium: the page and every other call go to the real server; the
+ * chat POST is sent on to a misbehaving server on loopback, so the browser's own network stack
+ * sees the reset, the refusal, the broken event, the stop and the drop.
+ */
+
+let faults: FaultServer;
+
+test.beforeAll(async () => {
+  faults = await startFaultServer();
+});
+test.afterAll(async () => {
+  await faults.close();
+});
+
+const QUESTION = 'Tell me about sourdough';
+const PARTIAL = 'Sourdough starts with a ';
+const NOT_SENT = 'Your message was not sent; it is back in the box. Try again.';
+
+const setUp = async (page: Page, ...scripts: FaultScript[]) => {
+  faults.reset();
+  faults.script(...scripts);
+  await useEnglish(page);
+  await page.route(`**${endpoints.chat.path}`, (route) => route.continue({ url: `${faults.origin}${endpoints.chat.path}` }));
+  await page.goto('/chat');
+  const box = page.getByRole('textbox', { name: /Ask anything/ });
+  await box.fill(QUESTION);
+  await box.press('Enter');
+};
+
+const reply = (page: Page) => page.locator('li[data-role="assistant"]').last();
+const box = (page: Page) => page.getByRole('textbox', { name: /Ask anything/ });
+
+/** fetch-event-source's own retry would come about a second after a failure: look past it. */
+const pastAutomaticRetry = (page: Page) => page.waitForTimeout(1_500);
+
+const expectAcceptedAndCut = async (page: Page) => {
+  await expect(reply(page)).toHaveAttribute('data-status', 'incomplete');
+  await expect(reply(page).getByRole('status')).toContainText('The answer is incomplete');
+  await expect(reply(page).getByRole('button', { name: 'Retry' })).toBeEnabled();
+  await pastAutomaticRetry(page);
+  expect(faults.posts).toHaveLength(1);
+  await expect(page.getByTestId('question')).toHaveText([QUESTION]);
+  await expect(page.getByTestId('answer')).toHaveText([PARTIAL]);
+  await expect(box(page)).toHaveValue('');
+};
+
+const expectRefusedAndKept = async (page: Page, reason: string | RegExp) => {
+  await expect(page.getByRole('alert')).toContainText(reason);
+  await pastAutomaticRetry(page);
+  expect(faults.posts).toHaveLength(1);
+  await expect(box(page)).toHaveValue(QUESTION);
+  await expect(page.getByTestId('question')).toHaveCount(0);
+  await expect(page.getByTestId('answer')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
+};
+
+test('a connection reset mid-answer keeps the partial answer, marked, and the retry completes it', async ({ page }) => {
+  await setUp(
+    page,
+    { steps: [startEvent(), deltaEvent('Sourdough '), deltaEvent('starts with a '), { delayMs: 200 }, { reset: true }] },
+    { steps: [startEvent(), deltaEvent('Flour, water, salt and time.'), endEvent()] },
+  );
+  await expectAcceptedAndCut(page);
+
+  await reply(page).getByRole('button', { name: 'Retry' }).click();
+  await expect(reply(page)).toHaveAttribute('data-status', 'complete');
+  await expect(page.getByTestId('answer')).toHaveText(['Flour, water, salt and time.']);
+  await expect(page.getByTestId('question')).toHaveText([QUESTION]);
+  expect(faults.posts).toHaveLength(2);
+  expect(faults.posts[1]!.body).toHaveProperty('retryMessageId');
+  expect(faults.posts[1]!.body).not.toHaveProperty('text');
+});
+
+test('a 500 with a JSON body puts the question back in the box with a translated reason', async ({ page }) => {
+  await setUp(page, {
+    status: 500,
+    headers: { 'content-type': 'application/json' },
+    steps: [{ raw: JSON.stringify({ code: 1, msg: 'Something went wrong on the server.', data: null, success: false }) }],
+  });
+  await expectRefusedAndKept(page, `${NOT_SENT} (Something went wrong on the server.)`);
+});
+
+test('a 500 that claims to be an event stream and stays open is refused, not shown', async ({ page }) => {
+  await setUp(page, { status: 500, headers: { 'content-type': 'text/event-stream' }, steps: [startEvent(), deltaEvent('never shown'), { hang: true }] });
+  await expectRefusedAndKept(page, NOT_SENT);
+  await expect(page.getByText('never shown')).toHaveCount(0);
+});
+
+test('a malformed event ends the answer there, keeping what came before and nothing after', async ({ page }) => {
+  await setUp(page, {
+    steps: [startEvent(), deltaEvent('Sourdough '), deltaEvent('starts with a '), { raw: 'data: {"type":"delta", oops\n\n' }, deltaEvent('after the bad event'), endEvent()],
+  });
+  await expectAcceptedAndCut(page);
+  await expect(page.getByText('after the bad event')).toHaveCount(0);
+});
+
+test('stop ends the request at the server and keeps the partial answer with a retry', async ({ page }) => {
+  await setUp(page, { steps: [startEvent(), deltaEvent('Sourdough '), deltaEvent('starts with a '), { hang: true }] });
+  await expect(page.getByTestId('answer')).toHaveText([PARTIAL]);
+  await page.getByRole('button', { name: 'Stop generating' }).click();
+  await expectAcceptedAndCut(page);
+  await expect.poll(() => faults.posts[0]?.clientWentAway).toBe(true);
+});
+
+test('a network drop before the first byte gives the question back', async ({ page }) => {
+  await setUp(page, { dropBeforeAnswer: true });
+  await expectRefusedAndKept(page, 'Could not reach the server. Your message was not sent; try again.');
+});
+
+test('the same reset reads in Chinese', async ({ page }) => {
+  faults.reset();
+  faults.script({ steps: [startEvent(), deltaEvent(PARTIAL), { delayMs: 200 }, { reset: true }] });
+  await page.addInitScript(() => localStorage.setItem('umi_locale', 'zh-CN'));
+  await page.route(`**${endpoints.chat.path}`, (route) => route.continue({ url: `${faults.origin}${endpoints.chat.path}` }));
+  await page.goto('/chat');
+  const input = page.getByRole('textbox').first();
+  await input.fill(QUESTION);
+  await input.press('Enter');
+  await expect(reply(page)).toHaveAttribute('data-status', 'incomplete');
+  await expect(reply(page).getByRole('status')).toContainText('回答未完成');
+  await expect(reply(page).getByRole('button', { name: '重试' })).toBeEnabled();
+  await pastAutomaticRetry(page);
+  expect(faults.posts).toHaveLength(1);
+});
