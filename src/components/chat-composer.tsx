@@ -1,5 +1,7 @@
-import { useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { useSelector } from '@xstate/react';
+import { useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AttachmentTray, type ComposerAttachments } from './attachment-tray';
 
 type ChatComposerProps = {
   value: string;
@@ -9,6 +11,8 @@ type ChatComposerProps = {
   streaming?: boolean;
   label: string;
   autoFocus?: boolean;
+  /** Lets the message carry images and files (attach button, paste, drop); without it, text only. */
+  attachments?: ComposerAttachments;
 };
 
 const MAX_HEIGHT_PX = 240;
@@ -18,9 +22,29 @@ export const isComposing = (event: KeyboardEvent<HTMLTextAreaElement>): boolean 
   event.nativeEvent.isComposing || event.keyCode === 229;
 
 /** The message box: grows with its text; Enter sends, Shift+Enter breaks the line. */
-export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = false, label, autoFocus }: ChatComposerProps) => {
+export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = false, label, autoFocus, attachments }: ChatComposerProps) => {
   const { t } = useTranslation();
   const ref = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const uploadsPending = useSelector(attachments?.queue, (state) => (state?.context.items.length ?? 0) > 0) ?? false;
+  const hasFiles = (attachments?.files.length ?? 0) > 0;
+  const canSend = (value.trim().length > 0 || hasFiles) && !uploadsPending;
+
+  const attach = (files: File[]) => {
+    if (!attachments || files.length === 0) return;
+    attachments.queue.send({ type: 'files.add', files, attached: attachments.files.length });
+  };
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = Array.from(event.clipboardData.files);
+    if (!attachments || files.length === 0) return;
+    event.preventDefault();
+    attach(files);
+  };
+  const carriesFiles = (event: DragEvent) => Boolean(attachments) && Array.from(event.dataTransfer.types).includes('Files');
+  const send = () => {
+    if (!streaming && canSend) onSend();
+  };
 
   useLayoutEffect(() => {
     const box = ref.current;
@@ -32,37 +56,86 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key !== 'Enter' || event.shiftKey || isComposing(event)) return;
     event.preventDefault();
-    if (!streaming) onSend();
+    send();
   };
 
   return (
     <form
-      className="flex items-end gap-2 rounded-2xl border border-line bg-surface p-2 shadow-sm focus-within:border-accent focus-within:ring-2 focus-within:ring-accent/30"
+      className={`relative flex flex-col rounded-2xl border bg-surface p-2 shadow-sm focus-within:border-accent focus-within:ring-2 focus-within:ring-accent/30 ${dragging ? 'border-accent' : 'border-line'}`}
       onSubmit={(event) => {
         event.preventDefault();
-        if (!streaming) onSend();
+        send();
+      }}
+      onDragOver={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(event) => {
+        if (!carriesFiles(event)) return;
+        event.preventDefault();
+        setDragging(false);
+        attach(Array.from(event.dataTransfer.files));
       }}
     >
-      <textarea
-        ref={ref}
-        rows={1}
-        value={value}
-        aria-label={label}
-        placeholder={t('chat.placeholder')}
-        autoFocus={autoFocus}
-        className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-fg outline-none focus-visible:outline-none placeholder:text-muted"
-        onChange={(event) => onChange(event.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      {streaming ? (
-        <button type="button" className="btn-outline" onClick={onStop} aria-label={t('chat.stop')}>
-          <span className="i-lucide-square" aria-hidden="true" />
-        </button>
-      ) : (
-        <button type="submit" className="btn-primary" aria-label={t('chat.send')} disabled={!value.trim()}>
-          <span className="i-lucide-send-horizontal rtl:-scale-x-100" aria-hidden="true" />
-        </button>
+      {attachments && <AttachmentTray attachments={attachments} />}
+      {dragging && (
+        <div className="pointer-events-none absolute inset-0 z-10 grid place-items-center rounded-2xl bg-surface/90 text-sm font-medium text-accent" aria-hidden="true">
+          {t('attachments.dropHere')}
+        </div>
       )}
+      <div className="flex items-end gap-2">
+        {attachments && (
+          <>
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              className="sr-only"
+              tabIndex={-1}
+              aria-hidden="true"
+              data-testid="attach-input"
+              onChange={(event) => {
+                attach(Array.from(event.target.files ?? []));
+                event.target.value = '';
+              }}
+            />
+            <button type="button" className="btn-ghost px-2" aria-label={t('attachments.attach')} title={t('attachments.attach')} onClick={() => fileInput.current?.click()}>
+              <span className="i-lucide-paperclip text-lg" aria-hidden="true" />
+            </button>
+          </>
+        )}
+        <textarea
+          ref={ref}
+          rows={1}
+          value={value}
+          aria-label={label}
+          placeholder={t('chat.placeholder')}
+          autoFocus={autoFocus}
+          className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-fg outline-none focus-visible:outline-none placeholder:text-muted"
+          onChange={(event) => onChange(event.target.value)}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+        />
+        {streaming ? (
+          <button type="button" className="btn-outline" onClick={onStop} aria-label={t('chat.stop')}>
+            <span className="i-lucide-square" aria-hidden="true" />
+          </button>
+        ) : (
+          <button
+            type="submit"
+            className="btn-primary"
+            aria-label={t('chat.send')}
+            title={uploadsPending ? t('attachments.waitForUploads') : undefined}
+            disabled={!canSend}
+          >
+            <span className="i-lucide-send-horizontal rtl:-scale-x-100" aria-hidden="true" />
+          </button>
+        )}
+      </div>
     </form>
   );
 };

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../machines/chat.machine';
+import { MessageAttachments } from './attachment-list';
 import { CopyTextButton } from './copy-text-button';
 import { LazyMarkdown } from './markdown/lazy-markdown';
 
@@ -29,11 +30,12 @@ export const MessageList = ({ messages, canRetry, onRetry }: MessageListProps) =
             <div className="break-words" data-testid="answer">
               <LazyMarkdown source={message.content} streaming={message.status === 'streaming'} />
             </div>
-          ) : (
+          ) : message.content ? (
             <div className="whitespace-pre-wrap break-words rounded-2xl bg-accent px-4 py-2 text-accent-fg" data-testid="question">
               {message.content}
             </div>
-          )}
+          ) : null}
+          <MessageAttachments files={message.files} />
           {message.content && message.status !== 'streaming' && message.status !== 'sending' && (
             <div className="mt-1 flex opacity-60 transition-opacity group-hover:opacity-100 focus-within:opacity-100">
               <CopyTextButton text={message.content} />

@@ -22,7 +22,7 @@ export const useUserMenu = (): UserMenuControls => {
 
 /** Shared look of the menu's items (links, buttons, radios), for items added through the slot. */
 export const userMenuItemClass =
-  'flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm text-fg no-underline hover:bg-raised focus:bg-raised focus:outline-none';
+  'flex w-full items-center gap-2 rounded px-3 py-2 text-start text-sm text-fg no-underline hover:bg-raised focus:bg-raised focus:outline-none';
 
 const Avatar = ({ src, size }: { src: string; size: number }) =>
   src ? (
@@ -154,7 +154,7 @@ export const UserMenu = ({ children }: UserMenuProps) => {
           <span className="i-lucide-chevron-down text-muted" aria-hidden="true" />
         </button>
         {open && (
-          <div className="absolute right-0 z-30 mt-1 w-64 rounded-xl border border-line bg-surface p-1 shadow-lg" data-testid="user-menu-popup">
+          <div className="absolute end-0 z-30 mt-1 w-64 rounded-xl border border-line bg-surface p-1 shadow-lg" data-testid="user-menu-popup">
             <div className="flex items-center gap-3 border-b border-line px-3 py-3" data-testid="user-menu-account">
               <Avatar src={user.avatar} size={40} />
               <div className="min-w-0">

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
 import { fromPromise } from 'xstate';
 import { useRuntime } from '../../app/runtime-context';
+import { useChatAttachments } from '../../components/attachment-tray';
 import { ChatComposer } from '../../components/chat-composer';
 import { describeFailure } from '../../components/describe-failure';
 import { MessageList } from '../../components/message-list';
@@ -76,6 +77,11 @@ const useHistory = () => {
           toast({ title: t('chat.changeFailed'), description: event.message, variant: 'destructive' });
         },
         leaveConversation: () => navigate('/chat'),
+        flushPendingDeletes: ({ context }) => {
+          for (const { conversation } of context.pendingDeletes) {
+            deleteConversation(conversation.conversationId, { silent: true }).catch(() => undefined);
+          }
+        },
       },
     }),
     { input: { cache: historyCache.get(owner) ?? null } },
@@ -119,6 +125,7 @@ const ChatScreen = () => {
   const streaming = useSelector(chat, (state) => state.matches('streaming') || state.matches('creatingConversation') || state.matches('sending'));
   const canRetry = useSelector(chat, (state) => state.can({ type: 'retry' }));
   const loadFailed = useSelector(chat, (state) => state.matches('loadFailed'));
+  const attachments = useChatAttachments(chat);
   const { ref: scrollRef, atBottom, onScroll, jumpToLatest } = useStickToBottom<HTMLDivElement>(messages);
 
   useEffect(() => {
@@ -243,6 +250,7 @@ const ChatScreen = () => {
                 onChange={(text) => chat.send({ type: 'draft.change', text })}
                 onSend={() => chat.send({ type: 'send' })}
                 onStop={() => chat.send({ type: 'stop' })}
+                attachments={attachments}
               />
             </div>
           </>
