@@ -1,4 +1,6 @@
 import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../src/contract/media';
+import { googleConfigFromEnv, type GoogleConfig } from './auth/google';
+import { wechatSettingsFromEnv, type WechatSettings } from './wechat/settings';
 
 export type LlmConfig = { baseUrl: string; apiKey?: string; model: string };
 
@@ -16,6 +18,14 @@ export type ServerConfig = {
   sseHeartbeatMs: number;
   /** Read the client address from X-Forwarded-For (only behind a proxy you trust). */
   trustProxy: boolean;
+  /** WeChat's real API, the local simulator, or neither (see server/wechat/settings.ts). */
+  wechat: WechatSettings;
+  /** The Google OAuth connector; null refuses Google login. */
+  google: GoogleConfig | null;
+  /** How long a scan-login ticket waits for its confirmation. */
+  scanTicketTtlMs: number;
+  /** Scan-login tickets one client address may open per minute. */
+  scanTicketsPerMinute: number;
 };
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -30,6 +40,10 @@ export const defaultConfig: ServerConfig = {
   loginWindowMs: 60 * 1000,
   sseHeartbeatMs: 15 * 1000,
   trustProxy: false,
+  wechat: { mode: 'simulator' },
+  google: null,
+  scanTicketTtlMs: 3 * 60 * 1000,
+  scanTicketsPerMinute: 20,
 };
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -55,6 +69,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     loginWindowMs: positiveNumber(env, 'LOGIN_WINDOW_SECONDS', defaultConfig.loginWindowMs / 1000) * 1000,
     sseHeartbeatMs: defaultConfig.sseHeartbeatMs,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    wechat: wechatSettingsFromEnv(env),
+    google: googleConfigFromEnv(env),
+    scanTicketTtlMs: positiveNumber(env, 'SCAN_TICKET_TTL_SECONDS', defaultConfig.scanTicketTtlMs / 1000) * 1000,
+    scanTicketsPerMinute: positiveNumber(env, 'SCAN_TICKETS_PER_MINUTE', defaultConfig.scanTicketsPerMinute),
   };
 }
 

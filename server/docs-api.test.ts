@@ -17,9 +17,13 @@ describe('docs/api.md', () => {
     expect(section).toContain(`Access: \`${endpoint.access}\``);
   });
 
-  it('documents no endpoint the contract does not have, besides the file download', () => {
+  it('documents no endpoint the contract does not have, besides the file download and the WeChat simulator', () => {
     const known = new Set(Object.values(endpoints).map((e) => `${e.method} ${e.path}`));
     const extra = [...sections.keys()].filter((heading) => /^(GET|POST) \//.test(heading) && !known.has(heading));
-    expect(extra).toEqual(['GET /api/media/file/{fileId}']);
+    expect(extra).toEqual([
+      'GET /api/media/file/{fileId}',
+      'GET /api/wechat-simulator/authorize',
+      'POST /api/wechat-simulator/authorize',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -146,11 +146,14 @@ export const uploads = pgTable(
   (t) => [index('uploads_user_idx').on(t.ownerUserId), index('uploads_visitor_idx').on(t.ownerVisitorId)],
 );
 
-/** A scan-login ticket: opened by a waiting browser, confirmed by a signed-in user. */
+/**
+ * A scan-login ticket: opened by a waiting browser, confirmed by a signed-in user, then consumed
+ * once by the browser that opened it (`finger_print` holds the SHA-256 of that browser's secret).
+ */
 export const scanTickets = pgTable('scan_tickets', {
   id: text('id').primaryKey(),
   fingerPrint: text('finger_print').notNull(),
-  status: text('status', { enum: ['waiting', 'confirmed', 'expired'] }).notNull(),
+  status: text('status', { enum: ['waiting', 'confirmed', 'expired', 'consumed'] }).notNull(),
   userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
   createdAt: at('created_at').notNull(),
   expiresAt: at('expires_at').notNull(),
@@ -207,4 +210,27 @@ export const taskEvents = pgTable(
     note: text('note'),
   },
   (t) => [index('task_events_task_idx').on(t.taskId, t.seq)],
+);
+
+/** A WeChat user (openid of one app, unionid across apps) linked to the account it signs in as. */
+export const wechatIdentities = pgTable(
+  'wechat_identities',
+  {
+    appId: text('app_id').notNull(),
+    openid: text('openid').notNull(),
+    unionid: text('unionid'),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** As WeChat last said; the account's own nickname and avatar are the user's to change. */
+    nickname: text('nickname').notNull(),
+    avatar: text('avatar').notNull(),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.appId, t.openid] }),
+    index('wechat_identities_unionid_idx').on(t.unionid),
+    index('wechat_identities_user_idx').on(t.userId),
+  ],
 );

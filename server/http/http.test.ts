@@ -101,11 +101,13 @@ describe('bad requests', () => {
 });
 
 describe('WeChat endpoints', () => {
-  it('are registered and refuse clearly while WeChat is not configured', async () => {
-    const t = h.makeApp();
+  it('are registered and refuse clearly while WeChat is switched off', async () => {
+    const t = h.makeApp({ config: { wechat: { mode: 'off' } } });
     const reply = await t.get('/api/system/auth/wx-login', { code: 'abc' });
     expect(reply.body).toMatchObject({ code: 1, msg: 'WeChat login is not configured', success: false });
-    expect((await t.post('/api/system/auth/wx-login-by-scanid', { scanid: 'x1' })).body.msg).toBe('WeChat login is not configured');
+    expect((await t.get('/api/system/openapi/wx/config', { url: 'https://x.example/' })).body.msg).toBe('WeChat login is not configured');
+    // scan login needs no WeChat: a signed-in user confirms the ticket
+    expect((await t.post('/api/system/auth/wx-login-by-scanid', { scanid: 'x1', fingerPrint: 'fp-0123456789abcdef' })).status).toBe(404);
   });
 });
 

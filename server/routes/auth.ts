@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { googleLoginRefusal } from '../auth/google';
 import type { Services } from '../deps';
 import { visitorIdOf } from '../http/caller';
 import { clientAddress } from '../http/client-address';
@@ -9,11 +10,11 @@ import { passwordLogin, revokeSession } from '../services/auth';
 const OTHER_LOGIN_TYPES: Record<string, string> = {
   'wechat-official-account': 'WeChat login goes through /api/system/auth/wx-login, not the password form.',
   'wechat-miniprogram': 'WeChat mini program login goes through /api/system/auth/wx-login, not the password form.',
-  'google-oauth': 'Google login is not configured on this server.',
 };
 
 export function authRoutes(app: Hono<AppEnv>, services: Services) {
   defineRoute(app, services, 'login', async ({ input, c }) => {
+    if (input.loginType === 'google-oauth') throw googleLoginRefusal(services.config.google);
     if (input.loginType !== 'password') throw badRequest(OTHER_LOGIN_TYPES[input.loginType] ?? 'Unsupported login type.');
     return passwordLogin(services, {
       username: input.username,

@@ -1,21 +1,85 @@
+import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
+import { FailureLimiter } from '../auth/rate-limit';
 import type { Services } from '../deps';
-import { ApiError } from '../http/errors';
+import { visitorIdOf } from '../http/caller';
+import { clientAddress } from '../http/client-address';
+import { ApiError, tooManyRequests } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
+import { finishLogin } from '../services/auth';
+import { consentPageRoutes } from './consent-page';
+import { userForWechatProfile } from './identities';
+import { createOfficialApi } from './official-api';
+import type { WechatProvider } from './provider';
+import { checkScanTicket, loginWithScanTicket, openScanTicket } from './scan-tickets';
+import { jsapiSignature } from './signature';
+import { createWechatSimulator } from './simulator';
 
 export const WECHAT_NOT_CONFIGURED = 'WeChat login is not configured';
 
+const NONCE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const nonceStr = () => [...randomBytes(16)].map((byte) => NONCE_ALPHABET[byte % NONCE_ALPHABET.length]).join('');
+
+/** WeChat's real API, the simulator (with its consent page), or null when WeChat is off. */
+function providerFor(app: Hono<AppEnv>, services: Services): WechatProvider | null {
+  const settings = services.config.wechat;
+  if (settings.mode === 'official') return createOfficialApi(settings, { clock: services.clock, log: services.log });
+  if (settings.mode === 'off') return null;
+  const simulator = createWechatSimulator(services.clock);
+  consentPageRoutes(app, simulator);
+  return simulator;
+}
+
 /**
- * Every WeChat endpoint of the contract. Until the WeChat connector and its simulator exist they
- * validate their input and answer a clear refusal.
+ * The WeChat endpoints of the contract: the JS-SDK config, the authorisation-code login and the
+ * scan login. They work the same against WeChat and against the simulator; scan login needs no
+ * WeChat at all (a signed-in user confirms the ticket with update-scanid).
  */
 export function wechatRoutes(app: Hono<AppEnv>, services: Services) {
-  const refuse = async (): Promise<never> => {
-    throw new ApiError(503, WECHAT_NOT_CONFIGURED);
+  const provider = providerFor(app, services);
+  const wechat = (): WechatProvider => {
+    if (!provider) throw new ApiError(503, WECHAT_NOT_CONFIGURED);
+    return provider;
   };
-  defineRoute(app, services, 'wxConfig', refuse);
-  defineRoute(app, services, 'wxLogin', refuse);
-  defineRoute(app, services, 'wxRegisterLogin', refuse);
-  defineRoute(app, services, 'wxValidateLogin', refuse);
-  defineRoute(app, services, 'wxLoginByScanId', refuse);
+  const ticketsOpened = new FailureLimiter(services.config.scanTicketsPerMinute, 60 * 1000);
+
+  defineRoute(app, services, 'wxConfig', async ({ input }) => {
+    const current = wechat();
+    const timestamp = Math.floor(services.clock.now().getTime() / 1000);
+    const nonce = nonceStr();
+    const ticket = await current.jsapiTicket();
+    return {
+      appId: current.appId,
+      timestamp,
+      nonceStr: nonce,
+      signature: jsapiSignature({ ticket, nonceStr: nonce, timestamp, url: input.url }),
+      authorizeUrl: current.authorizeUrl,
+    };
+  });
+
+  defineRoute(app, services, 'wxLogin', async ({ input, c }) => {
+    const current = wechat();
+    const profile = await current.profileForCode(input.code);
+    const user = await userForWechatProfile(services.db, services.clock, current.appId, profile);
+    return finishLogin(services, user, visitorIdOf(c));
+  });
+
+  defineRoute(app, services, 'wxRegisterLogin', async ({ input, c }) => {
+    const key = `scan:${clientAddress(c, services.config.trustProxy)}`;
+    const now = services.clock.now().getTime();
+    const waitMs = ticketsOpened.blockedFor(key, now);
+    if (waitMs > 0) {
+      throw tooManyRequests(`Too many scan codes requested. Please wait ${Math.ceil(waitMs / 1000)} seconds and try again.`);
+    }
+    ticketsOpened.fail(key, now);
+    return openScanTicket(services, input.fingerPrint);
+  });
+
+  defineRoute(app, services, 'wxValidateLogin', ({ input, c }) =>
+    checkScanTicket(services, { id: input.id, fingerPrint: input.fingerPrint, visitorId: visitorIdOf(c) }),
+  );
+
+  defineRoute(app, services, 'wxLoginByScanId', ({ input, c }) =>
+    loginWithScanTicket(services, { scanid: input.scanid, fingerPrint: input.fingerPrint, visitorId: visitorIdOf(c) }),
+  );
 }

@@ -8,18 +8,33 @@ export const wxConfigSchema = v.object({
   timestamp: v.number(),
   nonceStr: v.string(),
   signature: v.string(),
+  /**
+   * Where to send a person to authorise (the query is appended by the client): WeChat's page,
+   * or a local consent page when the server simulates WeChat. Absent means WeChat's page.
+   */
+  authorizeUrl: v.optional(v.string()),
 });
 export type WxConfig = v.InferOutput<typeof wxConfigSchema>;
 
 export const wxLoginQuerySchema = v.object({ code: v.pipe(v.string(), v.minLength(1), v.maxLength(512)) });
 
-export const registerLoginQuerySchema = v.object({ fingerPrint: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) });
+/**
+ * A secret the waiting browser makes up and keeps (a random UUID is fine): the ticket id is shown
+ * to anyone who sees the QR code, so collecting the login also takes this.
+ */
+export const fingerPrintSchema = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9_-]{16,128}$/, 'fingerPrint must be 16 to 128 letters, digits, dashes or underscores'),
+);
+
+export const registerLoginQuerySchema = v.object({ fingerPrint: fingerPrintSchema });
 /** A fresh scan id and when it stops being valid. */
 export const scanTicketSchema = v.object({ id: idSchema, expiresAt: timestampSchema });
 export type ScanTicket = v.InferOutput<typeof scanTicketSchema>;
 
-export const validateLoginRequestSchema = v.object({ id: idSchema });
+export const validateLoginRequestSchema = v.object({ id: idSchema, fingerPrint: fingerPrintSchema });
 export const SCAN_STATUSES = ['waiting', 'confirmed', 'expired'] as const;
+export type ScanState = (typeof SCAN_STATUSES)[number];
 export const scanStatusSchema = v.object({
   status: v.picklist(SCAN_STATUSES),
   token: v.optional(v.string()),
@@ -27,4 +42,7 @@ export const scanStatusSchema = v.object({
 });
 export type ScanStatus = v.InferOutput<typeof scanStatusSchema>;
 
-export const scanIdRequestSchema = v.object({ scanid: idSchema });
+export const scanIdRequestSchema = v.object({ scanid: idSchema, fingerPrint: fingerPrintSchema });
+
+/** WeChat's authorisation page for official accounts. */
+export const WECHAT_AUTHORIZE_URL = 'https://open.weixin.qq.com/connect/oauth2/authorize';

@@ -10,7 +10,13 @@ import type { UserInfo } from '../../src/contract/users';
  */
 type StoredUser = UserInfo & { password: string };
 type StoredConversation = Conversation & { owner: string };
-export type ScanTicketState = { id: string; expiresAt: string; status: 'waiting' | 'confirmed' | 'expired'; userId?: string };
+export type ScanTicketState = {
+  id: string;
+  fingerPrint: string;
+  expiresAt: string;
+  status: 'waiting' | 'confirmed' | 'consumed';
+  userId?: string;
+};
 
 /** An answer's text pieces; `cut` closes the stream without its end event (an incomplete answer). */
 export type QueuedAnswer = { pieces: string[]; cut: boolean };
@@ -24,6 +30,10 @@ type Db = {
   messages: Map<string, Message[]>;
   uploads: Map<string, FileRef>;
   scanTickets: Map<string, ScanTicketState>;
+  /** One-time WeChat authorisation codes → the user each signs in. */
+  wechatCodes: Map<string, string>;
+  /** What the WeChat config answers: where to authorise, or a refusal's msg. */
+  wechat: { authorizeUrl?: string; configFailure?: string };
   /** What the default chat handler streams as the next answers, then a canned answer. */
   answers: QueuedAnswer[];
   seq: number;
@@ -37,6 +47,8 @@ const fresh = (): Db => ({
   messages: new Map(),
   uploads: new Map(),
   scanTickets: new Map(),
+  wechatCodes: new Map(),
+  wechat: {},
   answers: [],
   seq: 1,
 });
@@ -167,3 +179,8 @@ export const queueCutAnswer = (...pieces: string[]): void => {
 export const DEFAULT_ANSWER = ['Hello', ', ', 'how can I help?'];
 
 resetDb();
+
+/** What WeChat does when a person consents: a one-time code that signs in this user. */
+export const seedWechatCode = (code: string, userId: string): void => {
+  db.wechatCodes.set(code, userId);
+};

@@ -10,6 +10,7 @@ import {
   nextId,
   nextTimestamp,
   publicUser,
+  type ScanTicketState,
   userOwner,
   visitorOwner,
 } from './db';
@@ -123,6 +124,13 @@ const requireUser = (caller: Caller) => {
   const user = publicUser(caller.userId);
   if (!user) throw new FakeApiError(401, 'Please log in first.');
   return user;
+};
+
+/** A scan ticket, only for the browser that opened it (its fingerPrint), like the real server. */
+const ownScanTicket = (id: string, fingerPrint: string): ScanTicketState => {
+  const ticket = db.scanTickets.get(id);
+  if (!ticket || ticket.fingerPrint !== fingerPrint) throw new FakeApiError(404, 'Scan id not found');
+  return ticket;
 };
 
 const loginResult = (userId: string) => {
@@ -255,7 +263,9 @@ export const handlers = {
   userUpdateScanId: route('userUpdateScanId', ({ input, caller }) => {
     const user = requireUser(caller);
     const ticket = db.scanTickets.get(input.scanid);
-    if (!ticket) throw new FakeApiError(404, 'Scan id not found');
+    if (!ticket || ticket.status !== 'waiting' || Date.parse(ticket.expiresAt) <= Date.now()) {
+      throw new FakeApiError(404, 'Scan id not found');
+    }
     Object.assign(ticket, { status: 'confirmed', userId: user.id });
     return ok('userUpdateScanId', null);
   }),
@@ -273,31 +283,50 @@ export const handlers = {
     return ok('upload', ref);
   }),
   appDownloadManifest: route('appDownloadManifest', () => ok('appDownloadManifest', sampleManifest)),
-  wxConfig: route('wxConfig', () =>
-    ok('wxConfig', { appId: 'wx-test-app', timestamp: 1_700_000_000, nonceStr: 'nonce', signature: 'signature' }),
-  ),
-  wxLogin: route('wxLogin', ({ input }) => {
-    const user = [...db.users.values()].find((item) => item.wechatId === input.code);
-    if (!user) throw new FakeApiError(400, 'The WeChat code is invalid or used');
-    return ok('wxLogin', loginResult(user.id));
+  wxConfig: route('wxConfig', () => {
+    if (db.wechat.configFailure) throw new FakeApiError(502, db.wechat.configFailure);
+    return ok('wxConfig', {
+      appId: 'wx-test-app',
+      timestamp: 1_700_000_000,
+      nonceStr: 'nonce',
+      signature: 'signature',
+      ...(db.wechat.authorizeUrl ? { authorizeUrl: db.wechat.authorizeUrl } : {}),
+    });
   }),
-  wxRegisterLogin: route('wxRegisterLogin', () => {
-    const ticket = { id: nextId('scan'), expiresAt: new Date(Date.now() + 5 * 60_000).toISOString(), status: 'waiting' as const };
+  wxLogin: route('wxLogin', ({ input }) => {
+    const userId = db.wechatCodes.get(input.code);
+    db.wechatCodes.delete(input.code);
+    if (!userId) throw new FakeApiError(400, 'The WeChat authorisation code is invalid, expired or already used. Please sign in with WeChat again.');
+    return ok('wxLogin', loginResult(userId));
+  }),
+  wxRegisterLogin: route('wxRegisterLogin', ({ input }) => {
+    const ticket: ScanTicketState = {
+      id: nextId('scan'),
+      fingerPrint: input.fingerPrint,
+      expiresAt: new Date(Date.now() + 3 * 60_000).toISOString(),
+      status: 'waiting',
+    };
     db.scanTickets.set(ticket.id, ticket);
     return ok('wxRegisterLogin', { id: ticket.id, expiresAt: ticket.expiresAt });
   }),
   wxValidateLogin: route('wxValidateLogin', ({ input }) => {
-    const ticket = db.scanTickets.get(input.id);
-    if (!ticket) throw new FakeApiError(404, 'Scan id not found');
-    if (ticket.status === 'confirmed' && ticket.userId) return ok('wxValidateLogin', { status: 'confirmed', ...loginResult(ticket.userId) });
-    return ok('wxValidateLogin', { status: ticket.status });
+    const ticket = ownScanTicket(input.id, input.fingerPrint);
+    if (ticket.status === 'confirmed' && ticket.userId) {
+      ticket.status = 'consumed';
+      return ok('wxValidateLogin', { status: 'confirmed', ...loginResult(ticket.userId) });
+    }
+    const waiting = ticket.status === 'waiting' && Date.parse(ticket.expiresAt) > Date.now();
+    return ok('wxValidateLogin', { status: waiting ? 'waiting' : 'expired' });
   }),
   wxLoginByScanId: route('wxLoginByScanId', ({ input }) => {
-    const ticket = db.scanTickets.get(input.scanid);
-    if (!ticket || ticket.status !== 'confirmed' || !ticket.userId) throw new FakeApiError(400, 'The scan login is not confirmed');
+    const ticket = ownScanTicket(input.scanid, input.fingerPrint);
+    if (ticket.status === 'waiting' && Date.parse(ticket.expiresAt) > Date.now()) {
+      throw new FakeApiError(409, 'The scan code has not been confirmed yet.');
+    }
+    if (ticket.status !== 'confirmed' || !ticket.userId) throw new FakeApiError(404, 'Scan id not found');
+    ticket.status = 'consumed';
     return ok('wxLoginByScanId', loginResult(ticket.userId));
   }),
-  ...taskHandlers,
 } satisfies Record<EndpointName, HttpHandler>;
 
 export const defaultHandlers: HttpHandler[] = Object.values(handlers);

@@ -15,7 +15,7 @@ import { getUserInfo, updateScanId, updateUser } from '../../src/services/api/us
 import { getWxConfig, loginWithScanId, loginWithWxCode, openScanTicket, validateScanLogin } from '../../src/services/api/wechat';
 import { streamChat } from '../../src/services/chat-stream';
 import { setToken } from '../../src/services/cookies';
-import { seedUser } from '../msw/db';
+import { seedUser, seedWechatCode } from '../msw/db';
 import { handlers } from '../msw/handlers';
 import { recordRequests } from '../msw/server';
 
@@ -34,7 +34,7 @@ describe('the fake API', () => {
 
   it('answers every endpoint within the contract through the real client', async () => {
     const seen = recordRequests();
-    const { user, password } = seedUser({ username: 'ada@example.com', wechatId: 'wx-code-ada' });
+    const { user, password } = seedUser({ username: 'ada@example.com' });
 
     const agents = await listPublishedAgents();
     expect(agents.total).toBeGreaterThan(0);
@@ -64,11 +64,15 @@ describe('the fake API', () => {
 
 
     await getWxConfig('https://app.example.com/chat');
-    const ticket = await openScanTicket('browser-fingerprint');
-    expect((await validateScanLogin(ticket.id)).status).toBe('waiting');
+    const fingerPrint = 'browser-fingerprint-0001';
+    const ticket = await openScanTicket(fingerPrint);
+    expect((await validateScanLogin(ticket.id, fingerPrint)).status).toBe('waiting');
     await updateScanId(ticket.id);
-    expect((await validateScanLogin(ticket.id)).status).toBe('confirmed');
-    expect((await loginWithScanId(ticket.id)).userInfo.id).toBe(user.id);
+    expect((await validateScanLogin(ticket.id, fingerPrint)).status).toBe('confirmed');
+    const other = await openScanTicket(fingerPrint);
+    await updateScanId(other.id);
+    expect((await loginWithScanId(other.id, fingerPrint)).userInfo.id).toBe(user.id);
+    seedWechatCode('wx-code-ada', user.id);
     expect((await loginWithWxCode('wx-code-ada')).userInfo.id).toBe(user.id);
 
     await logout();

@@ -7,6 +7,8 @@ export const loginWithWxCode = (code: string, options?: CallOptions) => call('wx
 export const openScanTicket = (fingerPrint: string, options?: CallOptions) =>
   call('wxRegisterLogin', { fingerPrint }, options);
 
-export const validateScanLogin = (id: string, options?: CallOptions) => call('wxValidateLogin', { id }, options);
+export const validateScanLogin = (id: string, fingerPrint: string, options?: CallOptions) =>
+  call('wxValidateLogin', { id, fingerPrint }, options);
 
-export const loginWithScanId = (scanid: string, options?: CallOptions) => call('wxLoginByScanId', { scanid }, options);
+export const loginWithScanId = (scanid: string, fingerPrint: string, options?: CallOptions) =>
+  call('wxLoginByScanId', { scanid, fingerPrint }, options);

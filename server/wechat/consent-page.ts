@@ -1,0 +1,100 @@
+import { randomInt } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import type { AppEnv } from '../http/route';
+import { SIMULATOR_APP_ID, SIMULATOR_AUTHORIZE_PATH, type WechatSimulator } from './simulator';
+
+const SCOPES = new Set(['snsapi_userinfo', 'snsapi_base']);
+const STATE = /^[A-Za-z0-9._~-]{0,128}$/;
+const NAME_MAX = 32;
+/** A development server (Vite on another port) runs on the same machine. */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+const STYLE = `body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;background:#ededed;margin:0;color:#111}
+main{max-width:420px;margin:0 auto;padding:32px 20px}section{background:#fff;border-radius:12px;padding:24px}
+h1{font-size:20px;margin:0 0 8px}p{color:#555;line-height:1.5}label{display:block;font-weight:600;margin:16px 0 6px}
+input{width:100%;box-sizing:border-box;font-size:16px;padding:10px;border:1px solid #ccc;border-radius:8px}
+button{margin-top:20px;width:100%;font-size:17px;padding:12px;border:0;border-radius:8px;background:#07c160;color:#fff;font-weight:600}
+button:focus-visible,input:focus-visible{outline:3px solid #10aeff;outline-offset:2px}.note{font-size:13px;color:#888}`;
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+  `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main><section>${body}</section>` +
+  `<p class="note">WeChat simulator: this server has no WeChat app configured (WECHAT_APP_ID, WECHAT_APP_SECRET), ` +
+  `so it stands in for WeChat's authorisation page.</p></main></body></html>`;
+
+const refusal = (c: Context, message: string) =>
+  c.html(page('WeChat authorisation failed', `<h1>WeChat authorisation failed</h1><p role="alert">${escapeHtml(message)}</p>`), 400);
+
+/** A redirect_uri the simulator may send a code to: an absolute http(s) URL without credentials. */
+const parseRedirect = (value: string | undefined): URL | null => {
+  if (!value || value.length > 2000) return null;
+  try {
+    const url = new URL(value);
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return null;
+    return url;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The simulator's stand-in for WeChat's authorisation page: the same query as WeChat's
+ * (appid, redirect_uri, response_type=code, scope, state), a consent form naming the simulated
+ * WeChat user, and on consent a 303 back to redirect_uri with `code` and `state`. Like WeChat,
+ * which only returns to the domain registered for the app, it only returns to this site (or a
+ * development server on this machine), so it is no open redirect.
+ */
+export function consentPageRoutes(app: Hono<AppEnv>, simulator: WechatSimulator) {
+  app.get(SIMULATOR_AUTHORIZE_PATH, (c) => {
+    const query = c.req.query();
+    if (query.appid !== SIMULATOR_APP_ID) return refusal(c, `Unknown appid: this simulator only knows "${SIMULATOR_APP_ID}".`);
+    if (query.response_type !== 'code') return refusal(c, 'response_type must be "code".');
+    if (!SCOPES.has(query.scope ?? '')) return refusal(c, 'scope must be snsapi_userinfo or snsapi_base.');
+    if (!STATE.test(query.state ?? '')) return refusal(c, 'state must be at most 128 letters, digits, dots, dashes or underscores.');
+    const redirect = parseRedirect(query.redirect_uri);
+    if (!redirect) return refusal(c, 'redirect_uri must be an absolute http or https URL.');
+    const suggested = `WeChat user ${randomInt(1000, 10000)}`;
+    return c.html(
+      page(
+        'Sign in with WeChat',
+        `<h1>Sign in with WeChat</h1>` +
+          `<p><strong>${escapeHtml(redirect.host)}</strong> asks for your WeChat nickname and avatar.</p>` +
+          `<form method="post" action="${SIMULATOR_AUTHORIZE_PATH}">` +
+          `<input type="hidden" name="redirect_uri" value="${escapeHtml(redirect.href)}">` +
+          `<input type="hidden" name="state" value="${escapeHtml(query.state ?? '')}">` +
+          `<label for="name">Simulated WeChat user</label>` +
+          `<input id="name" name="name" required maxlength="${NAME_MAX}" value="${escapeHtml(suggested)}">` +
+          `<p class="note">The same name signs in as the same WeChat user again.</p>` +
+          `<button type="submit">Allow</button></form>`,
+      ),
+    );
+  });
+
+  app.post(SIMULATOR_AUTHORIZE_PATH, async (c) => {
+    let form: Record<string, unknown>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      return refusal(c, 'The form could not be read.');
+    }
+    const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : '');
+    const redirect = parseRedirect(text('redirect_uri'));
+    if (!redirect) return refusal(c, 'redirect_uri must be an absolute http or https URL.');
+    if (redirect.origin !== new URL(c.req.url).origin && !LOOPBACK.has(redirect.hostname)) {
+      return refusal(c, 'redirect_uri must be on this site (or on this machine, for a development server).');
+    }
+    const state = text('state');
+    if (!STATE.test(state)) return refusal(c, 'state must be at most 128 letters, digits, dots, dashes or underscores.');
+    const name = text('name').trim();
+    if (!name || [...name].length > NAME_MAX) return refusal(c, `Give the simulated WeChat user a name of 1 to ${NAME_MAX} characters.`);
+    redirect.searchParams.delete('code');
+    redirect.searchParams.delete('state');
+    redirect.searchParams.set('code', simulator.issueCode(name));
+    redirect.searchParams.set('state', state);
+    redirect.hash = '';
+    return c.redirect(redirect.href, 303);
+  });
+}

@@ -1,0 +1,104 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FakeWechatUser = { openid: string; unionid?: string; nickname: string; headimgurl: string };
+
+/**
+ * A local fake of WeChat's API on 127.0.0.1 for tests, speaking WeChat's wire format: the four
+ * calls the server makes, errcode answers, and counters of each call so caching shows.
+ */
+export async function startFakeWechatApi(options: { appId: string; appSecret: string }) {
+  const calls: Record<string, number> = {};
+  const codes = new Map<string, FakeWechatUser>();
+  const userTokens = new Map<string, FakeWechatUser>();
+  let accessToken = '';
+  let ticket = '';
+  let serial = 0;
+  const state = {
+    /** The next answers of getticket say the access token is stale (errcode 40001). */
+    staleTokenAnswers: 0,
+    expiresIn: 7200,
+    /** Answer every call with HTTP 500 and no JSON. */
+    broken: false,
+  };
+
+  const send = (res: ServerResponse, body: unknown) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname.replace(/^\//, '');
+    const q = (name: string) => url.searchParams.get(name) ?? '';
+    calls[path] = (calls[path] ?? 0) + 1;
+    if (state.broken) {
+      res.writeHead(500);
+      res.end('oops');
+      return;
+    }
+    switch (path) {
+      case 'cgi-bin/token':
+        if (q('grant_type') !== 'client_credential' || q('appid') !== options.appId || q('secret') !== options.appSecret) {
+          return send(res, { errcode: 40125, errmsg: 'invalid appsecret' });
+        }
+        accessToken = `AT${++serial}`;
+        return send(res, { access_token: accessToken, expires_in: state.expiresIn });
+      case 'cgi-bin/ticket/getticket':
+        if (state.staleTokenAnswers > 0) {
+          state.staleTokenAnswers -= 1;
+          return send(res, { errcode: 40001, errmsg: 'invalid credential, access_token is invalid or not latest' });
+        }
+        if (q('access_token') !== accessToken || q('type') !== 'jsapi') return send(res, { errcode: 40001, errmsg: 'invalid credential' });
+        ticket = `TICKET${++serial}`;
+        return send(res, { errcode: 0, errmsg: 'ok', ticket, expires_in: state.expiresIn });
+      case 'sns/oauth2/access_token': {
+        if (q('appid') !== options.appId || q('secret') !== options.appSecret || q('grant_type') !== 'authorization_code') {
+          return send(res, { errcode: 40125, errmsg: 'invalid appsecret' });
+        }
+        const user = codes.get(q('code'));
+        if (!user) return send(res, { errcode: 40029, errmsg: 'invalid code' });
+        codes.delete(q('code'));
+        const token = `UAT${++serial}`;
+        userTokens.set(token, user);
+        return send(res, {
+          access_token: token,
+          expires_in: 7200,
+          refresh_token: `RT${serial}`,
+          openid: user.openid,
+          scope: 'snsapi_userinfo',
+          ...(user.unionid ? { unionid: user.unionid } : {}),
+        });
+      }
+      case 'sns/userinfo': {
+        const user = userTokens.get(q('access_token'));
+        if (!user || user.openid !== q('openid')) return send(res, { errcode: 40003, errmsg: 'invalid openid' });
+        return send(res, { ...user, sex: 0, province: '', city: '', country: '', privilege: [] });
+      }
+      default:
+        res.writeHead(404);
+        res.end();
+    }
+  };
+
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    state,
+    currentTicket: () => ticket,
+    /** What WeChat does when the person taps "allow": a one-time code for them. */
+    issueCode(user: FakeWechatUser): string {
+      const code = `CODE${++serial}`;
+      codes.set(code, user);
+      return code;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

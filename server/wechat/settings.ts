@@ -1,0 +1,26 @@
+/**
+ * Which WeChat the server talks to:
+ * - `official`: WeChat's real API, when WECHAT_APP_ID and WECHAT_APP_SECRET are set;
+ * - `simulator`: a local stand-in (consent page, codes, users) so every flow works on one machine;
+ * - `off`: WeChat login refused (WECHAT_SIMULATOR=off without credentials).
+ */
+export type WechatSettings =
+  | { mode: 'official'; appId: string; appSecret: string; apiBase: string }
+  | { mode: 'simulator' }
+  | { mode: 'off' };
+
+export const WECHAT_API_BASE = 'https://api.weixin.qq.com';
+
+export { WECHAT_AUTHORIZE_URL } from '../../src/contract/wechat';
+
+export function wechatSettingsFromEnv(env: NodeJS.ProcessEnv): WechatSettings {
+  const appId = env.WECHAT_APP_ID?.trim();
+  const appSecret = env.WECHAT_APP_SECRET?.trim();
+  if (appId && appSecret) {
+    const apiBase = (env.WECHAT_API_BASE?.trim() || WECHAT_API_BASE).replace(/\/+$/, '');
+    return { mode: 'official', appId, appSecret, apiBase };
+  }
+  if (appId || appSecret) throw new Error('Set both WECHAT_APP_ID and WECHAT_APP_SECRET, or neither (the simulator then runs).');
+  const simulator = env.WECHAT_SIMULATOR?.trim().toLowerCase();
+  return simulator === 'off' || simulator === '0' || simulator === 'false' ? { mode: 'off' } : { mode: 'simulator' };
+}

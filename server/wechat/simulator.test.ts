@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openHarness, type TestApp } from '../test/harness';
+import { INVALID_CODE_MSG } from './provider';
+import { WECHAT_NOT_CONFIGURED } from './routes';
+import { SIMULATOR_APP_ID, SIMULATOR_AUTHORIZE_PATH } from './simulator';
+
+const CONFIG = '/api/system/openapi/wx/config';
+const LOGIN = '/api/system/auth/wx-login';
+const ORIGIN = 'http://localhost';
+const RETURN_TO = `${ORIGIN}/login?redirect_url=%2Fchat&scanid=s1`;
+
+let h: Awaited<ReturnType<typeof openHarness>>;
+beforeAll(async () => {
+  h = await openHarness();
+});
+afterAll(() => h.close());
+
+const authorizeQuery = (overrides: Record<string, string> = {}) =>
+  new URLSearchParams({
+    appid: SIMULATOR_APP_ID,
+    redirect_uri: RETURN_TO,
+    response_type: 'code',
+    scope: 'snsapi_userinfo',
+    state: '1.abc-123',
+    ...overrides,
+  });
+
+/** Submits the consent form the way a browser on this site would. */
+const consent = (t: TestApp, fields: Record<string, string>, origin = ORIGIN) =>
+  t.raw(SIMULATOR_AUTHORIZE_PATH, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+    body: new URLSearchParams(fields).toString(),
+  });
+
+const codeFrom = (response: Response) => new URL(response.headers.get('location')!).searchParams.get('code')!;
+
+describe('the WeChat simulator (no WeChat credentials)', () => {
+  it('tells the SPA to authorise on its own consent page, with a signed config', async () => {
+    const t = h.makeApp();
+    const reply = await t.get(CONFIG, { url: `${ORIGIN}/` });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toMatchObject({ appId: SIMULATOR_APP_ID, authorizeUrl: SIMULATOR_AUTHORIZE_PATH });
+    expect(reply.body.data.signature).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('shows a consent page for the query WeChat takes, naming the site that asks', async () => {
+    const t = h.makeApp();
+    const response = await t.raw(`${SIMULATOR_AUTHORIZE_PATH}?${authorizeQuery()}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    const html = await response.text();
+    expect(html).toContain('<strong>localhost</strong> asks for your WeChat nickname and avatar');
+    expect(html).toContain(`value="${RETURN_TO.replace(/&/g, '&amp;')}"`);
+    expect(html).toContain('<button type="submit">Allow</button>');
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it.each([
+    ['an unknown appid', { appid: 'wx-other' }],
+    ['another response_type', { response_type: 'token' }],
+    ['another scope', { scope: 'snsapi_login' }],
+    ['a relative redirect_uri', { redirect_uri: '/login' }],
+    ['a javascript: redirect_uri', { redirect_uri: 'javascript:alert(1)' }],
+    ['a state with markup', { state: '"><script>' }],
+  ])('refuses %s with a 400 page', async (_label, overrides) => {
+    const t = h.makeApp();
+    const response = await t.raw(`${SIMULATOR_AUTHORIZE_PATH}?${authorizeQuery(overrides)}`);
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain('role="alert"');
+    expect(html).not.toContain('<script>');
+  });
+
+  it('returns to redirect_uri with a one-time code and the state; the code signs in a simulated WeChat user', async () => {
+    const t = h.makeApp();
+    const response = await consent(t, { redirect_uri: RETURN_TO, state: '1.abc-123', name: 'Sim Lin' });
+    expect(response.status).toBe(303);
+    const back = new URL(response.headers.get('location')!);
+    expect(`${back.origin}${back.pathname}`).toBe(`${ORIGIN}/login`);
+    expect(back.searchParams.get('redirect_url')).toBe('/chat');
+    expect(back.searchParams.get('scanid')).toBe('s1');
+    expect(back.searchParams.get('state')).toBe('1.abc-123');
+
+    const login = await t.get(LOGIN, { code: back.searchParams.get('code')! });
+    expect(login.status).toBe(200);
+    expect(login.body.data.userInfo).toMatchObject({ nickname: 'Sim Lin' });
+    expect(login.body.data.userInfo.avatar).toMatch(/^data:image\/svg\+xml/);
+
+    const reused = await t.get(LOGIN, { code: back.searchParams.get('code')! });
+    expect(reused.status).toBe(400);
+    expect(reused.body).toMatchObject({ code: 1, msg: INVALID_CODE_MSG });
+
+    const again = await t.get(LOGIN, { code: codeFrom(await consent(t, { redirect_uri: RETURN_TO, state: 's', name: 'Sim Lin' })) });
+    expect(again.body.data.userInfo.id).toBe(login.body.data.userInfo.id);
+    const other = await t.get(LOGIN, { code: codeFrom(await consent(t, { redirect_uri: RETURN_TO, state: 's', name: 'Sim Mei' })) });
+    expect(other.body.data.userInfo.id).not.toBe(login.body.data.userInfo.id);
+  });
+
+  it('returns to this site or a development server on this machine, never to another site', async () => {
+    const t = h.makeApp();
+    const proxied = await consent(t, { redirect_uri: 'http://localhost:5173/', state: '', name: 'Dev' }, 'http://localhost:5173');
+    expect(proxied.status).toBe(303);
+    const foreign = await consent(t, { redirect_uri: 'https://evil.example/steal', state: '', name: 'Dev' }, 'https://evil.example');
+    expect(foreign.status).toBe(400);
+    expect(await foreign.text()).toContain('redirect_uri must be on this site');
+    expect((await consent(t, { redirect_uri: 'https://evil.example/steal', state: '', name: 'X' })).status).toBe(400);
+  });
+
+  it('wants a name for the simulated user', async () => {
+    const t = h.makeApp();
+    expect((await consent(t, { redirect_uri: RETURN_TO, state: '', name: '  ' })).status).toBe(400);
+    expect((await consent(t, { redirect_uri: RETURN_TO, state: '', name: 'x'.repeat(33) })).status).toBe(400);
+  });
+
+  it('expires unused codes after five minutes', async () => {
+    const t = h.makeApp();
+    const code = codeFrom(await consent(t, { redirect_uri: RETURN_TO, state: '', name: 'Late' }));
+    t.clock.advance(5 * 60 * 1000);
+    expect((await t.get(LOGIN, { code })).status).toBe(400);
+  });
+});
+
+describe('WeChat switched off (WECHAT_SIMULATOR=off, no credentials)', () => {
+  it('refuses WeChat logins clearly and has no consent page', async () => {
+    const t = h.makeApp({ config: { wechat: { mode: 'off' } } });
+    const config = await t.get(CONFIG, { url: `${ORIGIN}/` });
+    expect(config.status).toBe(503);
+    expect(config.body).toMatchObject({ code: 1, msg: WECHAT_NOT_CONFIGURED });
+    expect((await t.get(LOGIN, { code: 'abc' })).body.msg).toBe(WECHAT_NOT_CONFIGURED);
+    expect((await t.raw(`${SIMULATOR_AUTHORIZE_PATH}?${authorizeQuery()}`)).status).toBe(404);
+  });
+});
