@@ -45,7 +45,8 @@ export type ConversationsEvent =
   | { type: 'delete.undo'; conversationId: string }
   | { type: 'delete.commit'; conversationId: string }
   | { type: 'mutation.failed'; conversationId: string; previous: Conversation | null; message: string }
-  | { type: 'mutation.saved'; conversation: Conversation };
+  | { type: 'mutation.saved'; conversation: Conversation }
+  | { type: 'history.close' };
 
 export type ConversationsInput = { cache?: HistoryCache | null; now?: number };
 
@@ -223,12 +224,11 @@ export const conversationsMachine = setup({
       enqueue.assign({ pendingDeletes: context.pendingDeletes.filter((item) => item !== entry) });
       enqueue.spawnChild('deleteConversation', { input: { conversation: entry.conversation } });
     }),
-    /** Leaving the history does not cancel a deletion whose undo window is still open. */
-    flushPendingDeletes: enqueueActions(({ context, enqueue }) => {
-      for (const entry of context.pendingDeletes) {
-        enqueue.spawnChild('deleteConversation', { input: { conversation: entry.conversation } });
-      }
-    }),
+    /**
+     * The history is closing (page left) while deletions wait for their undo window: delete them
+     * now, the undo is gone with the toast. Reads `context.pendingDeletes`.
+     */
+    flushPendingDeletes: () => undefined,
     revertMutation: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'mutation.failed');
       const { previous } = event;
@@ -263,7 +263,7 @@ export const conversationsMachine = setup({
 }).createMachine({
   id: 'conversations',
   context: ({ input }) => {
-    const cache = input.cache && input.cache.keyword === '' ? input.cache : null;
+    const cache = input.cache && input.cache.keyword === '' && Date.now() - input.cache.fetchedAt < HISTORY_CACHE_MS ? input.cache : null;
     return {
       items: cache?.items ?? [],
       total: cache?.total ?? 0,
@@ -278,7 +278,6 @@ export const conversationsMachine = setup({
     };
   },
   initial: 'starting',
-  exit: 'flushPendingDeletes',
   on: {
     'active.change': { actions: 'setActive' },
     'rename.start': { actions: 'startEditing' },
@@ -291,6 +290,8 @@ export const conversationsMachine = setup({
     'mutation.failed': { actions: 'revertMutation' },
     'mutation.saved': { actions: 'takeSaved' },
     search: { target: '.debouncing', actions: 'setKeyword' },
+    // An actor that is stopped runs no exit actions: the screen says it is closing instead.
+    'history.close': { actions: ['flushPendingDeletes', assign({ pendingDeletes: [] })] },
   },
   states: {
     starting: {

@@ -88,6 +88,8 @@ const useHistory = () => {
   );
 
   useEffect(() => screenEvents.on('updateChatList', () => history.send({ type: 'refresh' })), [history, screenEvents]);
+  // Leaving the chat screen deletes at once what was waiting for its undo window.
+  useEffect(() => () => history.send({ type: 'history.close' }), [history]);
   useEffect(() => {
     const onFocus = () => history.send({ type: 'window.focus' });
     window.addEventListener('focus', onFocus);

@@ -1,0 +1,133 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { Route, Switch } from 'wouter';
+import { endpoints } from '../../contract/endpoints';
+import { fail } from '../../../tests/msw/handlers';
+import { db, seedAgent } from '../../../tests/msw/db';
+import { recordRequests, server } from '../../../tests/msw/server';
+import { gate } from '../../../tests/msw/sse';
+import { renderWithRuntime } from '../../../tests/spa/harness';
+import ChatScreen from '../chat/chat-screen';
+
+const routes = (
+  <Switch>
+    <Route path="/chat" component={ChatScreen} />
+    <Route path="/chat/*" component={ChatScreen} />
+  </Switch>
+);
+
+const openMarket = () => renderWithRuntime(routes, { url: '/chat/agents' });
+
+const seedMany = (count: number) => {
+  for (let index = 1; index <= count; index += 1) {
+    seedAgent({ name: `Helper ${String(index).padStart(2, '0')}`, intro: `Helps with task ${index}.`, createByName: `Maker ${index}` });
+  }
+};
+
+/** jsdom lays nothing out: give the market's scroller a browser's sizes, 100 px per card. */
+const layOut = (element: HTMLElement) => {
+  Object.defineProperty(element, 'clientHeight', { configurable: true, value: 600 });
+  Object.defineProperty(element, 'scrollHeight', { configurable: true, get: () => element.querySelectorAll('[data-testid="agent-card"]').length * 100 });
+};
+const scrollTo = (element: HTMLElement, fromEnd: number) => {
+  element.scrollTop = element.scrollHeight - element.clientHeight - fromEnd;
+  fireEvent.scroll(element);
+};
+
+describe('the agents market', () => {
+  it('says it is loading until the first page arrives', async () => {
+    const hold = gate();
+    server.use(
+      http.post(endpoints.agentPublishedList.path, async () => {
+        await hold.promise;
+        return undefined;
+      }),
+    );
+    await openMarket();
+    expect(await screen.findByText('Loading agents…')).toBeInTheDocument();
+    hold.open();
+    expect(await screen.findByRole('button', { name: 'About General assistant' })).toBeInTheDocument();
+  });
+
+  it('says so when no agent is published', async () => {
+    db.agents.length = 0;
+    await openMarket();
+    expect(await screen.findByText('No agents have been published yet')).toBeInTheDocument();
+  });
+
+  it('says the agents could not be loaded and tries again', async () => {
+    server.use(http.post(endpoints.agentPublishedList.path, () => fail(500, 'boom'), { once: true }));
+    const view = await openMarket();
+    expect(await screen.findByRole('alert')).toHaveTextContent('The agents could not be loaded');
+    await view.user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: 'About General assistant' })).toBeInTheDocument();
+  });
+
+  it('shows cards with avatar, name, intro and creator, and loads the next page within 100 px of the end', async () => {
+    seedMany(24);
+    const requests = recordRequests(endpoints.agentPublishedList.path);
+    await openMarket();
+    const list = await screen.findByRole('list', { name: 'Agents market' });
+    expect(await within(list).findAllByTestId('agent-card')).toHaveLength(10);
+    const card = within(list).getByRole('button', { name: 'About General assistant' });
+    expect(card).toHaveTextContent('By Company');
+    expect(card).toHaveTextContent('A helpful agent.');
+
+    const scroller = screen.getByTestId('agents-market');
+    layOut(scroller);
+    scrollTo(scroller, 200); // 200 px from the end: not yet
+    expect(requests).toHaveLength(1);
+    scrollTo(scroller, 80);
+    await expect.poll(() => within(list).getAllByTestId('agent-card').length).toBe(20);
+    expect(requests).toHaveLength(2);
+    scrollTo(scroller, 100);
+    await expect.poll(() => within(list).getAllByTestId('agent-card').length).toBe(25);
+    expect(await screen.findByText('You have seen every agent')).toBeInTheDocument();
+    const pages = await Promise.all(requests.map(async (request) => (JSON.parse(await request.text) as { current: number }).current));
+    expect(pages).toEqual([1, 2, 3]);
+  });
+
+  it('searches by keyword once the typing pauses', async () => {
+    seedMany(3);
+    seedAgent({ name: 'Travel Planner', intro: 'Plans trips.' });
+    const requests = recordRequests(endpoints.agentPublishedList.path);
+    const view = await openMarket();
+    await screen.findByRole('button', { name: 'About Travel Planner' });
+
+    await view.user.type(screen.getByRole('searchbox', { name: 'Search agents' }), 'travel');
+    await expect.poll(() => screen.queryAllByTestId('agent-card').length).toBe(1);
+    expect(screen.getByRole('button', { name: 'About Travel Planner' })).toBeInTheDocument();
+    // one request for the page, one for the whole word: not one per key
+    expect(requests).toHaveLength(2);
+    expect(JSON.parse(await requests[1]!.text)).toMatchObject({ keyword: 'travel', current: 1 });
+
+    await view.user.clear(screen.getByRole('searchbox', { name: 'Search agents' }));
+    await view.user.type(screen.getByRole('searchbox', { name: 'Search agents' }), 'nothing like it');
+    expect(await screen.findByText('No agents match “nothing like it”')).toBeInTheDocument();
+  });
+
+  it('opens an agent’s detail and starts a new chat with it, shown in the header', async () => {
+    seedAgent({ agentId: 'travel', name: 'Travel Planner', intro: 'Plans day-by-day trips.', createByName: 'Maya' });
+    const view = await openMarket();
+    await view.user.click(await screen.findByRole('button', { name: 'About Travel Planner' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Travel Planner' });
+    expect(dialog).toHaveTextContent('Plans day-by-day trips.');
+    expect(dialog).toHaveTextContent('Created by: Maya');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Start a new chat' }));
+
+    expect(view.url()).toBe('/chat');
+    expect(await screen.findByTestId('chat-agent-name')).toHaveTextContent('Travel Planner');
+    expect(view.runtime.chat.getSnapshot().context.agentId).toBe('travel');
+  });
+
+  it('closes the detail with Escape', async () => {
+    const view = await openMarket();
+    await view.user.click(await screen.findByRole('button', { name: 'About General assistant' }));
+    const dialog = await screen.findByRole('dialog', { name: 'General assistant' });
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await expect.poll(() => screen.queryByTestId('agent-detail')).toBeNull();
+  });
+});
+
