@@ -93,6 +93,7 @@ const findDanger = (page: Page) =>
         if (tag === 'input' && (element as HTMLInputElement).type !== 'checkbox') problems.push(`<input type=${(element as HTMLInputElement).type}>`);
         for (const attribute of element.attributes) {
           const name = attribute.name.toLowerCase();
+          // eslint-disable-next-line no-control-regex -- the browser drops these characters from URLs too
           const value = attribute.value.replace(/[\s\u0000-\u001f]/g, '').toLowerCase();
           if (name.startsWith('on')) problems.push(`${tag}[${name}]`);
           if (URL_ATTRIBUTES.includes(name) && /^(javascript|data|vbscript):/.test(value)) problems.push(`${tag}[${name}=${attribute.value}]`);
