@@ -1,7 +1,11 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import type { PublishMode } from '../contract/tasks';
 
 export type OperationsGuardInput = { pathname: string; search: string };
-export type OperationsGuardContext = OperationsGuardInput & { verifiedAs: string | null };
+export type PublishModes = { xiaohongshu: PublishMode; linkedin: PublishMode };
+export type OperationsGuardContext = OperationsGuardInput & { verifiedAs: string | null; publishing: PublishModes };
+/** What the session check answers: who the operator is, and how each platform publishes. */
+export type VerifiedSession = { userId: string; publishing?: PublishModes };
 export type OperationsGuardEvent =
   /** The operator moved inside the area; the return address follows them. */
   | { type: 'location.changed'; pathname: string; search: string }
@@ -20,7 +24,7 @@ export const operationsGuardMachine = setup({
     input: {} as OperationsGuardInput,
   },
   actors: {
-    verifySession: fromPromise<{ userId: string }>(async () => {
+    verifySession: fromPromise<VerifiedSession>(async () => {
       throw new Error('verifySession is provided where the app starts');
     }),
   },
@@ -36,7 +40,7 @@ export const operationsGuardMachine = setup({
   },
 }).createMachine({
   id: 'operationsGuard',
-  context: ({ input }) => ({ ...input, verifiedAs: null }),
+  context: ({ input }) => ({ ...input, verifiedAs: null, publishing: { xiaohongshu: 'export', linkedin: 'export' } }),
   initial: 'entering',
   on: {
     'location.changed': { actions: 'followOperator' },
@@ -48,7 +52,10 @@ export const operationsGuardMachine = setup({
     verifying: {
       invoke: {
         src: 'verifySession',
-        onDone: { target: 'allowed', actions: assign({ verifiedAs: ({ event }) => event.output.userId }) },
+        onDone: {
+          target: 'allowed',
+          actions: assign(({ context, event }) => ({ verifiedAs: event.output.userId, publishing: event.output.publishing ?? context.publishing })),
+        },
         onError: 'redirecting',
       },
     },

@@ -327,6 +327,7 @@ export const handlers = {
     ticket.status = 'consumed';
     return ok('wxLoginByScanId', loginResult(ticket.userId));
   }),
+  ...taskHandlers,
 } satisfies Record<EndpointName, HttpHandler>;
 
 export const defaultHandlers: HttpHandler[] = Object.values(handlers);

@@ -25,19 +25,19 @@ describe('the operations area guard', () => {
   it('sends someone without a token to login with the exact path and query to come back to', async () => {
     const view = await renderWithRuntime(area, { url: '/kraken-operation/task/edit/42?tab=images' });
     await expect.poll(view.url).toBe(loginUrl('/kraken-operation/task/edit/42?tab=images'));
-    expect(screen.queryByRole('heading', { name: 'Edit task 42' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Task not found' })).toBeNull();
   });
 
   it('opens for a verified session, showing nothing before the check', async () => {
     const { user } = seedUser();
     const view = await renderWithRuntime(area, { url: '/kraken-operation/task/edit/42', signedInAs: user });
-    expect(await screen.findByRole('heading', { name: 'Edit task 42' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Task not found' })).toBeInTheDocument();
     expect(view.url()).toBe('/kraken-operation/task/edit/42');
   });
 
   it('sends to login when the verification answers anything but success', async () => {
     const { user } = seedUser();
-    server.use(http.get(endpoints.userInfo.path, () => HttpResponse.json({ code: 1, msg: 'Account locked', data: null })));
+    server.use(http.get(endpoints.operationsSession.path, () => HttpResponse.json({ code: 1, msg: 'Account locked', data: null })));
     const view = await renderWithRuntime(area, { url: '/kraken-operation/task/linkedin?draft=3', signedInAs: user });
 
     await expect.poll(view.url).toBe(loginUrl('/kraken-operation/task/linkedin?draft=3'));

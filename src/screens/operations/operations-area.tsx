@@ -1,45 +1,16 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Route, Switch, useLocation, useSearch } from 'wouter';
+import { Route, Switch, useLocation, useSearch } from 'wouter';
 import { fromPromise } from 'xstate';
-import { operationsGuardMachine } from '../../machines/operations-guard.machine';
-import { getUserInfo } from '../../services/api/users';
+import { operationsGuardMachine, type VerifiedSession } from '../../machines/operations-guard.machine';
+import { useDocumentTitle } from '../../i18n/use-document-title';
+import { verifyOperationsSession } from '../../services/api/tasks';
 import { getToken } from '../../services/cookies';
 import { loginUrlFor } from '../../services/redirect';
-import { useDocumentTitle } from '../../i18n/use-document-title';
-
-const Overview = () => {
-  const { t } = useTranslation();
-  return (
-    <>
-      <h1 className="mb-4 text-2xl font-semibold">{t('operations.title')}</h1>
-      <div className="flex flex-wrap gap-2">
-        <Link href="/kraken-operation/task/xiaohongshu" className="btn-primary">
-          {t('operations.newXiaohongshu')}
-        </Link>
-        <Link href="/kraken-operation/task/linkedin" className="btn-outline">
-          {t('operations.newLinkedin')}
-        </Link>
-      </div>
-    </>
-  );
-};
-
-const TaskEdit = ({ params }: { params: { id: string } }) => {
-  const { t } = useTranslation();
-  return <h1 className="text-2xl font-semibold">{t('operations.editTask', { id: params.id })}</h1>;
-};
-
-const XiaohongshuTask = () => {
-  const { t } = useTranslation();
-  return <h1 className="text-2xl font-semibold">{t('operations.xiaohongshu')}</h1>;
-};
-
-const LinkedinTask = () => {
-  const { t } = useTranslation();
-  return <h1 className="text-2xl font-semibold">{t('operations.linkedin')}</h1>;
-};
+import { PublishModesContext } from './publish-modes';
+import { OverviewScreen } from './overview-screen';
+import { TaskRoute } from './task-route';
 
 /** The operations area: nothing of it shows until the guard has verified the session. */
 const OperationsArea = () => {
@@ -50,7 +21,7 @@ const OperationsArea = () => {
   const guard = useActorRef(
     operationsGuardMachine.provide({
       actors: {
-        verifySession: fromPromise(async () => ({ userId: (await getUserInfo({ silent: true })).id })),
+        verifySession: fromPromise<VerifiedSession>(() => verifyOperationsSession({ silent: true })),
       },
       actions: {
         redirectToLogin: (_, { pathname: path, search: query }) =>
@@ -61,6 +32,7 @@ const OperationsArea = () => {
     { input: { pathname, search } },
   );
   const allowed = useSelector(guard, (state) => state.matches('allowed'));
+  const publishing = useSelector(guard, (state) => state.context.publishing);
 
   useEffect(() => {
     guard.send({ type: 'location.changed', pathname, search });
@@ -74,17 +46,18 @@ const OperationsArea = () => {
     );
   }
   return (
-    <div className="mx-auto w-full max-w-5xl p-6">
-      <Switch>
-        <Route path="/kraken-operation" component={Overview} />
-        <Route path="/kraken-operation/task/edit/:id" component={TaskEdit} />
-        <Route path="/kraken-operation/task/xiaohongshu" component={XiaohongshuTask} />
-        <Route path="/kraken-operation/task/linkedin" component={LinkedinTask} />
-        <Route>
-          <Overview />
-        </Route>
-      </Switch>
-    </div>
+    <PublishModesContext.Provider value={publishing}>
+      <div className="mx-auto w-full max-w-6xl p-4 sm:p-6">
+        <Switch>
+          <Route path="/kraken-operation" component={OverviewScreen} />
+          <Route path="/kraken-operation/task/edit/:id" component={TaskRoute} />
+          <Route path="/kraken-operation/task/:platform" component={TaskRoute} />
+          <Route>
+            <OverviewScreen />
+          </Route>
+        </Switch>
+      </div>
+    </PublishModesContext.Provider>
   );
 };
 

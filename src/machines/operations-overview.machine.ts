@@ -1,0 +1,88 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { TASK_STATUSES, type Platform, type StatusCounts, type TaskListRequest, type TaskPage, type TaskStatus, type TaskSummary } from '../contract/tasks';
+
+export type OverviewFilters = { platform: Platform | null; status: TaskStatus | null; keyword: string; current: number };
+
+export type OverviewContext = {
+  filters: OverviewFilters;
+  pageSize: number;
+  items: TaskSummary[];
+  total: number;
+  counts: StatusCounts;
+  error: string | null;
+};
+
+export type OverviewEvent =
+  | { type: 'filter.platform'; platform: Platform | null }
+  | { type: 'filter.status'; status: TaskStatus | null }
+  | { type: 'search'; keyword: string }
+  | { type: 'page'; current: number }
+  | { type: 'reload' };
+
+export const OVERVIEW_PAGE_SIZE = 10;
+
+const noCounts = (): StatusCounts => Object.fromEntries(TASK_STATUSES.map((status) => [status, 0])) as StatusCounts;
+
+export const listRequestOf = (context: Pick<OverviewContext, 'filters' | 'pageSize'>): TaskListRequest => ({
+  current: context.filters.current,
+  pageSize: context.pageSize,
+  ...(context.filters.platform ? { platform: context.filters.platform } : {}),
+  ...(context.filters.status ? { status: context.filters.status } : {}),
+  ...(context.filters.keyword.trim() ? { keyword: context.filters.keyword.trim() } : {}),
+});
+
+/**
+ * The overview of the operator's tasks: filtered by platform and status, searched by title,
+ * paged, with counts per status. A new filter or search starts again at page 1; a later answer
+ * always replaces an earlier one (the earlier request is cancelled).
+ */
+export const operationsOverviewMachine = setup({
+  types: {
+    context: {} as OverviewContext,
+    events: {} as OverviewEvent,
+    input: {} as { filters?: Partial<OverviewFilters> },
+  },
+  actors: {
+    fetchTasks: fromPromise<TaskPage, TaskListRequest>(async () => {
+      throw new Error('fetchTasks is provided where the screen starts');
+    }),
+  },
+  actions: {
+    /** The filters changed: the screen keeps them in the address, so a reload or a link shows the same list. */
+    filtersChanged: (_, _params: OverviewFilters) => undefined,
+  },
+  guards: {},
+}).createMachine({
+  id: 'operationsOverview',
+  context: ({ input }) => ({
+    filters: { platform: null, status: null, keyword: '', current: 1, ...input.filters },
+    pageSize: OVERVIEW_PAGE_SIZE,
+    items: [],
+    total: 0,
+    counts: noCounts(),
+    error: null,
+  }),
+  initial: 'loading',
+  on: {
+    'filter.platform': { target: '.loading', actions: [assign({ filters: ({ context, event }) => ({ ...context.filters, platform: event.platform, current: 1 }) }), { type: 'filtersChanged', params: ({ context }) => context.filters }] },
+    'filter.status': { target: '.loading', actions: [assign({ filters: ({ context, event }) => ({ ...context.filters, status: event.status, current: 1 }) }), { type: 'filtersChanged', params: ({ context }) => context.filters }] },
+    search: { target: '.loading', actions: [assign({ filters: ({ context, event }) => ({ ...context.filters, keyword: event.keyword, current: 1 }) }), { type: 'filtersChanged', params: ({ context }) => context.filters }] },
+    page: { target: '.loading', actions: [assign({ filters: ({ context, event }) => ({ ...context.filters, current: Math.max(1, event.current) }) }), { type: 'filtersChanged', params: ({ context }) => context.filters }] },
+    reload: { target: '.loading' },
+  },
+  states: {
+    loading: {
+      invoke: {
+        src: 'fetchTasks',
+        input: ({ context }) => listRequestOf(context),
+        onDone: {
+          target: 'loaded',
+          actions: assign(({ event }) => ({ items: event.output.list, total: event.output.total, counts: event.output.counts, error: null })),
+        },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)) }) },
+      },
+    },
+    loaded: {},
+    failed: {},
+  },
+});

@@ -1,0 +1,395 @@
+import { and, assertEvent, assign, fromCallback, fromPromise, not, setup } from 'xstate';
+import type { ChatRequest } from '../contract/chat';
+import type { FileRef } from '../contract/media';
+import {
+  contentIssues,
+  DRAFT_COUNT_DEFAULT,
+  isEditable,
+  splitDrafts,
+  type Brief,
+  type Draft,
+  type DraftingSession,
+  type Platform,
+  type Task,
+  type TransitionRequest,
+} from '../contract/tasks';
+import type { StreamFailureKind } from '../services/chat-stream';
+import type { ChatStreamReport } from './chat-stream.actor';
+
+/** What the operator edits; saved as one. */
+export type TaskForm = {
+  title: string;
+  brief: Brief;
+  drafts: Draft[];
+  chosenDraft: number | null;
+  body: string;
+  images: FileRef[];
+};
+
+export type TaskFailure = { kind: 'load' | 'save' | 'transition' | 'upload' | 'drafting'; message: string };
+
+export type DraftingState = {
+  session: DraftingSession | null;
+  /** The writer's answer so far, split into `form.drafts` as it grows. */
+  answer: string;
+  userMessageId: string | null;
+  accepted: boolean;
+  /** The last draft is still being written, or was cut short. */
+  lastDraftPartial: boolean;
+  failure: { kind: StreamFailureKind | 'start'; message: string } | null;
+};
+
+export type TransitionAction = TransitionRequest extends infer R ? (R extends { id: string } ? Omit<R, 'id'> : never) : never;
+
+export type TaskEditorContext = {
+  taskId: string | null;
+  platform: Platform;
+  saved: Task | null;
+  form: TaskForm;
+  /** The form as last loaded or saved: anything different is unsaved. */
+  baseline: TaskForm;
+  pendingAction: TransitionAction | null;
+  /** The form as it was when the last save or status change went out. */
+  sentForm: TaskForm | null;
+  draftCount: number;
+  failure: TaskFailure | null;
+  notFound: boolean;
+  drafting: DraftingState;
+};
+
+export type TaskEditorEvent =
+  | { type: 'form.change'; patch: Partial<Omit<TaskForm, 'brief'>> }
+  | { type: 'brief.change'; patch: Partial<Brief> }
+  | { type: 'images.add'; files: File[] }
+  | { type: 'images.remove'; fileId: string }
+  | { type: 'images.move'; fileId: string; by: -1 | 1 }
+  | { type: 'save' }
+  | { type: 'transition'; action: TransitionAction }
+  | { type: 'reload' }
+  /** Look again at the server's copy (the scheduler may have moved the task on). */
+  | { type: 'refresh' }
+  | { type: 'dismissFailure' }
+  | { type: 'drafts.count'; count: number }
+  | { type: 'drafts.generate' }
+  | { type: 'drafts.stop' }
+  | { type: 'drafts.retry' }
+  | { type: 'drafts.pick'; index: number }
+  | { type: 'uploads.done'; files: FileRef[]; error: string | null }
+  | ChatStreamReport;
+
+export type TaskEditorInput = { taskId: string | null; platform: Platform };
+
+export const blankBrief = (language: Brief['language'] = 'zh-CN'): Brief => ({ topic: '', audience: '', tone: '', keywords: [], language });
+
+export const formOf = (task: Task): TaskForm => ({
+  title: task.title,
+  brief: task.brief,
+  drafts: task.drafts,
+  chosenDraft: task.chosenDraft,
+  body: task.body,
+  images: task.images,
+});
+
+const blankForm = (): TaskForm => ({ title: '', brief: blankBrief(), drafts: [], chosenDraft: null, body: '', images: [] });
+
+const idleDrafting = (): DraftingState => ({ session: null, answer: '', userMessageId: null, accepted: false, lastDraftPartial: false, failure: null });
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Whether the form differs from what the server holds (order of keys does not matter). */
+export const isDirty = (context: Pick<TaskEditorContext, 'form' | 'baseline'>): boolean =>
+  JSON.stringify(context.form) !== JSON.stringify(context.baseline);
+
+/** Limits broken right now (over a limit always; missing parts once the task must be publishable). */
+export const formIssues = (context: Pick<TaskEditorContext, 'form' | 'platform' | 'saved'>) =>
+  contentIssues(
+    context.platform,
+    { title: context.form.title, body: context.form.body, imageCount: context.form.images.length },
+    context.saved !== null && !['draft', 'failed'].includes(context.saved.status),
+  );
+
+export type SaveInput = { taskId: string | null; platform: Platform; form: TaskForm };
+
+/**
+ * One task being written: load it (or start blank), edit the brief, the text and the images,
+ * ask the platform's writer agent for drafts (streamed through the chat machinery: stop, retry
+ * and a cut-short answer kept), pick one, save, and move it on (ready, scheduled...). A failed
+ * save keeps every change; a change of status saves pending edits first.
+ */
+export const taskEditorMachine = setup({
+  types: {
+    context: {} as TaskEditorContext,
+    events: {} as TaskEditorEvent,
+    input: {} as TaskEditorInput,
+  },
+  actors: {
+    loadTask: fromPromise<Task, { taskId: string }>(async () => {
+      throw new Error('loadTask is provided where the screen starts');
+    }),
+    saveTask: fromPromise<Task, SaveInput>(async () => {
+      throw new Error('saveTask is provided where the screen starts');
+    }),
+    transitionTask: fromPromise<Task, { taskId: string; action: TransitionAction }>(async () => {
+      throw new Error('transitionTask is provided where the screen starts');
+    }),
+    uploadImages: fromCallback<{ type: 'noop' }, { files: File[] }>(() => () => undefined),
+    startDrafting: fromPromise<DraftingSession, { platform: Platform; brief: Brief; count: number }>(async () => {
+      throw new Error('startDrafting is provided where the screen starts');
+    }),
+    chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(() => () => undefined),
+  },
+  actions: {
+    /** A new task got its id: the screen moves to its edit address. */
+    taskCreated: (_, _params: { taskId: string }) => undefined,
+    /** Saved or moved on: the screen may say so. */
+    announceSaved: (_, _params: { status: Task['status'] }) => undefined,
+    /** Takes the server's task; edits typed while the call was out stay on top of it. */
+    adoptTask: assign(({ context }, params: { task: Task; keepEdits: boolean; form: TaskForm }) => ({
+      saved: params.task,
+      taskId: params.task.id,
+      platform: params.task.platform,
+      baseline: formOf(params.task),
+      form: params.keepEdits && JSON.stringify(params.form) !== JSON.stringify(context.sentForm) ? params.form : formOf(params.task),
+    })),
+    fail: assign((_, params: TaskFailure) => ({ failure: params })),
+    clearAnswer: assign({ drafting: ({ context }) => ({ ...context.drafting, answer: '' }) }),
+    splitAnswer: assign(({ context }) => ({
+      form: { ...context.form, drafts: splitDrafts(context.platform, context.drafting.answer), chosenDraft: null },
+    })),
+  },
+  guards: {
+    hasTaskId: ({ context }) => context.taskId !== null,
+    isNotFound: ({ event }) => 'error' in event && typeof event.error === 'object' && event.error !== null && (event.error as { status?: number }).status === 404,
+    canSave: ({ context }) => formIssues(context).length === 0 && (context.saved === null || isEditable(context.saved.status)),
+    isDirty: ({ context }) => isDirty(context) || context.taskId === null,
+    hasPendingAction: ({ context }) => context.pendingAction !== null,
+    isNew: ({ context }) => context.taskId === null,
+    hasTopic: ({ context }) => context.form.brief.topic.trim().length > 0,
+    wasAccepted: ({ context }) => context.drafting.accepted,
+    canRetryDrafts: ({ context }) => context.drafting.session !== null && context.drafting.userMessageId !== null,
+  },
+}).createMachine({
+  id: 'taskEditor',
+  type: 'parallel',
+  context: ({ input }) => ({
+    taskId: input.taskId,
+    platform: input.platform,
+    saved: null,
+    form: blankForm(),
+    baseline: blankForm(),
+    pendingAction: null,
+    sentForm: null,
+    draftCount: DRAFT_COUNT_DEFAULT,
+    failure: null,
+    notFound: false,
+    drafting: idleDrafting(),
+  }),
+  on: {
+    'form.change': { actions: assign({ form: ({ context, event }) => ({ ...context.form, ...event.patch }) }) },
+    'brief.change': { actions: assign({ form: ({ context, event }) => ({ ...context.form, brief: { ...context.form.brief, ...event.patch } }) }) },
+    'images.remove': {
+      actions: assign({ form: ({ context, event }) => ({ ...context.form, images: context.form.images.filter((image) => image.fileId !== event.fileId) }) }),
+    },
+    'images.move': {
+      actions: assign({
+        form: ({ context, event }) => {
+          const images = [...context.form.images];
+          const from = images.findIndex((image) => image.fileId === event.fileId);
+          const to = from + event.by;
+          if (from < 0 || to < 0 || to >= images.length) return context.form;
+          [images[from], images[to]] = [images[to]!, images[from]!];
+          return { ...context.form, images };
+        },
+      }),
+    },
+    dismissFailure: { actions: assign({ failure: null }) },
+    'drafts.count': { actions: assign({ draftCount: ({ event }) => Math.min(5, Math.max(1, Math.round(event.count))) }) },
+    'drafts.pick': {
+      actions: assign({
+        form: ({ context, event }) => {
+          const draft = context.form.drafts[event.index];
+          if (!draft) return context.form;
+          return {
+            ...context.form,
+            chosenDraft: event.index,
+            body: draft.body,
+            ...(context.platform === 'xiaohongshu' && draft.title ? { title: draft.title } : {}),
+          };
+        },
+      }),
+    },
+  },
+  states: {
+    task: {
+      initial: 'choosing',
+      states: {
+        choosing: { always: [{ guard: 'hasTaskId', target: 'loading' }, { target: 'editing' }] },
+        loading: {
+          invoke: {
+            src: 'loadTask',
+            input: ({ context }) => ({ taskId: context.taskId ?? '' }),
+            onDone: { target: 'editing', actions: { type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: false, form: context.form }) } },
+            onError: [
+              { guard: 'isNotFound', target: 'notFound', actions: assign({ notFound: true }) },
+              { target: 'loadFailed', actions: { type: 'fail', params: ({ event }) => ({ kind: 'load' as const, message: messageOf(event.error) }) } },
+            ],
+          },
+        },
+        loadFailed: { on: { reload: { target: 'loading', actions: assign({ failure: null }) } } },
+        notFound: {},
+        editing: {
+          initial: 'idle',
+          states: {
+            idle: {
+              on: {
+                refresh: { guard: and([not('isNew'), not('isDirty')]), target: 'refreshing' },
+                save: { guard: 'canSave', target: 'saving' },
+                transition: [
+                  { guard: and(['isDirty', 'canSave']), target: 'saving', actions: assign({ pendingAction: ({ event }) => event.action }) },
+                  { guard: and([not('isDirty'), not('isNew')]), target: 'transitioning', actions: assign({ pendingAction: ({ event }) => event.action }) },
+                ],
+              },
+            },
+            refreshing: {
+              entry: assign({ sentForm: ({ context }) => context.form }),
+              invoke: {
+                src: 'loadTask',
+                input: ({ context }) => ({ taskId: context.taskId ?? '' }),
+                onDone: { target: 'idle', actions: { type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: true, form: context.form }) } },
+                onError: { target: 'idle' },
+              },
+            },
+            saving: {
+              entry: assign({ failure: null, sentForm: ({ context }) => context.form }),
+              invoke: {
+                src: 'saveTask',
+                input: ({ context }) => ({ taskId: context.taskId, platform: context.platform, form: context.form }),
+                onDone: [
+                  { guard: and(['isNew', 'hasPendingAction']), target: 'transitioning', actions: [{ type: 'taskCreated', params: ({ event }) => ({ taskId: event.output.id }) }, { type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: true, form: context.form }) }] },
+                  { guard: 'hasPendingAction', target: 'transitioning', actions: [{ type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: true, form: context.form }) }] },
+                  { guard: 'isNew', target: 'idle', actions: [{ type: 'taskCreated', params: ({ event }) => ({ taskId: event.output.id }) }, { type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: true, form: context.form }) }, { type: 'announceSaved', params: ({ event }) => ({ status: event.output.status }) }] },
+                  { target: 'idle', actions: [{ type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: true, form: context.form }) }, { type: 'announceSaved', params: ({ event }) => ({ status: event.output.status }) }] },
+                ],
+                onError: {
+                  target: 'idle',
+                  actions: [assign({ pendingAction: null }), { type: 'fail', params: ({ event }) => ({ kind: 'save' as const, message: messageOf(event.error) }) }],
+                },
+              },
+            },
+            transitioning: {
+              entry: assign({ failure: null, sentForm: ({ context }) => context.form }),
+              invoke: {
+                src: 'transitionTask',
+                input: ({ context }) => ({ taskId: context.taskId ?? '', action: context.pendingAction! }),
+                onDone: {
+                  target: 'idle',
+                  actions: [
+                    assign({ pendingAction: null }),
+                    { type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: true, form: context.form }) },
+                    { type: 'announceSaved', params: ({ event }) => ({ status: event.output.status }) },
+                  ],
+                },
+                onError: {
+                  target: 'idle',
+                  actions: [assign({ pendingAction: null }), { type: 'fail', params: ({ event }) => ({ kind: 'transition' as const, message: messageOf(event.error) }) }],
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    uploads: {
+      initial: 'idle',
+      states: {
+        idle: { on: { 'images.add': { target: 'uploading' } } },
+        uploading: {
+          invoke: {
+            src: 'uploadImages',
+            input: ({ event }) => {
+              assertEvent(event, 'images.add');
+              return { files: event.files };
+            },
+          },
+          on: {
+            'uploads.done': {
+              target: 'idle',
+              actions: assign(({ context, event }) => ({
+                form: { ...context.form, images: [...context.form.images, ...event.files] },
+                failure: event.error ? { kind: 'upload' as const, message: event.error } : context.failure,
+              })),
+            },
+          },
+        },
+      },
+    },
+    drafting: {
+      initial: 'idle',
+      states: {
+        idle: { on: { 'drafts.generate': { guard: 'hasTopic', target: 'starting' } } },
+        starting: {
+          entry: assign({ drafting: idleDrafting }),
+          invoke: {
+            src: 'startDrafting',
+            input: ({ context }) => ({ platform: context.platform, brief: context.form.brief, count: context.draftCount }),
+            onDone: { target: 'streaming', actions: assign({ drafting: ({ context, event }) => ({ ...context.drafting, session: event.output }) }) },
+            onError: {
+              target: 'failed',
+              actions: assign({ drafting: ({ context, event }) => ({ ...context.drafting, failure: { kind: 'start' as const, message: messageOf(event.error) } }) }),
+            },
+          },
+        },
+        streaming: {
+          entry: assign({ drafting: ({ context }) => ({ ...context.drafting, lastDraftPartial: true, failure: null }) }),
+          invoke: {
+            src: 'chatStream',
+            input: ({ context }) => {
+              const session = context.drafting.session!;
+              return context.drafting.userMessageId
+                ? { conversationId: session.conversationId, agentId: session.agentId, retryMessageId: context.drafting.userMessageId }
+                : { conversationId: session.conversationId, agentId: session.agentId, text: session.prompt };
+            },
+          },
+          on: {
+            'stream.accepted': {
+              actions: assign({ drafting: ({ context, event }) => ({ ...context.drafting, accepted: true, userMessageId: event.userMessageId }) }),
+            },
+            'stream.delta': {
+              actions: [assign({ drafting: ({ context, event }) => ({ ...context.drafting, answer: context.drafting.answer + event.text }) }), 'splitAnswer'],
+            },
+            'stream.ended': {
+              target: 'done',
+              actions: [assign({ drafting: ({ context }) => ({ ...context.drafting, lastDraftPartial: false }) }), 'splitAnswer'],
+            },
+            'stream.failed': [
+              {
+                guard: 'wasAccepted',
+                target: 'cut',
+                actions: assign({ drafting: ({ context, event }) => ({ ...context.drafting, failure: { kind: event.kind, message: event.message } }) }),
+              },
+              {
+                target: 'failed',
+                actions: assign({ drafting: ({ context, event }) => ({ ...context.drafting, failure: { kind: event.kind, message: event.message } }) }),
+              },
+            ],
+            'drafts.stop': { target: 'cut' },
+          },
+        },
+        done: { on: { 'drafts.generate': { guard: 'hasTopic', target: 'starting' } } },
+        /** Stopped, or the answer broke off: what arrived is kept, the last draft marked unfinished. */
+        cut: {
+          on: {
+            'drafts.generate': { guard: 'hasTopic', target: 'starting' },
+            'drafts.retry': { guard: 'canRetryDrafts', target: 'streaming', actions: 'clearAnswer' },
+          },
+        },
+        failed: {
+          on: {
+            'drafts.generate': { guard: 'hasTopic', target: 'starting' },
+            'drafts.retry': { guard: 'canRetryDrafts', target: 'streaming', actions: 'clearAnswer' },
+          },
+        },
+      },
+    },
+  },
+});

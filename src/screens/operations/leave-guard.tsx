@@ -1,0 +1,89 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+
+/**
+ * While there are unsaved changes, leaving asks first: closing or reloading the tab gets the
+ * browser's own warning, and a click on any link of the app opens this confirmation.
+ */
+export const LeaveGuard = ({ active }: { active: boolean }) => {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const [pending, setPending] = useState<string | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    if (!active) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    const intercept = (event: MouseEvent) => {
+      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+      if (!link || link.target === '_blank' || link.hasAttribute('download')) return;
+      const url = new URL(link.href, location.href);
+      if (url.origin !== location.origin) return;
+      const to = `${url.pathname}${url.search}`;
+      if (to === `${location.pathname}${location.search}`) return;
+      event.preventDefault();
+      event.stopPropagation();
+      setPending(to);
+    };
+    window.addEventListener('beforeunload', warn);
+    document.addEventListener('click', intercept, true);
+    return () => {
+      window.removeEventListener('beforeunload', warn);
+      document.removeEventListener('click', intercept, true);
+    };
+  }, [active]);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (pending && !element.open) {
+      if (typeof element.showModal === 'function') element.showModal();
+      else element.setAttribute('open', '');
+    } else if (!pending && element.open) {
+      if (typeof element.close === 'function') element.close();
+      else element.removeAttribute('open');
+    }
+  }, [pending]);
+
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby="leave-title"
+      className="max-w-sm rounded-xl border border-line bg-surface p-5 text-fg shadow-xl backdrop:bg-black/40"
+      onCancel={(event) => {
+        event.preventDefault();
+        setPending(null);
+      }}
+    >
+      {pending && (
+        <>
+          <h2 id="leave-title" className="mb-2 text-lg font-semibold">
+            {t('operations.leave.title')}
+          </h2>
+          <p className="mb-4 text-sm text-muted">{t('operations.leave.body')}</p>
+          <div className="flex justify-end gap-2">
+            <button type="button" className="btn-primary" onClick={() => setPending(null)}>
+              {t('operations.leave.stay')}
+            </button>
+            <button
+              type="button"
+              className="btn-outline text-danger"
+              onClick={() => {
+                const to = pending;
+                setPending(null);
+                navigate(to);
+              }}
+            >
+              {t('operations.leave.leave')}
+            </button>
+          </div>
+        </>
+      )}
+    </dialog>
+  );
+};
