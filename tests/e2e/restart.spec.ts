@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, type RunningServer, type StartOptions } from '../../server/start';
+import { endpoints } from '../../src/contract/endpoints';
+import { expect, test, useEnglish } from './fixtures';
+
+/**
+ * The server restarts while someone is mid-session: the page stays, what they typed stays, a
+ * send while it is down comes back to the box, and once it is up the next action goes through
+ * with the same session.
+ */
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const DEMO = { username: 'restart-demo@kraken.local', password: 'restart-Password-2026' };
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+
+let server: RunningServer | undefined;
+let options: StartOptions;
+
+test.beforeAll(async () => {
+  options = {
+    port: await freePort(),
+    host: '127.0.0.1',
+    dataDir: mkdtempSync(join(tmpdir(), 'kraken-restart-')),
+    env: { ...process.env, LLM_BASE_URL: '', DATABASE_URL: '' },
+    config: { offlineTokenDelayMs: 1 },
+    demo: DEMO,
+    spaDir: process.env.E2E_SPA_DIR ?? join(REPO, 'dist'),
+    log: () => undefined,
+  };
+  server = await startServer(options);
+});
+
+test.afterAll(async () => {
+  await server?.close();
+  rmSync(options.dataDir, { recursive: true, force: true });
+});
+
+test('the chat keeps working through a server restart, and nothing typed is lost', async ({ page }) => {
+  test.setTimeout(60_000);
+  await useEnglish(page);
+  const origin = server!.url;
+  await page.goto(`${origin}/login`);
+  await page.getByLabel('Phone number or e-mail').fill(DEMO.username);
+  await page.getByLabel('Password').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
+
+  await page.goto(`${origin}/chat`);
+  const box = page.getByRole('textbox', { name: /Ask anything/ });
+  const complete = page.locator('li[data-role="assistant"][data-status="complete"]');
+  await box.fill('Asked before the restart');
+  await box.press('Enter');
+  await expect(complete).toHaveCount(1);
+  await expect(page).toHaveURL(/\/chat\/[^/]+$/);
+  const conversationUrl = page.url();
+
+  await box.fill('Typed while the server restarts');
+  await server!.close();
+  server = undefined;
+
+  // A send while the server is down: the question comes back to the box, said so.
+  await box.press('Enter');
+  await expect(page.getByRole('alert')).toContainText('Could not reach the server');
+  await expect(box).toHaveValue('Typed while the server restarts');
+  await box.press('End');
+  await box.pressSequentially(' (and a little more)');
+
+  server = await startServer(options);
+  expect(server.url).toBe(origin);
+
+  // The next action goes through on the same session, and the question is sent once.
+  const sent = page.waitForRequest((request) => request.url().endsWith(endpoints.chat.path));
+  await box.press('Enter');
+  expect((await sent).headers().authorization).toMatch(/^Bearer /);
+  await expect(complete).toHaveCount(2);
+  await expect(page.getByTestId('question')).toHaveText(['Asked before the restart', 'Typed while the server restarts (and a little more)']);
+  await expect(box).toHaveValue('');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+
+  // Reloading re-checks the session with the restarted server: still signed in, history intact.
+  const checked = page.waitForResponse((response) => response.url().includes(endpoints.userInfo.path));
+  await page.goto(conversationUrl);
+  expect((await checked).status()).toBe(200);
+  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
+  await expect(page.getByTestId('question')).toHaveText(['Asked before the restart', 'Typed while the server restarts (and a little more)']);
+  await expect(complete).toHaveCount(2);
+});
