@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countChars, hashtagsOf, PLATFORM_LIMITS, type ContentIssue, type Platform } from '../../contract/tasks';
 import type { FileRef } from '../../contract/media';
@@ -28,6 +29,8 @@ export const Composer = ({ platform, title, body, images, issues, editable, uplo
   const { t } = useTranslation();
   const limits = PLATFORM_LIMITS[platform];
   const tags = hashtagsOf(body);
+  const titleId = useId();
+  const bodyId = useId();
   const issueText = (issue: ContentIssue) => t(`operations.issues.${issue.field}.${issue.kind}`, { limit: issue.limit });
 
   return (
@@ -35,12 +38,13 @@ export const Composer = ({ platform, title, body, images, issues, editable, uplo
       <h2 id="composer-title" className="text-base font-semibold">
         {t(`operations.composer.title.${platform}`)}
       </h2>
-      <label className="flex flex-col gap-1 text-sm">
+      <div className="flex flex-col gap-1 text-sm">
         <span className="flex items-center justify-between">
-          {t(`operations.composer.titleLabel.${platform}`)}
+          <label htmlFor={titleId}>{t(`operations.composer.titleLabel.${platform}`)}</label>
           <Counter id="title-counter" used={countChars(title)} limit={limits.titleMax} />
         </span>
         <input
+          id={titleId}
           className="field"
           value={title}
           disabled={!editable}
@@ -49,13 +53,14 @@ export const Composer = ({ platform, title, body, images, issues, editable, uplo
           placeholder={t(`operations.composer.titlePlaceholder.${platform}`)}
           onChange={(event) => onChange({ title: event.target.value })}
         />
-      </label>
-      <label className="flex flex-col gap-1 text-sm">
+      </div>
+      <div className="flex flex-col gap-1 text-sm">
         <span className="flex items-center justify-between">
-          {t(`operations.composer.bodyLabel.${platform}`)}
+          <label htmlFor={bodyId}>{t(`operations.composer.bodyLabel.${platform}`)}</label>
           <Counter id="body-counter" used={countChars(body)} limit={limits.bodyMax} />
         </span>
         <textarea
+          id={bodyId}
           className="field min-h-64 font-[inherit] leading-relaxed"
           value={body}
           disabled={!editable}
@@ -64,7 +69,7 @@ export const Composer = ({ platform, title, body, images, issues, editable, uplo
           placeholder={t(`operations.composer.bodyPlaceholder.${platform}`)}
           onChange={(event) => onChange({ body: event.target.value })}
         />
-      </label>
+      </div>
       <p className="text-xs text-muted" data-testid="hashtags">
         {tags.length > 0 ? t('operations.composer.tags', { tags: tags.map((tag) => `#${tag}`).join(' ') }) : t(`operations.composer.noTags.${platform}`)}
       </p>

@@ -1,0 +1,168 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import type { ChatRequest } from '../contract/chat';
+import type { Task } from '../contract/tasks';
+import type { ChatStreamReport } from './chat-stream.actor';
+import { isDirty, taskEditorMachine, type SaveInput, type TransitionAction } from './task-editor.machine';
+
+const task = (patch: Partial<Task> = {}): Task => ({
+  id: 't1',
+  platform: 'linkedin',
+  title: 'Launch',
+  brief: { topic: 'Launch', audience: '', tone: '', keywords: [], language: 'en-US' },
+  drafts: [],
+  chosenDraft: null,
+  body: 'We launched.',
+  images: [],
+  status: 'draft',
+  scheduledAt: null,
+  failureReason: null,
+  publishedAt: null,
+  externalId: null,
+  externalUrl: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  history: [],
+  ...patch,
+});
+
+type Fakes = {
+  load?: () => Promise<Task>;
+  save?: (input: SaveInput) => Promise<Task>;
+  transition?: (input: { taskId: string; action: TransitionAction }) => Promise<Task>;
+  stream?: (request: ChatRequest, report: (event: ChatStreamReport) => void) => void;
+};
+
+const start = (fakes: Fakes, input: { taskId: string | null } = { taskId: 't1' }) => {
+  const calls: string[] = [];
+  const taskCreated = vi.fn();
+  const actor = createActor(
+    taskEditorMachine.provide({
+      actors: {
+        loadTask: fromPromise(async () => {
+          calls.push('load');
+          return (fakes.load ?? (async () => task()))();
+        }),
+        saveTask: fromPromise(async ({ input: saveInput }) => {
+          calls.push('save');
+          return (fakes.save ?? (async (i: SaveInput) => task({ ...i.form, images: [] })))(saveInput);
+        }),
+        transitionTask: fromPromise(async ({ input: transitionInput }) => {
+          calls.push(`transition:${transitionInput.action.action}`);
+          return (fakes.transition ?? (async () => task({ status: 'ready' })))(transitionInput);
+        }),
+        startDrafting: fromPromise(async ({ input: drafting }) => ({
+          conversationId: 'c1',
+          agentId: 'linkedin-post-writer',
+          agentName: 'LinkedIn Post Writer',
+          prompt: `drafts about ${drafting.brief.topic}`,
+          count: drafting.count,
+        })),
+        chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(({ input: request, sendBack }) => {
+          calls.push(request.retryMessageId ? `retry:${request.retryMessageId}` : `stream:${request.text}`);
+          fakes.stream?.(request, sendBack);
+        }),
+      },
+      actions: { taskCreated: (_, params) => taskCreated(params.taskId) },
+    }),
+    { input: { platform: 'linkedin', ...input } },
+  ).start();
+  return { actor, calls, taskCreated };
+};
+
+const editing = (actor: ReturnType<typeof start>['actor']) => waitFor(actor, (state) => state.matches({ task: { editing: 'idle' } }));
+
+describe('the task editor', () => {
+  it('keeps every change when a save fails, and says why', async () => {
+    const { actor } = start({ save: async () => Promise.reject(new Error('The database is busy.')) });
+    await editing(actor);
+    actor.send({ type: 'form.change', patch: { body: 'A better text' } });
+    actor.send({ type: 'save' });
+    const state = await editing(actor);
+    expect(state.context.form.body).toBe('A better text');
+    expect(state.context.failure).toEqual({ kind: 'save', message: 'The database is busy.' });
+    expect(isDirty(state.context)).toBe(true);
+  });
+
+  it('saves pending edits before changing the status', async () => {
+    const { actor, calls } = start({});
+    await editing(actor);
+    actor.send({ type: 'form.change', patch: { body: 'Edited' } });
+    actor.send({ type: 'transition', action: { action: 'markReady' } });
+    const state = await waitFor(actor, (snapshot) => snapshot.context.saved?.status === 'ready');
+    expect(calls).toEqual(['load', 'save', 'transition:markReady']);
+    expect(state.matches({ task: { editing: 'idle' } })).toBe(true);
+  });
+
+  it('refuses to save beyond the platform limit without calling the server', async () => {
+    const { actor, calls } = start({});
+    await editing(actor);
+    actor.send({ type: 'form.change', patch: { body: 'x'.repeat(3001) } });
+    actor.send({ type: 'save' });
+    expect(actor.getSnapshot().matches({ task: { editing: 'idle' } })).toBe(true);
+    expect(calls).toEqual(['load']);
+  });
+
+  it('reports a new task once it has an id, and only then', async () => {
+    const { actor, taskCreated } = start({}, { taskId: null });
+    actor.send({ type: 'form.change', patch: { title: 'New', body: 'Text' } });
+    actor.send({ type: 'save' });
+    await waitFor(actor, (state) => state.context.taskId === 't1');
+    actor.send({ type: 'save' });
+    await waitFor(actor, (state) => state.matches({ task: { editing: 'idle' } }));
+    expect(taskCreated).toHaveBeenCalledTimes(1);
+    expect(taskCreated).toHaveBeenCalledWith('t1');
+  });
+
+  it('does not let a refresh from the server overwrite unsaved edits', async () => {
+    const { actor, calls } = start({});
+    await editing(actor);
+    actor.send({ type: 'form.change', patch: { body: 'Typing…' } });
+    actor.send({ type: 'refresh' });
+    expect(calls).toEqual(['load']);
+    expect(actor.getSnapshot().context.form.body).toBe('Typing…');
+  });
+
+  it('says an unknown or foreign task is not found', async () => {
+    const { actor } = start({ load: async () => Promise.reject(Object.assign(new Error('Task not found'), { status: 404 })) });
+    const state = await waitFor(actor, (snapshot) => snapshot.matches({ task: 'notFound' }));
+    expect(state.context.notFound).toBe(true);
+  });
+
+  it('splits streamed drafts as they arrive and keeps a cut-short one for a retry of the same question', async () => {
+    let report: (event: ChatStreamReport) => void = () => undefined;
+    const { actor, calls } = start({ stream: (_request, send) => (report = send) });
+    await editing(actor);
+    actor.send({ type: 'drafts.generate' });
+    await waitFor(actor, (state) => state.matches({ drafting: 'streaming' }));
+    report({ type: 'stream.accepted', conversationId: 'c1', userMessageId: 'u1', replyMessageId: 'r1' });
+    report({ type: 'stream.delta', text: '[[DRAFT]]\nFirst one.\n[[DRAFT]]\nSec' });
+    expect(actor.getSnapshot().context.form.drafts.map((draft) => draft.body)).toEqual(['First one.', 'Sec']);
+    report({ type: 'stream.failed', kind: 'incomplete', message: '' });
+    expect(actor.getSnapshot().matches({ drafting: 'cut' })).toBe(true);
+    expect(actor.getSnapshot().context.drafting.lastDraftPartial).toBe(true);
+
+    actor.send({ type: 'drafts.retry' });
+    expect(calls).toEqual(['load', 'stream:drafts about Launch', 'retry:u1']);
+    report({ type: 'stream.delta', text: '[[DRAFT]]\nA\n[[DRAFT]]\nB' });
+    report({ type: 'stream.ended', messageIds: ['u1', 'r2'] });
+    const state = actor.getSnapshot();
+    expect(state.matches({ drafting: 'done' })).toBe(true);
+    expect(state.context.form.drafts.map((draft) => draft.body)).toEqual(['A', 'B']);
+    actor.send({ type: 'drafts.pick', index: 1 });
+    expect(actor.getSnapshot().context.form).toMatchObject({ body: 'B', chosenDraft: 1 });
+  });
+
+  it('offers no retry when the writer never accepted the question', async () => {
+    let report: (event: ChatStreamReport) => void = () => undefined;
+    const { actor } = start({ stream: (_request, send) => (report = send) });
+    await editing(actor);
+    actor.send({ type: 'drafts.generate' });
+    await waitFor(actor, (state) => state.matches({ drafting: 'streaming' }));
+    report({ type: 'stream.failed', kind: 'rejected', message: 'Too many requests' });
+    const state = actor.getSnapshot();
+    expect(state.matches({ drafting: 'failed' })).toBe(true);
+    expect(state.can({ type: 'drafts.retry' })).toBe(false);
+    expect(state.can({ type: 'drafts.generate' })).toBe(true);
+  });
+});
