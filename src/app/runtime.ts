@@ -14,6 +14,7 @@ import { configureHttp } from '../services/http';
 import { resetVisitorId } from '../services/visitor';
 import { isOperationsPath, loginUrlFor } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
+import { createWechatActors, type WechatRuntimeOptions } from './wechat-runtime';
 import { PREFERENCE_KEYS, readPreference, writePreference } from '../services/storage';
 
 export type Navigate = (to: string, options?: { replace?: boolean }) => void;
@@ -21,6 +22,8 @@ export type Navigate = (to: string, options?: { replace?: boolean }) => void;
 export type RuntimeOptions = {
   navigate: Navigate;
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  /** Device, environment and the page-leaving redirect of the WeChat flows (tests set them). */
+  wechat?: WechatRuntimeOptions;
 };
 
 /** The theme on the page: the `dark` class drives the colour variables, colorScheme the browser's own parts. */
@@ -37,7 +40,7 @@ const readStoredPreferences = (userId: string): StoredPreferences =>
  * Creates the app's long-lived actors and gives each machine its real side effects. Everything
  * a machine does to the outside world is provided here, once, so tests can provide others.
  */
-export const createRuntime = ({ navigate, inspect }: RuntimeOptions) => {
+export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => {
   const screenEvents = createScreenEvents();
 
   const app = createActor(
@@ -124,6 +127,8 @@ export const createRuntime = ({ navigate, inspect }: RuntimeOptions) => {
     app.system.get('toasts')?.send({ type: 'toast.add', toast: input });
   };
 
+  const { wechatLogin, scanLogin } = createWechatActors({ app, navigate, toast, inspect, ...wechat });
+
   configureHttp({
     currentPath: () => location.pathname,
     onRequestError: (error) =>
@@ -140,14 +145,18 @@ export const createRuntime = ({ navigate, inspect }: RuntimeOptions) => {
     preferences,
     screenEvents,
     toast,
+    wechatLogin,
+    scanLogin,
     start() {
       preferences.start();
+      wechatLogin.start();
       app.start();
       chat.start();
     },
     stop() {
       chat.stop();
       app.stop();
+      wechatLogin.stop();
       preferences.stop();
     },
   };

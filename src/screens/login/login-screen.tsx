@@ -1,35 +1,24 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useSearch } from 'wouter';
-import { fromPromise } from 'xstate';
+import { useSearch } from 'wouter';
 import { useRuntime } from '../../app/runtime-context';
-import { passwordLoginMachine } from '../../machines/password-login.machine';
-import { loginWithPassword } from '../../services/api/auth';
-import { toSafeRedirectPath } from '../../services/redirect';
 import { useDocumentTitle } from '../../i18n/use-document-title';
+import { toSafeRedirectPath } from '../../services/redirect';
+import { LoginTabs } from './login-tabs';
+import { PasswordLoginForm } from './password-login-form';
+import { ScanLoginPanel } from './scan-login-panel';
+import { WechatSignInPanel } from './wechat-sign-in-panel';
 
 const LoginScreen = () => {
   const { t } = useTranslation();
   useDocumentTitle(t('login.title'));
-  const { app } = useRuntime();
-  const [, navigate] = useLocation();
+  const { wechatLogin } = useRuntime();
   const query = new URLSearchParams(useSearch());
   const fromOperations = query.get('source') === 'kraken';
-  const redirectUrl = query.get('redirect_url');
-
-  const login = useActorRef(
-    passwordLoginMachine.provide({
-      actors: { login: fromPromise(({ input }) => loginWithPassword(input, { silent: true })) },
-      actions: {
-        signedIn: (_, result) => app.send({ type: 'session.signedIn', token: result.token, user: result.userInfo }),
-        leave: () => navigate(toSafeRedirectPath(redirectUrl, location.origin) ?? '/', { replace: true }),
-      },
-    }),
-  );
-  const username = useSelector(login, (state) => state.context.username);
-  const password = useSelector(login, (state) => state.context.password);
-  const failure = useSelector(login, (state) => state.context.failure);
-  const submitting = useSelector(login, (state) => state.matches('submitting'));
+  const returnTo = toSafeRedirectPath(query.get('redirect_url'), location.origin) ?? '/';
+  const inWechat = useSelector(wechatLogin, (state) => state.matches('wechat'));
+  const [tab, setTab] = useState('password');
 
   return (
     <div className="flex flex-1 items-start justify-center px-4 py-12">
@@ -38,54 +27,19 @@ const LoginScreen = () => {
           {t('login.title')}
         </h1>
         {fromOperations && <p className="mb-4 text-sm text-muted">{t('login.fromOperations')}</p>}
-        <form
-          className="mt-4 flex flex-col gap-4"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            login.send({ type: 'submit' });
-          }}
-        >
-          <label className="flex flex-col gap-1 text-sm font-medium">
-            {t('login.account')}
-            <input
-              name="username"
-              autoComplete="username"
-              inputMode="email"
-              className="field"
-              placeholder={t('login.accountPlaceholder')}
-              value={username}
-              onChange={(event) => login.send({ type: 'field.change', field: 'username', value: event.target.value })}
-            />
-          </label>
-          <label className="flex flex-col gap-1 text-sm font-medium">
-            {t('login.password')}
-            <input
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              className="field"
-              placeholder={t('login.passwordPlaceholder')}
-              value={password}
-              onChange={(event) => login.send({ type: 'field.change', field: 'password', value: event.target.value })}
-            />
-          </label>
-          {failure && (
-            <div role="alert" className="rounded-lg border border-danger p-3 text-sm text-danger">
-              {failure.reason === 'missing-fields' ? (
-                t('login.missingFields')
-              ) : (
-                <>
-                  <strong className="block">{t('login.failedTitle')}</strong>
-                  <span>{t('login.failedDescription')}</span>
-                </>
-              )}
-            </div>
-          )}
-          <button type="submit" className="btn-primary" disabled={submitting}>
-            {submitting ? t('login.submitting') : t('login.submit')}
-          </button>
-        </form>
+        {inWechat ? (
+          <WechatSignInPanel />
+        ) : (
+          <LoginTabs
+            label={t('login.tabs.label')}
+            selected={tab}
+            onSelect={setTab}
+            tabs={[
+              { id: 'password', label: t('login.tabs.password'), panel: <PasswordLoginForm returnTo={returnTo} /> },
+              { id: 'scan', label: t('login.tabs.scan'), panel: <ScanLoginPanel returnTo={returnTo} /> },
+            ]}
+          />
+        )}
       </section>
     </div>
   );

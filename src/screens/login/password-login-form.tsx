@@ -1,0 +1,79 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { fromPromise } from 'xstate';
+import { useRuntime } from '../../app/runtime-context';
+import { passwordLoginMachine } from '../../machines/password-login.machine';
+import { loginWithPassword } from '../../services/api/auth';
+
+/** The password form: account and password, its failures, and where it goes once signed in. */
+export const PasswordLoginForm = ({ returnTo }: { returnTo: string }) => {
+  const { t } = useTranslation();
+  const { app } = useRuntime();
+  const [, navigate] = useLocation();
+
+  const login = useActorRef(
+    passwordLoginMachine.provide({
+      actors: { login: fromPromise(({ input }) => loginWithPassword(input, { silent: true })) },
+      actions: {
+        signedIn: (_, result) => app.send({ type: 'session.signedIn', token: result.token, user: result.userInfo }),
+        leave: () => navigate(returnTo, { replace: true }),
+      },
+    }),
+  );
+  const username = useSelector(login, (state) => state.context.username);
+  const password = useSelector(login, (state) => state.context.password);
+  const failure = useSelector(login, (state) => state.context.failure);
+  const submitting = useSelector(login, (state) => state.matches('submitting'));
+
+  return (
+    <form
+      className="mt-4 flex flex-col gap-4"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        login.send({ type: 'submit' });
+      }}
+    >
+      <label className="flex flex-col gap-1 text-sm font-medium">
+        {t('login.account')}
+        <input
+          name="username"
+          autoComplete="username"
+          inputMode="email"
+          className="field"
+          placeholder={t('login.accountPlaceholder')}
+          value={username}
+          onChange={(event) => login.send({ type: 'field.change', field: 'username', value: event.target.value })}
+        />
+      </label>
+      <label className="flex flex-col gap-1 text-sm font-medium">
+        {t('login.password')}
+        <input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          className="field"
+          placeholder={t('login.passwordPlaceholder')}
+          value={password}
+          onChange={(event) => login.send({ type: 'field.change', field: 'password', value: event.target.value })}
+        />
+      </label>
+      {failure && (
+        <div role="alert" className="rounded-lg border border-danger p-3 text-sm text-danger">
+          {failure.reason === 'missing-fields' ? (
+            t('login.missingFields')
+          ) : (
+            <>
+              <strong className="block">{t('login.failedTitle')}</strong>
+              <span>{t('login.failedDescription')}</span>
+            </>
+          )}
+        </div>
+      )}
+      <button type="submit" className="btn-primary" disabled={submitting}>
+        {submitting ? t('login.submitting') : t('login.submit')}
+      </button>
+    </form>
+  );
+};

@@ -1,0 +1,30 @@
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { useRuntime } from '../../app/runtime-context';
+
+/** Inside WeChat's in-app browser the login page is WeChat's authorisation, shown as its progress. */
+export const WechatSignInPanel = () => {
+  const { t } = useTranslation();
+  const { wechatLogin } = useRuntime();
+  const failed = useSelector(wechatLogin, (state) => state.matches({ wechat: 'failed' }));
+  const failure = useSelector(wechatLogin, (state) => state.context.failure);
+  if (!failed) {
+    return (
+      <p role="status" className="mt-6 flex items-center gap-2 text-sm text-muted">
+        <span className="i-lucide-loader-circle animate-spin" aria-hidden="true" />
+        {t('wechatLogin.inProgress')}
+      </p>
+    );
+  }
+  return (
+    <div className="mt-6 flex flex-col gap-3">
+      <div role="alert" className="rounded-lg border border-danger p-3 text-sm text-danger">
+        <strong className="block">{t('wechatLogin.failedTitle')}</strong>
+        {failure && <span>{failure}</span>}
+      </div>
+      <button type="button" className="btn-primary" onClick={() => wechatLogin.send({ type: 'retry' })}>
+        {t('wechatLogin.retry')}
+      </button>
+    </div>
+  );
+};
