@@ -110,7 +110,7 @@ describe('account page', () => {
     await view.user.type(wechatId(), 'countess_ada');
     await view.user.click(save());
 
-    expect(await screen.findByText('Your account details were saved')).toBeInTheDocument();
+    expect(await screen.findByText('Your account details were saved', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.getByTestId('user-name')).toHaveTextContent('Countess');
     expect(nickname()).toHaveValue('Countess');
     expect(db.users.get(view.userId)).toMatchObject({ nickname: 'Countess', wechatId: 'countess_ada' });
@@ -121,12 +121,12 @@ describe('account page', () => {
     const view = await openAccount();
     const picture = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'me.png', { type: 'image/png' });
     await view.user.upload(screen.getByTestId('avatar-input'), picture);
-    const preview = await screen.findByTestId('avatar-preview');
+    const preview = await screen.findByTestId('avatar-preview', {}, { timeout: 5000 });
     expect(preview.getAttribute('src')).toMatch(/^\/media\/file-/);
-    expect(screen.getByText('Your new avatar (saved when you save)')).toBeInTheDocument();
+    expect(screen.getByText('Your new avatar (applied when you save)')).toBeInTheDocument();
 
     await view.user.click(save());
-    await screen.findByText('Your account details were saved');
+    await screen.findByText('Your account details were saved', {}, { timeout: 5000 });
     expect(db.users.get(view.userId)?.avatar).toBe(preview.getAttribute('src'));
   });
 
