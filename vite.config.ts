@@ -8,7 +8,10 @@ const apiTarget = process.env.API_TARGET ?? `http://127.0.0.1:${process.env.PORT
 export default defineConfig({
   plugins: [UnoCSS(), react()],
   server: {
-    proxy: { '/api': { target: apiTarget, changeOrigin: true } },
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: true },
+      '/downloads': { target: apiTarget, changeOrigin: true },
+    },
   },
   build: {
     target: 'es2022',

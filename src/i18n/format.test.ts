@@ -21,6 +21,7 @@ describe('locale formatting', () => {
     expect(formatList(['A', 'B', 'C'], 'en-US')).toBe('A, B, and C');
     expect(formatList(['A', 'B', 'C'], 'fr-FR')).toBe('A, B et C');
     expect(formatBytes(1536, 'en-US')).toBe('1.5 kB');
+    expect(formatBytes(178, 'en-US')).toBe('178 B');
     expect(formatBytes(20 * 1024 * 1024, 'de-DE')).toBe('20 MB');
   });
 

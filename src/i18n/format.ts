@@ -36,6 +36,8 @@ export const formatList = (items: string[], locale: string, type: Intl.ListForma
 
 /** Bytes as "1.5 MB" in the locale's digits and separators. */
 export const formatBytes = (bytes: number, locale: string): string => {
+  // Intl's short "byte" reads oddly ("178 byte"); whole bytes take the symbol every locale uses.
+  if (bytes < 1024) return `${new Intl.NumberFormat(locale).format(bytes)} B`;
   const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
   let value = bytes;
   let index = 0;
