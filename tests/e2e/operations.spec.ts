@@ -233,6 +233,37 @@ test('a LinkedIn post: drafts, "see more" preview, a failed save keeps the text,
   await expect(row.getByTestId('task-status')).toHaveText('Published');
 });
 
+test('a Xiaohongshu note due now is exported by hand: copy the text, download the images, mark it published', async ({ page, context, baseURL }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  await signedIn(page);
+  await page.goto('/kraken-operation/task/xiaohongshu');
+  await page.getByLabel('Note title').fill('三步搞定早餐');
+  await page.getByLabel('Note text').fill('燕麦、酸奶、水果，五分钟搞定。\n#早餐 #快手菜');
+  await page.locator('input[type=file]').setInputFiles({ name: 'breakfast.png', mimeType: 'image/png', buffer: PNG });
+  await expect(page.getByRole('img', { name: 'breakfast.png' }).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/task\/edit\//);
+  await page.getByRole('button', { name: 'Mark as ready' }).click();
+  await expect(page.getByTestId('task-status').first()).toHaveText('Ready');
+
+  await page.getByRole('button', { name: 'Export now' }).click();
+  await expect(page.getByTestId('task-status').first()).toHaveText('Post by hand', { timeout: 15_000 });
+  await expect(page.getByText('It is time: copy the text, download the images, post them, then mark the task as published.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Copy text' }).click();
+  await expect(page.getByText('Text copied.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('三步搞定早餐\n\n燕麦、酸奶、水果，五分钟搞定。\n#早餐 #快手菜');
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Image 1: breakfast.png' }).click();
+  expect((await download).suggestedFilename()).toBe('breakfast.png');
+
+  await page.getByLabel('Link to the post (optional)').fill('https://www.xiaohongshu.com/explore/66aa');
+  await page.getByRole('button', { name: 'Mark as published' }).click();
+  await expect(page.getByTestId('task-status').first()).toHaveText('Published');
+  await expect(page.getByRole('link', { name: 'Open the post' })).toHaveAttribute('href', 'https://www.xiaohongshu.com/explore/66aa');
+  await expect(page.getByLabel('Note text')).toBeDisabled();
+});
+
 test('an unknown task id, or another operator\'s, says not found', async ({ page }) => {
   await signedIn(page);
   await page.goto('/kraken-operation/task/edit/00000000-0000-0000-0000-000000000000');

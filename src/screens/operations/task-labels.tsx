@@ -1,3 +1,4 @@
+/* Kept in a .tsx file so UnoCSS finds the class names below when it scans the sources. */
 import type { TaskStatus } from '../../contract/tasks';
 
 /** Colours of the status badges, by status. */
