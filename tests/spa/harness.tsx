@@ -6,7 +6,7 @@ import { onTestFinished } from 'vitest';
 import { Router } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { waitFor } from 'xstate';
-import { createRuntime, type Runtime } from '../../src/app/runtime';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/app/runtime';
 import { RuntimeContext } from '../../src/app/runtime-context';
 import { Toaster } from '../../src/components/toaster';
 import type { UserInfo } from '../../src/contract/users';
@@ -31,14 +31,18 @@ export const switchToEnglish = async (): Promise<void> => {
 /**
  * Renders screens the way the app does: a runtime from createRuntime with the browser's
  * navigation, the session already checked, inside the runtime context, i18next in English and a
- * router, with the toaster beside them. `signedInAs` stores a valid token for that user first.
+ * router, with the toaster beside them. `signedInAs` stores a valid token for that user first;
+ * `wechat` sets the device, environment and redirect the WeChat flows see.
  */
-export const renderWithRuntime = async (ui: ReactNode, options: { url?: string; signedInAs?: UserInfo } = {}): Promise<Screen> => {
+export const renderWithRuntime = async (
+  ui: ReactNode,
+  options: { url?: string; signedInAs?: UserInfo; wechat?: RuntimeOptions['wechat'] } = {},
+): Promise<Screen> => {
   await switchToEnglish();
   history.replaceState(null, '', options.url ?? '/');
   if (options.signedInAs) setToken(issueToken(options.signedInAs.id));
 
-  const runtime = createRuntime({ navigate });
+  const runtime = createRuntime({ navigate, wechat: options.wechat });
   runtime.start();
   onTestFinished(() => {
     runtime.stop();
