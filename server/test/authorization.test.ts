@@ -15,7 +15,7 @@ let expiredApp: TestApp;
 let owner: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
 let stranger: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
 let expiredToken: string;
-let ids: { conversationId: string; userMessageId: string; fileId: string };
+let ids: { conversationId: string; userMessageId: string; fileId: string; taskId: string };
 
 const TOKEN_COOKIE = 'ai-chat-ops-token';
 const FORGED = 'Bearer ' + 'A'.repeat(43);
@@ -49,6 +49,14 @@ const samples: Partial<Record<EndpointName, (ids: Ids) => Sample>> = {
   userUpdate: () => ({ body: { nickname: 'Someone else' } }),
   userUpdateScanId: () => ({ body: { scanid: 'scan-0000000000000000' } }),
   upload: () => ({ form: pngForm }),
+  operationsSession: () => ({}),
+  taskList: () => ({ body: {} }),
+  taskDetail: (ids) => ({ query: { id: ids.taskId } }),
+  taskCreate: () => ({ body: { platform: 'linkedin', title: 'Launch post' } }),
+  taskUpdate: (ids) => ({ body: { id: ids.taskId, title: 'Taken over' } }),
+  taskTransition: (ids) => ({ body: { id: ids.taskId, action: 'markReady' } }),
+  taskDelete: (ids) => ({ body: { id: ids.taskId } }),
+  taskDrafting: () => ({ body: { platform: 'linkedin', brief: { topic: 'Our new bakery' } } }),
 };
 
 const send = (app: TestApp, endpoint: Endpoint, sample: Sample, headers: Record<string, string>) => {
@@ -90,7 +98,9 @@ beforeAll(async () => {
     conversationId,
     userMessageId: messages.find((message) => message.role === 'user')!.messageId,
     fileId: ((await upload.json()) as { data: { fileId: string } }).data.fileId,
+    taskId: '',
   };
+  ids.taskId = (await t.post(endpoints.taskCreate.path, { platform: 'linkedin', title: 'Private plan' }, owner.headers)).body.data.id as string;
 });
 afterAll(() => h.close());
 
@@ -144,13 +154,19 @@ describe("another caller's ids", () => {
     ['deleting it', 'conversationDelete', (ids) => ({ body: { conversationId: ids.conversationId } })],
     ['asking in it', 'chat', (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, text: 'Hi' } })],
     ['retrying its question', 'chat', (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, retryMessageId: ids.userMessageId } })],
+    ...(['taskDetail', 'taskUpdate', 'taskTransition', 'taskDelete'] as const).map((name): [string, EndpointName, (ids: Ids) => Sample] => [`the operations task (${name})`, name, samples[name]!]),
   ];
 
-  it.each(foreign)("%s answers 404 to another user and to a visitor, as if it did not exist", async (_what, name, sample) => {
-    for (const headers of [stranger.headers, h.visitor()]) {
-      const response = await send(t, endpoints[name] as Endpoint, sample(ids), headers);
-      expect(response.status).toBe(404);
-    }
+  it.each(foreign)("%s answers 404 to another user (and 401 or 404 to a visitor), as if it did not exist", async (_what, name, sample) => {
+    const endpoint = endpoints[name] as Endpoint;
+    expect((await send(t, endpoint, sample(ids), stranger.headers)).status).toBe(404);
+    expect((await send(t, endpoint, sample(ids), h.visitor())).status).toBe(endpoint.access === 'user' ? 401 : 404);
+  });
+
+  it("leaves the owner's task as it was", async () => {
+    const detail = await t.get(endpoints.taskDetail.path, { id: ids.taskId }, owner.headers);
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toMatchObject({ title: 'Private plan', status: 'draft' });
   });
 
   it("cannot retry someone else's question from one's own conversation, nor attach their upload", async () => {
