@@ -2,7 +2,7 @@ import { fetchEventSource } from '@microsoft/fetch-event-source';
 import * as v from 'valibot';
 import { chatEventSchema, type ChatEvent, type ChatRequest } from '../contract/chat';
 import { endpoints } from '../contract/endpoints';
-import { apiUrl, authHeaders } from './http';
+import { apiUrl, authHeaders, reportUnauthorized } from './http';
 
 /** Why a stream did not finish with its end event. */
 export type StreamFailureKind =
@@ -71,7 +71,9 @@ export const streamChat = async (request: ChatRequest, { signal, onEvent }: Stre
     async onopen(response) {
       const type = response.headers.get('content-type') ?? '';
       if (!response.ok || !type.startsWith(EVENT_STREAM)) {
-        throw new StreamError('rejected', await readServerMessage(response), response.status);
+        const message = await readServerMessage(response);
+        if (response.status === 401) reportUnauthorized(message);
+        throw new StreamError('rejected', message, response.status);
       }
       opened = true;
     },

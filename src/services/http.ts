@@ -43,6 +43,11 @@ export const configureHttp = (next: HttpHooks): void => {
   hooks = next;
 };
 
+/** A 401 met outside `call` (the chat stream): the session has ended, as for any other call. */
+export const reportUnauthorized = (description: string): void => {
+  hooks.onUnauthorized?.(new ApiError(description || 'Unauthorized', { status: 401, description }));
+};
+
 export type CallOptions = {
   /** Opt out of the generic failure toast (the caller shows its own message). */
   silent?: boolean;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Route, Switch } from 'wouter';
 import { changeLocale } from '../../src/i18n';
 import ChatScreen from '../../src/screens/chat/chat-screen';
+import { getToken, setToken } from '../../src/services/cookies';
 import { server as msw } from '../msw/server';
 import { renderWithRuntime, type Screen } from '../spa/harness';
 import {
@@ -266,6 +267,21 @@ describe('a chat answer under faults, over real HTTP', () => {
     await ask(view);
     await settled(view);
     await expectRefusedAndKept('Could not reach the server. Your message was not sent; try again.');
+  });
+});
+
+describe('a session that ends mid-chat', () => {
+  it('drops the token on a 401 from the chat stream, keeps the question in the box, and shows the person as logged out', async () => {
+    setToken('t'.repeat(43));
+    faults.script({ status: 401, headers: { 'content-type': 'application/json' }, steps: [{ raw: JSON.stringify({ code: 1, msg: 'Your session has expired or was ended. Please log in again.', data: null, success: false }) }] });
+    const view = await openChat();
+    expect(view.runtime.app.getSnapshot().matches({ loaded: 'signedIn' })).toBe(true);
+    await ask(view);
+    await settled(view);
+    await expectRefusedAndKept(`${NOT_SENT} (Your session has expired or was ended. Please log in again.)`);
+    expect(faults.posts[0]!.headers.authorization).toBe(`Bearer ${'t'.repeat(43)}`);
+    await expect.poll(() => view.runtime.app.getSnapshot().matches({ loaded: 'visitor' })).toBe(true);
+    expect(getToken()).toBeFalsy();
   });
 });
 

@@ -38,6 +38,9 @@ export const CONVERSATION_ID = 'conv-fault-1';
 export const USER_MESSAGE_ID = 'msg-user-1';
 export const REPLY_MESSAGE_ID = 'msg-reply-1';
 
+/** Whoever sends a bearer token is this user, until the chat endpoint is scripted to say otherwise. */
+export const SIGNED_IN_USER = { id: 'user-fault-1', username: 'baker@example.com', nickname: 'Baker', avatar: '' };
+
 export const startEvent = (): FaultStep => ({
   event: { type: 'start', conversationId: CONVERSATION_ID, userMessageId: USER_MESSAGE_ID, replyMessageId: REPLY_MESSAGE_ID },
 });
@@ -146,6 +149,11 @@ export async function startFaultServer(): Promise<FaultServer> {
         return json({ list: [], total: 0, current: 1, pageSize: 10 });
       case endpoints.messages.path:
         return json([]);
+      case endpoints.userInfo.path:
+        if (request.headers.authorization) return json(SIGNED_IN_USER);
+        response.writeHead(401, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ code: 1, msg: 'Please log in.', data: null, success: false }));
+        return;
       default:
         response.writeHead(404, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ code: 1, msg: 'No such endpoint', data: null, success: false }));
