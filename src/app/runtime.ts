@@ -1,5 +1,6 @@
 import { createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
 import { changeLocale, i18n, initI18n } from '../i18n';
+import { matchLocale } from '../i18n/locale';
 import { chatMachine } from '../machines/chat.machine';
 import { createChatStreamActor } from '../machines/chat-stream.actor';
 import { appMachine } from '../machines/app.machine';
@@ -117,6 +118,11 @@ export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => 
     knownUserId = userId;
     preferences.send({ type: 'user.changed', userId, stored: readStoredPreferences(userId) });
   });
+  const onLanguageChanged = (language: string) => {
+    const locale = matchLocale(language);
+    if (locale) preferences.send({ type: 'locale.changed', locale });
+  };
+  i18n.on('languageChanged', onLanguageChanged);
   chat.subscribe(({ context }) => {
     if (!context.conversationId) return;
     preferences.send({ type: 'agent.used', agentId: context.agentId });
@@ -158,6 +164,7 @@ export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => 
       app.stop();
       wechatLogin.stop();
       preferences.stop();
+      i18n.off('languageChanged', onLanguageChanged);
     },
   };
 };

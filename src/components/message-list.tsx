@@ -27,11 +27,11 @@ export const MessageList = ({ messages, canRetry, onRetry }: MessageListProps) =
           {message.role === 'assistant' && message.status === 'streaming' && !message.content ? (
             <span className="text-muted">{t('chat.thinking')}</span>
           ) : message.role === 'assistant' ? (
-            <div className="break-words" data-testid="answer">
+            <div dir="auto" className="break-words" data-testid="answer">
               <LazyMarkdown source={message.content} streaming={message.status === 'streaming'} />
             </div>
           ) : message.content ? (
-            <div className="whitespace-pre-wrap break-words rounded-2xl bg-accent px-4 py-2 text-accent-fg" data-testid="question">
+            <div dir="auto" className="max-w-full whitespace-pre-wrap break-words rounded-2xl bg-accent px-4 py-2 text-accent-fg" data-testid="question">
               {message.content}
             </div>
           ) : null}

@@ -14,9 +14,10 @@ type ChoiceProps = { name: string; checked: boolean; onChoose: () => void; icon?
 /** One option of a group: a real radio button (keyboard and screen readers know it), drawn as a row. */
 const Choice = ({ name, checked, onChoose, icon, lang, children }: ChoiceProps) => (
   <label
-    className={`flex min-w-0 cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm text-fg hover:bg-raised has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-accent has-[:focus-visible]:outline-solid ${checked ? 'bg-raised font-medium' : ''}`}
+    className={`relative flex min-w-0 cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm text-fg hover:bg-raised ${checked ? 'bg-raised font-medium' : ''}`}
   >
-    <input type="radio" name={name} checked={checked} onChange={onChoose} className="sr-only" />
+    {/* The radio itself is invisible and covers the row, so the whole row is what is clicked and focused. */}
+    <input type="radio" name={name} checked={checked} onChange={onChoose} className="absolute inset-0 m-0 cursor-pointer appearance-none rounded-md" />
     {icon && <span className={`${icon} shrink-0 text-muted`} aria-hidden="true" />}
     <span lang={lang} className="min-w-0 flex-1 break-words">
       {children}
@@ -41,7 +42,8 @@ export const PreferencesMenu = () => {
   const { preferences } = useRuntime();
   const theme = useSelector(preferences, (state) => state.context.theme);
   const firstPage = useSelector(preferences, (state) => state.context.firstPage);
-  const locale = matchLocale(i18n.resolvedLanguage ?? i18n.language);
+  const chosenLocale = useSelector(preferences, (state) => state.context.locale);
+  const locale = chosenLocale ?? matchLocale(i18n.resolvedLanguage ?? i18n.language);
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -59,7 +61,7 @@ export const PreferencesMenu = () => {
   return (
     <div
       ref={rootRef}
-      className="relative"
+      className="relative shrink-0"
       onKeyDown={(event) => {
         if (event.key !== 'Escape' || !open) return;
         setOpen(false);
@@ -84,6 +86,7 @@ export const PreferencesMenu = () => {
           id={panelId}
           role="group"
           aria-label={t('preferences.title')}
+          data-testid="preferences-panel"
           className="absolute end-0 top-full z-30 mt-1 flex w-72 max-w-[calc(100vw-1rem)] flex-col gap-3 rounded-lg border border-line bg-surface p-2 shadow-lg"
         >
           <Group legend={t('preferences.theme')}>

@@ -11,21 +11,26 @@ export const SiteHeader = () => {
   const { app } = useRuntime();
   const signedIn = useSelector(app, isSignedIn);
   return (
-    <header className="flex items-center gap-4 border-b border-line bg-surface px-4 py-2">
-      <Link href="/" className="flex items-center gap-2 font-semibold text-fg no-underline">
+    <header className="flex items-center gap-2 border-b border-line bg-surface px-2 py-2 sm:gap-4 sm:px-4">
+      <Link href="/" aria-label={t('app.name')} className="flex shrink-0 items-center gap-2 font-semibold text-fg no-underline">
         <img src="/favicon.svg" alt="" width={24} height={24} />
-        <span>{t('app.name')}</span>
+        {/* On a phone the logo alone; the link keeps its name for screen readers. */}
+        <span className="hidden whitespace-nowrap sm:inline">{t('app.name')}</span>
       </Link>
-      <nav aria-label={t('nav.main')} className="flex flex-1 items-center gap-1 text-sm">
-        <Link href="/chat" className="btn-ghost">
-          {t('nav.chat')}
+      {/* On a phone the links are icons (named by aria-label), so every language fits. */}
+      <nav aria-label={t('nav.main')} className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto text-sm">
+        <Link href="/chat" aria-label={t('nav.chat')} className="btn-ghost shrink-0 whitespace-nowrap">
+          <span className="i-lucide-messages-square text-lg sm:hidden" aria-hidden="true" />
+          <span className="hidden sm:inline">{t('nav.chat')}</span>
         </Link>
-        <Link href="/download" className="btn-ghost">
-          {t('nav.download')}
+        <Link href="/download" aria-label={t('nav.download')} className="btn-ghost shrink-0 whitespace-nowrap">
+          <span className="i-lucide-download text-lg sm:hidden" aria-hidden="true" />
+          <span className="hidden sm:inline">{t('nav.download')}</span>
         </Link>
         {signedIn && (
-          <Link href="/kraken-operation" className="btn-ghost">
-            {t('nav.operations')}
+          <Link href="/kraken-operation" aria-label={t('nav.operations')} className="btn-ghost shrink-0 whitespace-nowrap">
+            <span className="i-lucide-megaphone text-lg sm:hidden" aria-hidden="true" />
+            <span className="hidden sm:inline">{t('nav.operations')}</span>
           </Link>
         )}
       </nav>
@@ -33,7 +38,7 @@ export const SiteHeader = () => {
       {signedIn ? (
         <UserMenu />
       ) : (
-        <Link href="/login" className="btn-primary">
+        <Link href="/login" className="btn-primary shrink-0 whitespace-nowrap">
           {t('nav.login')}
         </Link>
       )}

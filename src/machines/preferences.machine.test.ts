@@ -215,5 +215,14 @@ describe('the language', () => {
     const { actor, switchLocale } = startPreferences();
     actor.send({ type: 'locale.choose', locale: 'ja' });
     expect(switchLocale).toHaveBeenCalledExactlyOnceWith('ja');
+    // The menu shows the choice at once, before the bundle has arrived.
+    expect(actor.getSnapshot().context.locale).toBe('ja');
+  });
+
+  it('follows whatever language i18next reports', () => {
+    const { actor } = startPreferences();
+    expect(actor.getSnapshot().context.locale).toBeNull();
+    actor.send({ type: 'locale.changed', locale: 'de-DE' });
+    expect(actor.getSnapshot().context.locale).toBe('de-DE');
   });
 });

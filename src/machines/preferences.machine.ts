@@ -39,6 +39,8 @@ export type PreferencesContext = {
   lastChatId: string | null;
   /** Whether a page has been shown yet in this page load: only the landing page can send on. */
   landed: boolean;
+  /** The interface language: the one chosen at once, then whatever i18next reports. Null until known. */
+  locale: Locale | null;
 };
 
 export type PreferencesInput = { userId?: string; stored?: StoredPreferences; systemDark?: boolean };
@@ -49,6 +51,8 @@ export type PreferencesEvent =
   | { type: 'colorScheme.changed'; dark: boolean }
   | { type: 'firstPage.choose'; firstPage: FirstPage }
   | { type: 'locale.choose'; locale: Locale }
+  /** i18next switched language (after a choice, or at start). */
+  | { type: 'locale.changed'; locale: Locale }
   | { type: 'agent.used'; agentId: string; agentInfo?: Agent | null }
   | { type: 'chat.opened'; chatId: string }
   /** Every page the person sees; the first one of a page load is where they landed. */
@@ -140,6 +144,10 @@ export const preferencesMachine = setup({
       return { lastChatId: event.chatId };
     }),
     markLanded: assign({ landed: true }),
+    setLocale: assign(({ event }) => {
+      assertEvent(event, ['locale.choose', 'locale.changed']);
+      return { locale: event.locale };
+    }),
   },
   guards: {
     userKnown: ({ context }) => context.userId !== null,
@@ -162,6 +170,7 @@ export const preferencesMachine = setup({
     ...fromStorage(input.userId ?? null, input.stored),
     systemDark: input.systemDark ?? false,
     landed: false,
+    locale: null,
   }),
   initial: 'waitingForUser',
   on: {
@@ -178,8 +187,9 @@ export const preferencesMachine = setup({
       ],
     },
     'locale.choose': {
-      actions: { type: 'switchLocale', params: ({ event }) => ({ locale: event.locale }) },
+      actions: ['setLocale', { type: 'switchLocale', params: ({ event }) => ({ locale: event.locale }) }],
     },
+    'locale.changed': { actions: 'setLocale' },
     'agent.used': {
       guard: 'isNewAgent',
       actions: [

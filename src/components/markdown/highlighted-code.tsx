@@ -13,7 +13,7 @@ const SCOPE_CLASSES: Record<string, string> = {
   'hljs-number': 'text-[#0550ae] dark:text-[#79c0ff]',
   'hljs-string': 'text-[#0a3069] dark:text-[#a5d6ff]',
   'hljs-regexp': 'text-[#0a3069] dark:text-[#a5d6ff]',
-  'hljs-comment': 'italic text-[#6e7781] dark:text-[#8b949e]',
+  'hljs-comment': 'italic text-[#57606a] dark:text-[#8b949e]',
   'hljs-doctag': 'text-[#cf222e] dark:text-[#ff7b72]',
   'hljs-meta': 'text-[#0550ae] dark:text-[#79c0ff]',
   'hljs-title': 'text-[#8250df] dark:text-[#d2a8ff]',
