@@ -80,7 +80,7 @@ const RemoveButton = ({ name, onClick }: { name: string; onClick: () => void }) 
 const StoredFile = ({ file, onRemove }: { file: FileRef; onRemove: () => void }) => {
   const { i18n } = useTranslation();
   return (
-    <li className="flex max-w-64 items-center gap-2 rounded-xl border border-line bg-bg p-1.5 pr-1" data-testid="attachment" data-state="done">
+    <li className="flex max-w-64 items-center gap-2 rounded-xl border border-line bg-bg p-1.5 pe-1" data-testid="attachment" data-state="done">
       <Thumb src={file.kind === 'image' ? file.url : null} name={file.name} />
       <span className="min-w-0 flex-1 text-sm">
         <span className="block truncate">{file.name}</span>
@@ -108,7 +108,7 @@ const PendingFile = ({ item, queue }: { item: QueuedUpload; queue: UploadQueueRe
           : null;
   return (
     <li
-      className={`flex max-w-72 items-center gap-2 rounded-xl border bg-bg p-1.5 pr-1 ${problem ? 'border-danger' : 'border-line'}`}
+      className={`flex max-w-72 items-center gap-2 rounded-xl border bg-bg p-1.5 pe-1 ${problem ? 'border-danger' : 'border-line'}`}
       data-testid="attachment"
       data-state={state}
     >

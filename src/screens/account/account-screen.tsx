@@ -72,7 +72,7 @@ const AccountForm = () => {
   if (phase === 'loading') {
     return (
       <p role="status" className="text-muted">
-        <span className="i-lucide-loader-circle mr-2 animate-spin" aria-hidden="true" />
+        <span className="i-lucide-loader-circle me-2 animate-spin" aria-hidden="true" />
         {t('account.loading')}
       </p>
     );
@@ -139,7 +139,7 @@ const AccountForm = () => {
       )}
       <div className="flex flex-wrap justify-end gap-2 border-t border-line pt-4">
         <button type="button" className="btn-outline" onClick={goBack}>
-          <span className="i-lucide-arrow-left" aria-hidden="true" />
+          <span className="i-lucide-arrow-left rtl:-scale-x-100" aria-hidden="true" />
           {t('account.back')}
         </button>
         <button type="submit" className="btn-primary min-w-24" disabled={saving || uploading} aria-busy={saving || undefined}>

@@ -10,7 +10,7 @@ export const AgentCard = memo(({ agent, onOpen }: { agent: Agent; onOpen: (agent
     <li className="list-none">
       <button
         type="button"
-        className="flex h-full w-full flex-col gap-2 rounded-xl border border-line bg-surface p-4 text-left text-fg shadow-sm transition-colors hover:border-accent focus-visible:outline-2 focus-visible:outline-accent focus-visible:outline-offset-2"
+        className="flex h-full w-full flex-col gap-2 rounded-xl border border-line bg-surface p-4 text-start text-fg shadow-sm transition-colors hover:border-accent focus-visible:outline-2 focus-visible:outline-accent focus-visible:outline-offset-2"
         aria-label={t('agents.open', { name: agent.name })}
         data-testid="agent-card"
         onClick={() => onOpen(agent.agentId)}

@@ -59,13 +59,13 @@ const AgentsMarket = () => {
           <p className="m-0 text-muted">{t('agents.subtitle')}</p>
         </div>
         <div className="relative max-w-md">
-          <span className="i-lucide-search pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-muted" aria-hidden="true" />
+          <span className="i-lucide-search pointer-events-none absolute start-3 top-1/2 -translate-y-1/2 text-muted" aria-hidden="true" />
           <input
             type="search"
             value={search}
             aria-label={t('agents.search')}
             placeholder={t('agents.search')}
-            className="field pl-9"
+            className="field ps-9"
             onChange={(event) => {
               setSearch(event.target.value);
               market.send({ type: 'search', keyword: event.target.value });

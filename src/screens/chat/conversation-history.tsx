@@ -68,13 +68,13 @@ export const ConversationHistory = ({ history, activeId }: ConversationHistoryPr
         </Link>
       </div>
       <div className="relative">
-        <span className="i-lucide-search pointer-events-none absolute left-2.5 top-1/2 -translate-y-1/2 text-muted" aria-hidden="true" />
+        <span className="i-lucide-search pointer-events-none absolute start-2.5 top-1/2 -translate-y-1/2 text-muted" aria-hidden="true" />
         <input
           type="search"
           value={search}
           aria-label={t('chat.historySearch')}
           placeholder={t('chat.historySearch')}
-          className="field py-1.5 pl-8 text-sm"
+          className="field py-1.5 ps-8 text-sm"
           onChange={(event) => {
             setSearch(event.target.value);
             history.send({ type: 'search', keyword: event.target.value });

@@ -66,7 +66,7 @@ export const HistoryRow = memo(({ conversation, active, editing, now, send }: Hi
   }
   return (
     <div
-      className={`group flex h-full items-center gap-0.5 rounded-lg pr-1 hover:bg-raised focus-within:bg-raised ${active ? 'bg-raised' : ''}`}
+      className={`group flex h-full items-center gap-0.5 rounded-lg pe-1 hover:bg-raised focus-within:bg-raised ${active ? 'bg-raised' : ''}`}
       data-testid="history-row"
     >
       <Link

@@ -32,7 +32,7 @@ const DownloadScreen = () => {
 
         {phase === 'loading' && (
           <p role="status" className="text-muted">
-            <span className="i-lucide-loader-circle mr-2 animate-spin" aria-hidden="true" />
+            <span className="i-lucide-loader-circle me-2 animate-spin" aria-hidden="true" />
             {t('download.loading')}
           </p>
         )}

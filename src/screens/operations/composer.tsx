@@ -78,7 +78,7 @@ export const Composer = ({ platform, title, body, images, issues, editable, uplo
       )}
       <ImagePicker images={images} max={limits.imagesMax} editable={editable} uploading={uploading} onAdd={onAddImages} onRemove={onRemoveImage} onMove={onMoveImage} />
       {issues.length > 0 && (
-        <ul role="alert" className="list-disc pl-5 text-sm text-danger">
+        <ul role="alert" className="list-disc ps-5 text-sm text-danger">
           {issues.map((issue) => (
             <li key={`${issue.field}-${issue.kind}`}>{issueText(issue)}</li>
           ))}

@@ -39,7 +39,7 @@ export const DraftsPanel = ({ platform, brief, drafts, chosenDraft, drafting, ph
     <section aria-labelledby="drafts-title" className="flex flex-col gap-3 rounded-xl border border-line p-4">
       <BriefForm brief={brief} disabled={!editable || busy} onChange={(patch) => send({ type: 'brief.change', patch })} />
       <div className="flex flex-wrap items-center gap-3">
-        <h2 id="drafts-title" className="mr-auto text-base font-semibold">
+        <h2 id="drafts-title" className="me-auto text-base font-semibold">
           {t('operations.drafts.title')}
         </h2>
         <DraftCountField count={count} disabled={busy || !editable} onChange={(value) => send({ type: 'drafts.count', count: value })} />

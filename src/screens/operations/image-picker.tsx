@@ -32,13 +32,13 @@ export const ImagePicker = ({ images, max, editable, uploading, onAdd, onRemove,
             {editable && (
               <div className="absolute inset-x-0 bottom-0 flex justify-between bg-black/50 p-0.5">
                 <button type="button" className="btn-ghost h-6 px-1 py-0 text-white" disabled={index === 0} aria-label={t('operations.images.moveLeft', { name: image.name })} onClick={() => onMove(image.fileId, -1)}>
-                  <span className="i-lucide-chevron-left" aria-hidden="true" />
+                  <span className="i-lucide-chevron-left rtl:-scale-x-100" aria-hidden="true" />
                 </button>
                 <button type="button" className="btn-ghost h-6 px-1 py-0 text-white" aria-label={t('operations.images.remove', { name: image.name })} onClick={() => onRemove(image.fileId)}>
                   <span className="i-lucide-trash-2" aria-hidden="true" />
                 </button>
                 <button type="button" className="btn-ghost h-6 px-1 py-0 text-white" disabled={index === images.length - 1} aria-label={t('operations.images.moveRight', { name: image.name })} onClick={() => onMove(image.fileId, 1)}>
-                  <span className="i-lucide-chevron-right" aria-hidden="true" />
+                  <span className="i-lucide-chevron-right rtl:-scale-x-100" aria-hidden="true" />
                 </button>
               </div>
             )}

@@ -133,7 +133,7 @@ export const OverviewScreen = () => {
         </p>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-line" aria-busy={loading}>
-          <table className="w-full text-left text-sm">
+          <table className="w-full text-start text-sm">
             <thead className="bg-raised text-muted">
               <tr>
                 <th scope="col" className="px-3 py-2">{t('operations.overview.columns.platform')}</th>

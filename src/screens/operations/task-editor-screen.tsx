@@ -132,9 +132,9 @@ export const TaskEditorScreen = ({ taskId, platform, onCreated }: TaskEditorScre
       <LeaveGuard active={dirty || streaming} />
       <header className="flex flex-wrap items-center gap-3">
         <Link href="/kraken-operation" className="btn-ghost" aria-label={t('operations.backToOverview')}>
-          <span className="i-lucide-arrow-left" aria-hidden="true" />
+          <span className="i-lucide-arrow-left rtl:-scale-x-100" aria-hidden="true" />
         </Link>
-        <h1 className="mr-auto text-2xl font-semibold">{heading}</h1>
+        <h1 className="me-auto text-2xl font-semibold">{heading}</h1>
         {dirty && <span className="text-xs text-warn" data-testid="unsaved">{t('operations.editor.unsaved')}</span>}
         <button type="button" className="btn-primary" disabled={!canSave || busy || !editable} onClick={() => editor.send({ type: 'save' })}>
           <span className={saving ? 'i-lucide-loader-circle animate-spin' : 'i-lucide-save'} aria-hidden="true" />
