@@ -41,6 +41,31 @@ test('scan login: a QR link opened where someone is logged in logs the waiting b
   }
 });
 
+test('scan login: a visitor who opens the QR link logs in first, and the login is approved right after', async ({ browser, baseURL }) => {
+  const waiting = await browser.newContext({ baseURL });
+  const phone = await browser.newContext({ baseURL });
+  try {
+    const a = await waiting.newPage();
+    const b = await phone.newPage();
+    await useEnglish(a);
+    await useEnglish(b);
+    await a.goto('/login');
+    await a.getByRole('tab', { name: 'Scan code' }).click();
+    const link = await a.getByRole('link', { name: 'Open the login link' }).getAttribute('href');
+
+    await b.goto(link!);
+    await expect(b).toHaveURL(`${baseURL}/login?redirect_url=%2F`);
+    await expect(b.getByText('Log in to approve the login on your other device.', { exact: true })).toBeVisible();
+    await logIn(b);
+    await expect(b.getByText('Login approved', { exact: true })).toBeVisible();
+    await expect(a.getByRole('button', { name: 'User menu' })).toBeVisible({ timeout: 5000 });
+    await expect(a).toHaveURL(`${baseURL}/`);
+  } finally {
+    await waiting.close();
+    await phone.close();
+  }
+});
+
 test('scan login: leaving the scan tab stops the polling', async ({ page }) => {
   await useEnglish(page);
   await page.goto('/login');
