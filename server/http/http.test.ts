@@ -88,7 +88,9 @@ describe('bad requests', () => {
   it('never answer 500 for any endpoint of the contract given garbage', async () => {
     const t = h.makeApp();
     const visitor = h.visitor();
-    for (const endpoint of Object.values(endpoints)) {
+    // A public endpoint that takes no input has nothing to be wrong about: it simply answers.
+    const takingInput = Object.values(endpoints).filter((endpoint) => endpoint.input !== 'none' || endpoint.access !== 'public');
+    for (const endpoint of takingInput) {
       const response =
         endpoint.method === 'GET'
           ? await t.raw(`${endpoint.path}?conversationId=&agentId=&url=nope&code=&fingerPrint=`, { headers: visitor })

@@ -13,6 +13,17 @@ import {
 } from '../../src/services/api/conversations';
 import { getUserInfo, updateScanId, updateUser } from '../../src/services/api/users';
 import { getWxConfig, loginWithScanId, loginWithWxCode, openScanTicket, validateScanLogin } from '../../src/services/api/wechat';
+import { getDownloadManifest } from '../../src/services/api/app';
+import {
+  createTask,
+  deleteTask,
+  getTask,
+  listTasks,
+  startDrafting,
+  transitionTask,
+  updateTask,
+  verifyOperationsSession,
+} from '../../src/services/api/tasks';
 import { streamChat } from '../../src/services/chat-stream';
 import { setToken } from '../../src/services/cookies';
 import { seedUser, seedWechatCode } from '../msw/db';
@@ -74,6 +85,17 @@ describe('the fake API', () => {
     expect((await loginWithScanId(other.id, fingerPrint)).userInfo.id).toBe(user.id);
     seedWechatCode('wx-code-ada', user.id);
     expect((await loginWithWxCode('wx-code-ada')).userInfo.id).toBe(user.id);
+
+    expect((await getDownloadManifest()).platforms.length).toBeGreaterThan(0);
+
+    await verifyOperationsSession();
+    const task = await createTask({ platform: 'linkedin', title: 'Launch week' });
+    expect((await listTasks({ platform: 'linkedin' })).list.map((item) => item.id)).toContain(task.id);
+    expect((await getTask(task.id)).title).toBe('Launch week');
+    await updateTask({ id: task.id, body: 'We are launching next week.' });
+    await transitionTask({ id: task.id, action: 'markReady' });
+    await startDrafting({ platform: 'linkedin', brief: { topic: 'Launch week' } });
+    await deleteTask(task.id);
 
     await logout();
     await expect(getUserInfo({ silent: true })).rejects.toMatchObject({ status: 401 });
