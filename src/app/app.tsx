@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { Router } from 'wouter';
-import { Toaster } from '../components/toaster';
+import { LazyToaster } from '../components/lazy-toaster';
 import { i18n } from '../i18n';
 import { RootLayout } from './root-layout';
 import { Routes } from './routes';
@@ -54,7 +54,7 @@ const Shell = () => {
           <Routes />
         </RootLayout>
       )}
-      <Toaster />
+      <LazyToaster />
     </I18nextProvider>
   );
 };

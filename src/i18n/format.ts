@@ -10,11 +10,23 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['second', 1],
 ];
 
+// Building an Intl formatter costs far more than using one; long lists (the history) format per row.
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const cached = <T>(cache: Map<string, T>, key: string, create: () => T): T => {
+  let value = cache.get(key);
+  if (!value) {
+    value = create();
+    cache.set(key, value);
+  }
+  return value;
+};
+
 /** "5 minutes ago", "gestern", "3 日前": the largest unit that fits, in the given locale. */
 export const formatRelativeTime = (date: Date | string, locale: string, now: Date = new Date()): string => {
   const then = typeof date === 'string' ? new Date(date) : date;
   const seconds = Math.round((then.getTime() - now.getTime()) / 1000);
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const format = cached(relativeFormats, locale, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
   if (Math.abs(seconds) < 45) return format.format(0, 'second');
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
@@ -26,7 +38,10 @@ export const formatDateTime = (
   date: Date | string,
   locale: string,
   options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' },
-): string => new Intl.DateTimeFormat(locale, options).format(typeof date === 'string' ? new Date(date) : date);
+): string =>
+  cached(dateFormats, `${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options)).format(
+    typeof date === 'string' ? new Date(date) : date,
+  );
 
 export const formatNumber = (value: number, locale: string, options?: Intl.NumberFormatOptions): string =>
   new Intl.NumberFormat(locale, options).format(value);

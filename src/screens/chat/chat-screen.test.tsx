@@ -134,6 +134,45 @@ describe('the chat screen', () => {
     expect(screen.getByTestId('answer')).toHaveTextContent('About two hours.');
   });
 
+  it('opens a long conversation on its latest 40 messages and shows earlier ones on request', async () => {
+    const { user } = seedUser();
+    const conversation = seedConversation({
+      owner: userOwner(user.id),
+      title: 'Long',
+      messages: Array.from({ length: 100 }, (_, index) => ({ role: index % 2 ? 'assistant' : 'user', content: `Message ${index}` }) as const),
+    });
+    const view = await openChat(`/chat/${conversation.conversationId}`, user);
+
+    await expect.poll(() => document.querySelectorAll('li[data-role]').length).toBe(40);
+    expect(document.querySelector('li[data-role]:last-child')).toHaveTextContent('Message 99');
+    await view.user.click(screen.getByRole('button', { name: 'Show earlier messages' }));
+    expect(document.querySelectorAll('li[data-role]')).toHaveLength(80);
+    await view.user.click(screen.getByRole('button', { name: 'Show earlier messages' }));
+    expect(document.querySelectorAll('li[data-role]')).toHaveLength(100);
+    expect(screen.queryByRole('button', { name: 'Show earlier messages' })).toBeNull();
+    expect(document.querySelector('li[data-role]')).toHaveTextContent('Message 0');
+  });
+
+  it('copies a message and says so', async () => {
+    const { user } = seedUser();
+    const conversation = seedConversation({
+      owner: userOwner(user.id),
+      messages: [
+        { role: 'user', content: 'Question to copy' },
+        { role: 'assistant', content: 'Answer to copy' },
+      ],
+    });
+    const view = await openChat(`/chat/${conversation.conversationId}`, user);
+    await screen.findByTestId('question');
+    const [copyQuestion, copyAnswer] = screen.getAllByRole('button', { name: 'Copy message' });
+    // user-event stands in for the clipboard
+    await view.user.click(copyAnswer!);
+    expect(await navigator.clipboard.readText()).toBe('Answer to copy');
+    expect(screen.getByRole('button', { name: 'Copied' })).toBeInTheDocument();
+    await view.user.click(copyQuestion!);
+    expect(await navigator.clipboard.readText()).toBe('Question to copy');
+  });
+
   it('says when a conversation cannot be loaded', async () => {
     await openChat('/chat/conv-that-is-not-yours');
     expect(await screen.findByText('The conversation could not be loaded')).toBeInTheDocument();

@@ -10,6 +10,7 @@ import { describeFailure } from '../../components/describe-failure';
 import { MessageList } from '../../components/message-list';
 import { ModalDialog } from '../../components/modal-dialog';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
+import { useMessageWindow } from '../../components/use-message-window';
 import { useStickToBottom } from '../../components/use-stick-to-bottom';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { conversationsMachine, reportingActor, type HistoryCache } from '../../machines/conversations.machine';
@@ -129,6 +130,7 @@ const ChatScreen = () => {
   const loadFailed = useSelector(chat, (state) => state.matches('loadFailed'));
   const attachments = useChatAttachments(chat);
   const { ref: scrollRef, atBottom, onScroll, jumpToLatest } = useStickToBottom<HTMLDivElement>(messages);
+  const windowed = useMessageWindow(messages, scrollRef, conversationId);
 
   useEffect(() => {
     if (routeId && routeId !== chat.getSnapshot().context.conversationId) {
@@ -166,10 +168,10 @@ const ChatScreen = () => {
           open={drawerOpen}
           onClose={() => setDrawerOpen(false)}
           label={t('chat.history')}
-          className="m-0 h-full max-h-none w-[min(20rem,85vw)] rounded-none border-y-0 border-l-0"
+          className="m-0 h-full max-h-none w-[min(20rem,85vw)] rounded-none border-y-0 border-s-0"
         >
           <div className="flex h-full flex-col">
-            <div className="flex items-center justify-between p-2 pb-0 pl-4">
+            <div className="flex items-center justify-between p-2 pb-0 ps-4">
               <p className="m-0 font-semibold">{t('chat.history')}</p>
               <button type="button" className="btn-ghost h-9 w-9 p-0" aria-label={t('chat.closeHistory')} onClick={() => setDrawerOpen(false)}>
                 <span className="i-lucide-x" aria-hidden="true" />
@@ -179,7 +181,7 @@ const ChatScreen = () => {
           </div>
         </ModalDialog>
       ) : (
-        <aside className="flex w-72 shrink-0 flex-col border-r border-line bg-surface">{historyPanel}</aside>
+        <aside className="flex w-72 shrink-0 flex-col border-e border-line bg-surface">{historyPanel}</aside>
       )}
       <section className="flex min-w-0 flex-1 flex-col" aria-label={t('nav.chat')}>
         <div className="flex items-center gap-2 border-b border-line bg-surface px-3 py-2">
@@ -219,7 +221,14 @@ const ChatScreen = () => {
           </Suspense>
         ) : (
           <>
-            <div ref={scrollRef} onScroll={onScroll} className="relative min-h-0 flex-1 overflow-y-auto">
+            <div
+              ref={scrollRef}
+              onScroll={() => {
+                onScroll();
+                windowed.onScroll();
+              }}
+              className="relative min-h-0 flex-1 overflow-y-auto"
+            >
               {loadFailed ? (
                 <div role="alert" className="p-8 text-center">
                   <p className="mb-4">{t('chat.loadFailed')}</p>
@@ -230,7 +239,17 @@ const ChatScreen = () => {
               ) : messages.length === 0 ? (
                 <p className="p-12 text-center text-xl text-muted">{t('chat.empty')}</p>
               ) : (
-                <MessageList messages={messages} canRetry={canRetry} onRetry={() => chat.send({ type: 'retry' })} />
+                <>
+                  {windowed.hidden > 0 && (
+                    <div className="flex justify-center pt-4">
+                      <button type="button" className="btn-outline" onClick={windowed.revealEarlier}>
+                        <span className="i-lucide-chevrons-up" aria-hidden="true" />
+                        {t('chat.showEarlier')}
+                      </button>
+                    </div>
+                  )}
+                  <MessageList messages={windowed.visible} canRetry={canRetry} onRetry={() => chat.send({ type: 'retry' })} />
+                </>
               )}
             </div>
             <div className="relative mx-auto w-full max-w-3xl p-4">

@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// npm run bench: builds the SPA into .tmp/bench-dist and prints each figure beside its target.
+//   (a) JavaScript a visitor downloads for the home page, gzip      target ≤ 120 kB
+//   (b) DOM nodes with 10,000 conversations in the history          target < 1,000
+//   (c) opening a 1,000-message conversation                        target < 300 ms
+// (b) and (c) run in Chromium against the built SPA served from here, with the API answered by
+// Playwright's request routing (fake data, no msw, no server).
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, resolve } from 'node:path';
+import { chromium } from '@playwright/test';
+import { chromiumPath } from './chromium-path.mjs';
+import { HOME_PAGE_JS_LIMIT, homePageJs } from './home-page-js.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DIST = join(ROOT, '.tmp', 'bench-dist');
+const CONVERSATIONS = 10_000;
+const MESSAGES = 1_000;
+const RUNS = 5;
+
+const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+const row = (name, value, target, ok) => console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name.padEnd(52)} ${value.padStart(12)}   target ${target}`);
+
+const build = () => {
+  const result = spawnSync('npx', ['vite', 'build', '--outDir', DIST, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('vite build failed');
+};
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
+
+/** The built SPA: files as they are, every other path answered with index.html. */
+const serve = () =>
+  new Promise((done) => {
+    const server = createServer((request, response) => {
+      const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+      let file = join(DIST, path);
+      if (!file.startsWith(DIST) || !existsSync(file) || statSync(file).isDirectory()) file = join(DIST, 'index.html');
+      response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      createReadStream(file).pipe(response);
+    });
+    server.listen(0, '127.0.0.1', () => done(server));
+  });
+
+const iso = (ms) => new Date(ms).toISOString();
+const NOW = Date.now();
+
+const conversations = Array.from({ length: CONVERSATIONS }, (_, index) => ({
+  conversationId: `conv-${index}`,
+  source: 'agent',
+  sourceId: 'SpecialNoAgentFallback',
+  title: `Conversation number ${index} about something worth remembering`,
+  pinned: index < 3,
+  createdAt: iso(NOW - index * 3_600_000),
+  updatedAt: iso(NOW - index * 3_600_000),
+}));
+
+const ANSWER = [
+  'Here is a short plan with **bold** and `code`:',
+  '',
+  '1. Restate the goal.',
+  '2. Break it into steps.',
+  '',
+  '| Item | Value |',
+  '| --- | --- |',
+  '| a | 1 |',
+  '',
+  'A link to [the docs](https://example.com/docs) and a closing sentence.',
+].join('\n');
+
+const messages = Array.from({ length: MESSAGES }, (_, index) => ({
+  messageId: `msg-${index}`,
+  conversationId: 'conv-long',
+  role: index % 2 === 0 ? 'user' : 'assistant',
+  content: index % 2 === 0 ? `Question ${index}: how would you approach this part of the work?` : `${ANSWER}\n\nAnswer ${index}.`,
+  status: 'complete',
+  files: [],
+  createdAt: iso(NOW - (MESSAGES - index) * 60_000),
+}));
+
+const agent = {
+  id: 'SpecialNoAgentFallback',
+  agentId: 'SpecialNoAgentFallback',
+  name: 'Kraken Assistant',
+  avatar: '',
+  intro: 'A general-purpose assistant.',
+  createBy: 'k',
+  createByName: 'Kraken Studio',
+  updateBy: 'k',
+  updateByName: 'Kraken Studio',
+  versionId: 'v1',
+  companyId: 'kraken',
+  public: true,
+  published: true,
+  isDraft: false,
+};
+
+const envelope = (data) => ({ status: 200, contentType: 'application/json', body: JSON.stringify({ code: 0, msg: 'ok', data, success: true }) });
+
+/** The fake API: the whole history in one page, a long conversation, one agent. */
+const fakeApi = async (route) => {
+  const url = new URL(route.request().url());
+  const path = url.pathname;
+  if (path.endsWith('/agent-im/conversation')) {
+    return route.fulfill(envelope({ list: conversations, total: conversations.length, current: 1, pageSize: conversations.length }));
+  }
+  if (path.endsWith('/agent-im/conversation/detail')) {
+    return route.fulfill(envelope({ ...conversations[0], conversationId: url.searchParams.get('conversationId'), title: 'A long conversation' }));
+  }
+  if (path.endsWith('/agent-im/messages')) {
+    return route.fulfill(envelope(url.searchParams.get('conversationId') === 'conv-long' ? messages : []));
+  }
+  if (path.endsWith('/agent/detail')) return route.fulfill(envelope(agent));
+  if (path.endsWith('/agent/published-list')) return route.fulfill(envelope({ list: [agent], total: 1, current: 1, pageSize: 10 }));
+  return route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ code: 404, msg: 'not in the bench', data: null, success: false }) });
+};
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const browserFigures = async (baseUrl) => {
+  const browser = await chromium.launch({
+    executablePath: chromiumPath() ?? undefined,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript(() => localStorage.setItem('umi_locale', 'en-US'));
+    await context.route('**/api/**', fakeApi);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => console.error('page error:', error.message));
+    page.on('crash', () => console.error('page crashed'));
+
+    // (b) the history with 10,000 conversations
+    await page.goto(`${baseUrl}/chat`);
+    await page.getByTestId('history-row').first().waitFor();
+    const countNodes = () => page.evaluate(() => document.getElementsByTagName('*').length);
+    const atTop = await countNodes();
+    const list = page.getByRole('navigation', { name: 'Chat history' }).locator('.overflow-y-auto').first();
+    const frameTimes = await list.evaluate(async (element) => {
+      // Scroll through the whole list a screen at a time, one step per frame, timing each frame.
+      const times = [];
+      let last = performance.now();
+      for (let top = 0; top < element.scrollHeight; top += element.clientHeight) {
+        element.scrollTop = top;
+        await new Promise((next) => requestAnimationFrame(next));
+        const now = performance.now();
+        times.push(now - last);
+        last = now;
+      }
+      return times;
+    });
+    const atEnd = await countNodes();
+    const items = await page.getByTestId('history-row').count();
+
+    // (c) opening a 1,000-message conversation, from the click to the last message on screen
+    const openTimes = [];
+    let renderedMessages = 0;
+    for (let run = 0; run < RUNS; run += 1) {
+      await page.goto(`${baseUrl}/chat`);
+      await page.getByTestId('history-row').first().waitFor();
+      const elapsed = await page.evaluate(async (count) => {
+        const started = performance.now();
+        // what a history link does: wouter hears pushState
+        history.pushState(null, '', '/chat/conv-long');
+        await new Promise((done) => {
+          const check = () => {
+            const shown = document.querySelectorAll('li[data-role]');
+            const last = shown[shown.length - 1];
+            // open: the latest answer is on screen (earlier ones come in as the reader scrolls up)
+            if (last?.textContent?.includes(`Answer ${count - 1}.`)) done(undefined);
+            else requestAnimationFrame(check);
+          };
+          check();
+        });
+        // the frame that paints it
+        await new Promise((next) => requestAnimationFrame(() => setTimeout(next, 0)));
+        return [performance.now() - started, document.querySelectorAll('li[data-role]').length];
+      }, MESSAGES);
+      openTimes.push(elapsed[0]);
+      renderedMessages = elapsed[1];
+    }
+    return { atTop, atEnd, items, frameTimes, openTimes, renderedMessages };
+  } finally {
+    await browser.close();
+  }
+};
+
+const main = async () => {
+  console.log('Building into .tmp/bench-dist …');
+  build();
+  const home = homePageJs(DIST);
+  console.log('\nHome page JavaScript (gzip):');
+  for (const file of home.files) console.log(`      ${file.path.padEnd(50)} ${kB(file.gzip).padStart(10)}`);
+  console.log('');
+  row('(a) home page JavaScript, gzip', kB(home.gzip), `≤ ${kB(HOME_PAGE_JS_LIMIT)}`, home.gzip <= HOME_PAGE_JS_LIMIT);
+
+  const server = await serve();
+  const { port } = server.address();
+  try {
+    const figures = await browserFigures(`http://127.0.0.1:${port}`);
+    const worstFrame = Math.max(...figures.frameTimes);
+    row(`(b) DOM nodes, ${CONVERSATIONS.toLocaleString('en')} chats, list at the top`, figures.atTop.toLocaleString('en'), '< 1,000', figures.atTop < 1000);
+    row(`(b) DOM nodes, ${CONVERSATIONS.toLocaleString('en')} chats, scrolled to the end`, figures.atEnd.toLocaleString('en'), '< 1,000', figures.atEnd < 1000);
+    const p95 = [...figures.frameTimes].sort((a, b) => a - b)[Math.floor(figures.frameTimes.length * 0.95)];
+    console.log(
+      `      history rows in the page: ${figures.items}; scrolling a screen per frame over ${figures.frameTimes.length} frames: ` +
+        `median ${median(figures.frameTimes).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, worst ${worstFrame.toFixed(1)} ms`,
+    );
+    const open = median(figures.openTimes);
+    row(`(c) open a ${MESSAGES.toLocaleString('en')}-message conversation (median of ${RUNS})`, `${open.toFixed(0)} ms`, '< 300 ms', open < 300);
+    console.log(`      runs: ${figures.openTimes.map((value) => value.toFixed(0)).join(', ')} ms; messages in the page: ${figures.renderedMessages} (the rest as the reader scrolls up)`);
+  } finally {
+    server.close();
+  }
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,31 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HOME_PAGE_JS_LIMIT, homePageJs } from '../../scripts/home-page-js.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const outDir = mkdtempSync(join(tmpdir(), 'kraken-size-'));
+
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+describe('the home page bundle', () => {
+  it('downloads at most 120 kB of gzipped JavaScript; the market, markdown, history and toasts come later', () => {
+    const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error', '--sourcemap', 'false'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      // Vitest sets NODE_ENV=test, which would build React's development bundles.
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    expect(build.status, build.stderr).toBe(0);
+
+    const { files, gzip } = homePageJs(outDir);
+    const names = files.map((file) => file.path.replace(/^assets\//, ''));
+    for (const lazy of [/^agents-market-/, /^markdown-/, /^chat-screen-/, /^toaster-/, /^highlighter-/]) {
+      expect(names.some((name) => lazy.test(name)), `${lazy} must not load with the home page`).toBe(false);
+    }
+    const listing = files.map((file) => `${file.path} ${(file.gzip / 1000).toFixed(1)} kB`).join('\n');
+    expect(gzip, `home page JavaScript is ${(gzip / 1000).toFixed(1)} kB gzip:\n${listing}`).toBeLessThanOrEqual(HOME_PAGE_JS_LIMIT);
+  }, 120_000);
+});
