@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { devices } from '@playwright/test';
 import { expect, logIn, test, useEnglish } from './fixtures';
 
@@ -108,3 +109,16 @@ test('in WeChatâ€™s in-app browser a visitor is signed in through the simulatorâ
     await wechat.close();
   }
 });
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the scan code tab has no serious or critical axe violation in ${theme}`, async ({ page }) => {
+    await useEnglish(page);
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto('/login');
+    await page.getByRole('tab', { name: 'Scan code' }).click();
+    await expect(page.getByRole('img', { name: 'QR code for logging in' })).toBeVisible();
+    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const serious = result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+    expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
+}
