@@ -1,8 +1,22 @@
-/** An agent's round picture, or its initial on the accent colour when it has none. */
-export const AgentAvatar = ({ src, name, size = 40 }: { src: string; name: string; size?: number }) =>
-  src ? (
-    <img src={src} alt="" width={size} height={size} className="shrink-0 rounded-full object-cover" style={{ width: size, height: size }} />
-  ) : (
+import { useState } from 'react';
+
+/** An agent's round picture, or its initial on the accent colour when it has none or it fails to load. */
+export const AgentAvatar = ({ src, name, size = 40 }: { src: string; name: string; size?: number }) => {
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  if (src && failedSrc !== src) {
+    return (
+      <img
+        src={src}
+        alt=""
+        width={size}
+        height={size}
+        className="shrink-0 rounded-full object-cover"
+        style={{ width: size, height: size }}
+        onError={() => setFailedSrc(src)}
+      />
+    );
+  }
+  return (
     <span
       aria-hidden="true"
       className="grid shrink-0 place-items-center rounded-full bg-accent font-semibold text-accent-fg"
@@ -11,3 +25,4 @@ export const AgentAvatar = ({ src, name, size = 40 }: { src: string; name: strin
       {Array.from(name)[0] ?? '?'}
     </span>
   );
+};

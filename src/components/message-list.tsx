@@ -37,7 +37,7 @@ export const MessageList = ({ messages, canRetry, onRetry }: MessageListProps) =
           ) : null}
           <MessageAttachments files={message.files} />
           {message.content && message.status !== 'streaming' && message.status !== 'sending' && (
-            <div className="mt-1 flex opacity-60 transition-opacity group-hover:opacity-100 focus-within:opacity-100">
+            <div className="mt-1 flex">
               <CopyTextButton text={message.content} />
             </div>
           )}

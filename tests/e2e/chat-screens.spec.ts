@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test, useEnglish } from './fixtures';
 
@@ -17,6 +18,13 @@ const ask = async (page: Page, question: string) => {
   await box.press('Enter');
   await expect(page).toHaveURL(/\/chat\/[^/?]+$/);
   await expect(page.locator('li[data-role="assistant"][data-status="complete"]').last()).toBeVisible({ timeout: 20_000 });
+};
+
+/** No serious or critical accessibility violation on the page as it is now. */
+const expectAccessible = async (page: Page) => {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`)).toEqual([]);
 };
 
 const history = (page: Page) => page.getByRole('navigation', { name: 'Chat history' });
@@ -134,12 +142,15 @@ test('desktop screenshots of the chat and the market, light and dark', async ({ 
   await page.goto('/chat?agent=xhs-note-writer');
   await ask(page, 'Write a note about a rainy day in Shanghai');
   await page.screenshot({ path: `${SHOTS}/chat-light.png` });
+  await expectAccessible(page);
   await page.goto('/chat/agents');
   await expect(page.getByTestId('agent-card').first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/market-light.png` });
+  await expectAccessible(page);
   await page.getByTestId('agent-card').nth(1).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/market-detail-light.png` });
+  await expectAccessible(page);
 });
 
 test('dark screenshots', async ({ page }) => {
@@ -149,9 +160,11 @@ test('dark screenshots', async ({ page }) => {
   await ask(page, 'Give me a table of three bread types with a code sample');
   await expect(page.locator('html')).toHaveClass(/dark/);
   await page.screenshot({ path: `${SHOTS}/chat-dark.png` });
+  await expectAccessible(page);
   await page.goto('/chat/agents');
   await expect(page.getByTestId('agent-card').first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/market-dark.png` });
+  await expectAccessible(page);
 });
 
 test.describe('on a phone', () => {
@@ -167,6 +180,7 @@ test.describe('on a phone', () => {
     const drawer = page.getByRole('dialog', { name: 'Chat history' });
     await expect(drawer).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/mobile-drawer-light.png` });
+    await expectAccessible(page);
     for (let index = 0; index < 12; index += 1) {
       await page.keyboard.press('Tab');
       expect(await drawer.evaluate((element) => element.contains(document.activeElement))).toBe(true);
