@@ -2,14 +2,13 @@ import { createActor, fromPromise, type InspectionEvent, type Observer } from 'x
 import { changeLocale, i18n, initI18n } from '../i18n';
 import { matchLocale } from '../i18n/locale';
 import { chatMachine } from '../machines/chat.machine';
-import { createChatStreamActor } from '../machines/chat-stream.actor';
+import { createChatStreamActor, type ChatTransport } from '../machines/chat-stream.actor';
 import { appMachine } from '../machines/app.machine';
 import { colorSchemeWatcher, preferencesMachine, VISITOR_USER_ID, type StoredPreferences } from '../machines/preferences.machine';
 import type { ToastInput } from '../machines/toast.machine';
 import { logout } from '../services/api/auth';
 import { createConversation, getConversation, listMessages } from '../services/api/conversations';
 import { getUserInfo } from '../services/api/users';
-import { streamChat } from '../services/chat-stream';
 import { clearToken, getToken, setToken } from '../services/cookies';
 import { configureHttp } from '../services/http';
 import { resetVisitorId } from '../services/visitor';
@@ -17,6 +16,12 @@ import { isOperationsPath, loginUrlFor } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
 import { createWechatActors, type WechatRuntimeOptions } from './wechat-runtime';
 import { PREFERENCE_KEYS, readPreference, writePreference } from '../services/storage';
+
+/** The stream transport arrives with the first question: the home page does not download it. */
+const streamChatOnDemand: ChatTransport = async (request, options) => {
+  const { streamChat } = await import('../services/chat-stream');
+  return streamChat(request, options);
+};
 
 export type Navigate = (to: string, options?: { replace?: boolean }) => void;
 
@@ -81,7 +86,7 @@ export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => 
         createConversation: fromPromise(({ input }) =>
           createConversation({ sourceId: input.agentId, source: 'agent', title: input.title || undefined }, { silent: true }),
         ),
-        chatStream: createChatStreamActor(streamChat),
+        chatStream: createChatStreamActor(streamChatOnDemand),
       },
       actions: {
         conversationCreated: (_, { conversationId }) => {

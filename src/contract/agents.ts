@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { idSchema, timestampSchema } from './common';
 import { pageRequestEntries, pageSchema } from './paging';
 
-export const DEFAULT_AGENT_ID = 'SpecialNoAgentFallback';
+export { DEFAULT_AGENT_ID } from './constants';
 
 export const agentSchema = v.object({
   id: idSchema,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { userInfoSchema } from './users';
 
-export const TOKEN_COOKIE = 'ai-chat-ops-token';
+export { TOKEN_COOKIE } from './cookie';
 
 export const LOGIN_TYPES = ['password', 'wechat-official-account', 'wechat-miniprogram', 'google-oauth'] as const;
 export type LoginType = (typeof LOGIN_TYPES)[number];

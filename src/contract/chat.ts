@@ -2,8 +2,9 @@ import * as v from 'valibot';
 import { idSchema } from './common';
 import { fileRefSchema } from './media';
 
-export const MESSAGE_TEXT_MAX = 8000;
-export const MESSAGE_FILES_MAX = 9;
+import { MESSAGE_FILES_MAX, MESSAGE_TEXT_MAX } from './constants';
+
+export { MESSAGE_FILES_MAX, MESSAGE_TEXT_MAX };
 
 /**
  * Body of `POST /api/workflow/sse/agent/chat`. A new question carries `text`; a retry of a

@@ -1,19 +1,9 @@
-import * as v from 'valibot';
-
 /**
  * Every JSON answer of the API is wrapped in this envelope: `code` 0 is success, 1 is an error
  * whose `msg` is meant for a person. `success` mirrors `code === 0` for clients that read it.
  */
 export const SUCCESS = 0;
 export const FAILURE = 1;
-
-export const envelopeSchema = <T extends v.GenericSchema>(data: T) =>
-  v.object({
-    code: v.number(),
-    msg: v.string(),
-    data: v.optional(v.nullable(data)),
-    success: v.optional(v.boolean()),
-  });
 
 export type Envelope<T> = {
   code: number;

@@ -16,4 +16,4 @@ export const fileRefSchema = v.object({
 });
 export type FileRef = v.InferOutput<typeof fileRefSchema>;
 
-export const DEFAULT_UPLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
+export { DEFAULT_UPLOAD_LIMIT_BYTES } from './constants';

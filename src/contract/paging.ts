@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 
-export const DEFAULT_CURRENT = 1;
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 100;
+import { DEFAULT_CURRENT, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './constants';
+
+export { DEFAULT_CURRENT, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
 const pageNumber = v.pipe(v.number(), v.integer(), v.minValue(1));
 

@@ -45,4 +45,4 @@ export type ScanStatus = v.InferOutput<typeof scanStatusSchema>;
 export const scanIdRequestSchema = v.object({ scanid: idSchema, fingerPrint: fingerPrintSchema });
 
 /** WeChat's authorisation page for official accounts. */
-export const WECHAT_AUTHORIZE_URL = 'https://open.weixin.qq.com/connect/oauth2/authorize';
+export { WECHAT_AUTHORIZE_URL } from './constants';

@@ -1,5 +1,5 @@
 import { and, assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
-import { DEFAULT_AGENT_ID } from '../contract/agents';
+import { DEFAULT_AGENT_ID } from '../contract/constants';
 import type { ChatRequest } from '../contract/chat';
 import type { Conversation } from '../contract/conversations';
 import type { FileRef } from '../contract/media';

@@ -1,7 +1,7 @@
 import { assertEvent, assign, cancel, enqueueActions, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
 import type { Conversation } from '../contract/conversations';
 import type { Page } from '../contract/paging';
-import { DEFAULT_PAGE_SIZE } from '../contract/paging';
+import { DEFAULT_PAGE_SIZE } from '../contract/constants';
 import { dayGroupOf, type DayGroup } from '../i18n/format';
 
 /** How long a fetched history stays good enough to show at once (spec: request cache 5 minutes). */

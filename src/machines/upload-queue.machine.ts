@@ -1,6 +1,7 @@
 import { assertEvent, assign, enqueueActions, setup, stopChild, type ActorRefFrom } from 'xstate';
-import { MESSAGE_FILES_MAX } from '../contract/chat';
-import { DEFAULT_UPLOAD_LIMIT_BYTES, type FileRef } from '../contract/media';
+import { MESSAGE_FILES_MAX } from '../contract/constants';
+import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../contract/constants';
+import type { FileRef } from '../contract/media';
 import { uploadMachine, type UploadDone } from './upload.machine';
 
 export type QueuedUpload = { id: string; ref: ActorRefFrom<typeof uploadMachine> };

@@ -1,7 +1,7 @@
 import { fetchEventSource } from '@microsoft/fetch-event-source';
 import * as v from 'valibot';
 import { chatEventSchema, type ChatEvent, type ChatRequest } from '../contract/chat';
-import { endpoints } from '../contract/endpoints';
+import { routes } from '../contract/routes';
 import { apiUrl, authHeaders, reportUnauthorized } from './http';
 
 /** Why a stream did not finish with its end event. */
@@ -61,7 +61,7 @@ export const streamChat = async (request: ChatRequest, { signal, onEvent }: Stre
   let ended = false;
   let agentError: string | null = null;
 
-  await fetchEventSource(apiUrl(endpoints.chat.path), {
+  await fetchEventSource(apiUrl(routes.chat.path), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: EVENT_STREAM, ...authHeaders() },
     body: JSON.stringify(request),

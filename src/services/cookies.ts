@@ -1,4 +1,4 @@
-import { TOKEN_COOKIE } from '../contract/auth';
+import { TOKEN_COOKIE } from '../contract/cookie';
 
 const readCookie = (name: string): string | null => {
   const prefix = `${name}=`;

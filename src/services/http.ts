@@ -1,7 +1,7 @@
 import { FetchError, ofetch } from 'ofetch';
-import * as v from 'valibot';
 import { isSuccess, type Envelope } from '../contract/envelope';
-import { endpoints, type EndpointData, type EndpointName } from '../contract/endpoints';
+import type { EndpointData, EndpointName } from '../contract/endpoints';
+import { routes } from '../contract/routes';
 import { getToken } from './cookies';
 import { getVisitorId } from './visitor';
 
@@ -118,7 +118,15 @@ export const unwrap = <T>(body: Envelope<T>, status = 200): T => {
 type Input = Record<string, unknown> | FormData | undefined;
 
 /**
- * Calls one endpoint of the contract by name: builds the request from the endpoint's method and
+ * The answer schemas are a chunk of their own: the first call starts loading them while its
+ * request is in flight, so a page that calls nothing (the home page for a visitor) never loads
+ * them, and no call waits longer for them than for its own answer.
+ */
+let contract: Promise<typeof import('../contract/endpoints')> | null = null;
+const loadContract = () => (contract ??= import('../contract/endpoints'));
+
+/**
+ * Calls one endpoint of the contract by name: builds the request from the route's method and
  * input location, unwraps the envelope and validates the answer against the contract's schema.
  */
 export const call = async <N extends EndpointName>(
@@ -126,27 +134,23 @@ export const call = async <N extends EndpointName>(
   input?: Input,
   options: CallOptions = {},
 ): Promise<EndpointData<N>> => {
-  const endpoint = endpoints[name];
+  const route = routes[name];
+  const schemas = loadContract();
   try {
-    const body = await client<Envelope<unknown>>(endpoint.path, {
+    const body = await client<Envelope<unknown>>(route.path, {
       baseURL: hooks.baseURL,
-      method: endpoint.method,
+      method: route.method,
       signal: options.signal,
-      ...(endpoint.input === 'query' ? { query: input as Record<string, unknown> } : {}),
-      ...(endpoint.input === 'body' ? { body: (input ?? {}) as Record<string, unknown> } : {}),
-      ...(endpoint.input === 'multipart' ? { body: input as FormData } : {}),
+      ...(route.input === 'query' ? { query: input as Record<string, unknown> } : {}),
+      ...(route.input === 'body' ? { body: (input ?? {}) as Record<string, unknown> } : {}),
+      ...(route.input === 'multipart' ? { body: input as FormData } : {}),
     });
     const data = unwrap(body);
-    if ('response' in endpoint && endpoint.response) {
-      const parsed = v.safeParse(endpoint.response, data);
-      if (!parsed.success) {
-        throw new ApiError(`Unexpected answer from ${endpoint.path}`, {
-          description: v.summarize(parsed.issues),
-        });
-      }
-      return parsed.output as EndpointData<N>;
+    const checked = (await schemas).checkAnswer(name, data);
+    if (!checked.valid) {
+      throw new ApiError(`Unexpected answer from ${route.path}`, { description: checked.issues });
     }
-    return data as EndpointData<N>;
+    return checked.data as EndpointData<N>;
   } catch (caught) {
     const error = toApiError(caught);
     report(error, options);

@@ -1,4 +1,4 @@
-import { WECHAT_AUTHORIZE_URL } from '../contract/wechat';
+import { WECHAT_AUTHORIZE_URL } from '../contract/constants';
 import { miniProgramEnv, type Environment } from './env';
 import { toSafeRedirectPath } from './redirect';
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useRuntime } from '../../app/runtime-context';
 import { ChatComposer } from '../../components/chat-composer';
-import { DEFAULT_AGENT_ID } from '../../contract/agents';
+import { DEFAULT_AGENT_ID } from '../../contract/constants';
 import { isSignedIn } from '../../machines/app.machine';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 

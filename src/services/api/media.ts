@@ -1,8 +1,7 @@
-import * as v from 'valibot';
 import type { Envelope } from '../../contract/envelope';
-import { endpoints } from '../../contract/endpoints';
-import { fileRefSchema, type FileRef } from '../../contract/media';
-import { ApiError, authHeaders, call, unwrap, type CallOptions } from '../http';
+import { routes } from '../../contract/routes';
+import type { FileRef } from '../../contract/media';
+import { ApiError, apiUrl, authHeaders, call, unwrap, type CallOptions } from '../http';
 
 export const uploadFile = (file: File, options?: CallOptions) => {
   const form = new FormData();
@@ -34,11 +33,12 @@ export const uploadFileWithProgress = (file: File, options: { onProgress?: Uploa
       return;
     }
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', endpoints.upload.path);
+    xhr.open('POST', apiUrl(routes.upload.path));
     for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.upload.onprogress = (event) => onProgress?.(event.loaded, event.lengthComputable ? event.total : file.size);
-    xhr.onload = () => {
+    const contract = import('../../contract/endpoints');
+    xhr.onload = async () => {
       const body = parseBody(xhr.responseText);
       try {
         if (xhr.status < 200 || xhr.status >= 300) {
@@ -46,10 +46,10 @@ export const uploadFileWithProgress = (file: File, options: { onProgress?: Uploa
           const description = envelope?.msg || (typeof body === 'string' && body) || xhr.statusText || `HTTP ${xhr.status}`;
           throw new ApiError(description, { status: xhr.status, code: envelope?.code, description });
         }
-        const parsed = v.safeParse(fileRefSchema, unwrap(body as Envelope<unknown>, xhr.status));
-        if (!parsed.success) throw new ApiError(`Unexpected answer from ${endpoints.upload.path}`, { description: v.summarize(parsed.issues) });
+        const checked = (await contract).checkAnswer('upload', unwrap(body as Envelope<unknown>, xhr.status));
+        if (!checked.valid) throw new ApiError(`Unexpected answer from ${routes.upload.path}`, { description: checked.issues });
         onProgress?.(file.size, file.size);
-        resolve(parsed.output);
+        resolve(checked.data as FileRef);
       } catch (error) {
         reject(error);
       }

@@ -1,0 +1,148 @@
+/**
+ * Every call of the API by name: method, path, who may call it, where its input travels and what
+ * it does. No schemas here, so the SPA can know every route without loading them; the schemas
+ * are added to each route in `endpoints.ts`.
+ */
+
+/**
+ * Who may call an endpoint: `user` needs a valid bearer token; `visitor` also accepts a visitor
+ * (no token, identified by the `X-Visitor-Id` header); `public` needs neither.
+ */
+export type Access = 'public' | 'visitor' | 'user';
+/** Where the input travels: JSON body, query string, multipart form, or nowhere. */
+export type InputLocation = 'body' | 'query' | 'multipart' | 'none';
+
+export type Route = {
+  method: 'GET' | 'POST';
+  path: string;
+  access: Access;
+  input: InputLocation;
+  /** Answers server-sent events instead of an envelope. */
+  stream?: true;
+  summary: string;
+};
+
+export const routes = {
+  agentPublishedList: {
+    method: 'POST', path: '/api/workflow/agent/published-list', access: 'visitor', input: 'body',
+    summary: 'Published, non-draft agents the caller may see, newest first, paged.',
+  },
+  agentDetail: {
+    method: 'GET', path: '/api/workflow/agent/detail', access: 'visitor', input: 'query',
+    summary: 'One agent the caller may see.',
+  },
+  applicationList: {
+    method: 'POST', path: '/api/workflow/application/list', access: 'visitor', input: 'body',
+    summary: 'Published, non-draft applications, paged.',
+  },
+  conversationCreate: {
+    method: 'POST', path: '/api/workflow/im/conversation/create', access: 'visitor', input: 'body',
+    summary: 'Start a conversation with an agent or a workflow.',
+  },
+  conversationList: {
+    method: 'POST', path: '/api/workflow/agent-im/conversation', access: 'visitor', input: 'body',
+    summary: "The caller's conversations for a source, pinned first, then newest update first, paged.",
+  },
+  conversationDetail: {
+    method: 'GET', path: '/api/workflow/agent-im/conversation/detail', access: 'visitor', input: 'query',
+    summary: "One of the caller's conversations.",
+  },
+  conversationUpdate: {
+    method: 'POST', path: '/api/workflow/agent-im/conversation/update', access: 'visitor', input: 'body',
+    summary: "Rename or pin one of the caller's conversations.",
+  },
+  conversationDelete: {
+    method: 'POST', path: '/api/workflow/agent-im/conversation/delete', access: 'visitor', input: 'body',
+    summary: "Delete one of the caller's conversations with its messages.",
+  },
+  messages: {
+    method: 'GET', path: '/api/workflow/agent-im/messages', access: 'visitor', input: 'query',
+    summary: "Every message of one of the caller's conversations, oldest first.",
+  },
+  chat: {
+    method: 'POST', path: '/api/workflow/sse/agent/chat', access: 'visitor', input: 'body', stream: true,
+    summary: 'Ask the agent; the answer streams back as server-sent JSON events.',
+  },
+  login: {
+    method: 'POST', path: '/api/system/auth/login', access: 'public', input: 'body',
+    summary: 'Password login with a phone number or an e-mail address.',
+  },
+  logout: {
+    method: 'POST', path: '/api/system/auth/logout', access: 'user', input: 'none',
+    summary: 'Revoke the token the call carries.',
+  },
+  userInfo: {
+    method: 'GET', path: '/api/system/user/get-user-info', access: 'user', input: 'none',
+    summary: 'The signed-in user.',
+  },
+  userUpdate: {
+    method: 'POST', path: '/api/system/user/update', access: 'user', input: 'body',
+    summary: 'Change nickname, avatar or WeChat id (the username never changes).',
+  },
+  userUpdateScanId: {
+    method: 'POST', path: '/api/system/user/update-scanid', access: 'user', input: 'body',
+    summary: 'Confirm a pending scan login with the signed-in account.',
+  },
+  upload: {
+    method: 'POST', path: '/api/media/upload', access: 'visitor', input: 'multipart',
+    summary: 'Store one file (multipart field `file`); its kind comes from its content.',
+  },
+  appDownloadManifest: {
+    method: 'GET', path: '/api/app/download-manifest', access: 'public', input: 'none',
+    summary: 'The desktop app per platform: version, release date, installers and their links.',
+  },
+  wxConfig: {
+    method: 'GET', path: '/api/system/openapi/wx/config', access: 'public', input: 'query',
+    summary: 'JS-SDK configuration signed for the given page URL.',
+  },
+  wxLogin: {
+    method: 'GET', path: '/api/system/auth/wx-login', access: 'public', input: 'query',
+    summary: 'Exchange a WeChat authorisation code for a token and the user.',
+  },
+  wxRegisterLogin: {
+    method: 'GET', path: '/api/system/open-visit/user/wx/register-login', access: 'public', input: 'query',
+    summary: 'Open a scan-login ticket for this browser.',
+  },
+  wxValidateLogin: {
+    method: 'POST', path: '/api/system/open-visit/user/wx/validate-login', access: 'public', input: 'body',
+    summary: 'Poll a scan-login ticket; once confirmed it answers the token and the user.',
+  },
+  wxLoginByScanId: {
+    method: 'POST', path: '/api/system/auth/wx-login-by-scanid', access: 'public', input: 'body',
+    summary: 'Log in with a confirmed scan id.',
+  },
+  operationsSession: {
+    method: 'GET', path: '/api/kraken/session/verify', access: 'user', input: 'none',
+    summary: 'Checks the operator session when the operations area opens; says how each platform publishes.',
+  },
+  taskList: {
+    method: 'POST', path: '/api/kraken/task/list', access: 'user', input: 'body',
+    summary: "The operator's tasks, filtered by platform, status and title, newest update first, paged, with counts per status.",
+  },
+  taskDetail: {
+    method: 'GET', path: '/api/kraken/task/detail', access: 'user', input: 'query',
+    summary: "One of the operator's tasks with its drafts, images and status history.",
+  },
+  taskCreate: {
+    method: 'POST', path: '/api/kraken/task/create', access: 'user', input: 'body',
+    summary: 'Start a Xiaohongshu or LinkedIn task as a draft.',
+  },
+  taskUpdate: {
+    method: 'POST', path: '/api/kraken/task/update', access: 'user', input: 'body',
+    summary: "Change a task's title, brief, drafts, text or images, within its platform's limits.",
+  },
+  taskTransition: {
+    method: 'POST', path: '/api/kraken/task/transition', access: 'user', input: 'body',
+    summary: 'Move a task on: mark ready, back to draft, schedule, unschedule, or mark as published by hand.',
+  },
+  taskDelete: {
+    method: 'POST', path: '/api/kraken/task/delete', access: 'user', input: 'body',
+    summary: "Delete one of the operator's tasks (not while it is being published).",
+  },
+  taskDrafting: {
+    method: 'POST', path: '/api/kraken/task/drafting', access: 'user', input: 'body',
+    summary: "Open a conversation with the platform's writer agent and answer the prompt that asks it for drafts from the brief.",
+  },
+} as const satisfies Record<string, Route>;
+
+export type RouteName = keyof typeof routes;
