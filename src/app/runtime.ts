@@ -6,18 +6,24 @@ import { createChatStreamActor, type ChatTransport } from '../machines/chat-stre
 import { appMachine } from '../machines/app.machine';
 import { colorSchemeWatcher, preferencesMachine, VISITOR_USER_ID, type StoredPreferences } from '../machines/preferences.machine';
 import type { ToastInput } from '../machines/toast.machine';
-import { logout } from '../services/api/auth';
-import { createConversation, getConversation, listMessages } from '../services/api/conversations';
-import { getUserInfo } from '../services/api/users';
 import { clearToken, getToken, setToken } from '../services/cookies';
-import { configureHttp } from '../services/http';
+import { configureHttp } from '../services/http-hooks';
 import { resetVisitorId } from '../services/visitor';
 import { isOperationsPath, loginUrlFor } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
-import { createWechatActors, type WechatRuntimeOptions } from './wechat-runtime';
+import type { createWechatActors, WechatRuntimeOptions } from './wechat-runtime';
+import { detectDevice } from '../services/env';
 import { PREFERENCE_KEYS, readPreference, writePreference } from '../services/storage';
 
-/** The stream transport arrives with the first question: the home page does not download it. */
+/**
+ * Services arrive with their first use: a visitor's home page makes no call, so it downloads
+ * neither the HTTP client nor the stream transport.
+ */
+const usersApi = () => import('../services/api/users');
+const authApi = () => import('../services/api/auth');
+const conversationsApi = () => import('../services/api/conversations');
+
+/** The stream transport arrives with the first question. */
 const streamChatOnDemand: ChatTransport = async (request, options) => {
   const { streamChat } = await import('../services/chat-stream');
   return streamChat(request, options);
@@ -53,12 +59,15 @@ export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => 
     appMachine.provide({
       actors: {
         prepare: fromPromise(async () => {
-          await initI18n();
+          await Promise.all([
+            initI18n(undefined, { shellOnly: true }),
+            wechatNeededAtStart() ? import('./wechat-runtime').then(({ createWechatActors }) => attachWechat(createWechatActors)) : null,
+          ]);
         }),
-        fetchUser: fromPromise(() => getUserInfo({ silent: true })),
+        fetchUser: fromPromise(async () => (await usersApi()).getUserInfo({ silent: true })),
         revokeSession: fromPromise(async () => {
           try {
-            await logout({ silent: true });
+            await (await authApi()).logout({ silent: true });
           } finally {
             resetVisitorId();
           }
@@ -77,14 +86,18 @@ export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => 
     chatMachine.provide({
       actors: {
         loadConversation: fromPromise(async ({ input }) => {
+          const { getConversation, listMessages } = await conversationsApi();
           const [conversation, messages] = await Promise.all([
             getConversation(input.conversationId),
             listMessages(input.conversationId),
           ]);
           return { conversation, messages };
         }),
-        createConversation: fromPromise(({ input }) =>
-          createConversation({ sourceId: input.agentId, source: 'agent', title: input.title || undefined }, { silent: true }),
+        createConversation: fromPromise(async ({ input }) =>
+          (await conversationsApi()).createConversation(
+            { sourceId: input.agentId, source: 'agent', title: input.title || undefined },
+            { silent: true },
+          ),
         ),
         chatStream: createChatStreamActor(streamChatOnDemand),
       },
@@ -138,7 +151,21 @@ export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => 
     app.system.get('toasts')?.send({ type: 'toast.add', toast: input });
   };
 
-  const { wechatLogin, scanLogin } = createWechatActors({ app, navigate, toast, inspect, ...wechat });
+  /**
+   * The WeChat and scan-login actors come with their code, when first needed: at start in WeChat's
+   * browser or with a WeChat `code` or a `scanid` in the address, else when the login page opens.
+   */
+  type WechatActors = ReturnType<typeof createWechatActors>;
+  let wechatActors: WechatActors | null = null;
+  const attachWechat = (create: typeof createWechatActors): WechatActors => {
+    if (!wechatActors) {
+      wechatActors = create({ app, navigate, toast, inspect, ...wechat });
+      wechatActors.wechatLogin.start();
+    }
+    return wechatActors;
+  };
+  const wechatNeededAtStart = (): boolean =>
+    (wechat?.device ?? detectDevice(navigator.userAgent, window.innerWidth)).wechat || /[?&](?:scanid|code)=/.test(location.search);
 
   configureHttp({
     currentPath: () => location.pathname,
@@ -156,18 +183,16 @@ export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => 
     preferences,
     screenEvents,
     toast,
-    wechatLogin,
-    scanLogin,
+    attachWechat,
     start() {
       preferences.start();
-      wechatLogin.start();
       app.start();
       chat.start();
     },
     stop() {
       chat.stop();
       app.stop();
-      wechatLogin.stop();
+      wechatActors?.wechatLogin.stop();
       preferences.stop();
       i18n.off('languageChanged', onLanguageChanged);
     },

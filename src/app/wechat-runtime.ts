@@ -114,12 +114,15 @@ export const createWechatActors = ({ app, navigate, toast, inspect, ...options }
 
   // The login state follows the session the app settled on.
   let lastSession: 'session.signedIn' | 'session.visitor' | null = null;
-  app.subscribe((state) => {
+  const followSession = (state: ReturnType<typeof app.getSnapshot>) => {
     const session = isSignedIn(state) ? 'session.signedIn' : state.matches({ loaded: 'visitor' }) ? 'session.visitor' : null;
     if (!session || session === lastSession) return;
     lastSession = session;
     wechatLogin.send({ type: session });
-  });
+  };
+  app.subscribe(followSession);
+  // Created after the session settled (the login page opened later): start from where it is.
+  queueMicrotask(() => followSession(app.getSnapshot()));
 
   const scanLogin = {
     logic: scanLoginMachine.provide({

@@ -3,6 +3,7 @@ import { isSuccess, type Envelope } from '../contract/envelope';
 import type { EndpointData, EndpointName } from '../contract/endpoints';
 import { routes } from '../contract/routes';
 import { getToken } from './cookies';
+import { httpHooks } from './http-hooks';
 import { getVisitorId } from './visitor';
 
 /** Pages where a failed request is not announced by the generic toast (the page says it itself). */
@@ -25,27 +26,11 @@ export class ApiError extends Error {
   }
 }
 
-export type HttpHooks = {
-  /** Where the API lives when it is not this page's origin (default: same origin). */
-  baseURL?: string;
-  /** A failed request on a non-quiet page: show it (the app shows the 请求异常 toast). */
-  onRequestError?: (error: ApiError) => void;
-  /** The server refused the token (HTTP 401). */
-  onUnauthorized?: (error: ApiError) => void;
-  /** The current page's path, to decide whether a failure is announced. */
-  currentPath?: () => string;
-};
-
-let hooks: HttpHooks = {};
-
-/** Wires the client to the running app; tests set their own hooks. */
-export const configureHttp = (next: HttpHooks): void => {
-  hooks = next;
-};
+export { configureHttp, type HttpHooks } from './http-hooks';
 
 /** A 401 met outside `call` (the chat stream): the session has ended, as for any other call. */
 export const reportUnauthorized = (description: string): void => {
-  hooks.onUnauthorized?.(new ApiError(description || 'Unauthorized', { status: 401, description }));
+  httpHooks().onUnauthorized?.(new ApiError(description || 'Unauthorized', { status: 401, description }));
 };
 
 export type CallOptions = {
@@ -55,7 +40,10 @@ export type CallOptions = {
 };
 
 /** The absolute or same-origin address of an API path. */
-export const apiUrl = (path: string): string => (hooks.baseURL ? new URL(path, hooks.baseURL).href : path);
+export const apiUrl = (path: string): string => {
+  const { baseURL } = httpHooks();
+  return baseURL ? new URL(path, baseURL).href : path;
+};
 
 export const authHeaders = (): Record<string, string> => {
   const token = getToken();
@@ -102,6 +90,7 @@ const toApiError = (error: unknown): ApiError => {
 
 const report = (error: ApiError, options: CallOptions): void => {
   if (error.cause instanceof DOMException && error.cause.name === 'AbortError') return;
+  const hooks = httpHooks();
   if (error.unauthorized) hooks.onUnauthorized?.(error);
   if (options.silent) return;
   const path = hooks.currentPath?.() ?? (typeof location === 'undefined' ? '/' : location.pathname);
@@ -138,7 +127,7 @@ export const call = async <N extends EndpointName>(
   const schemas = loadContract();
   try {
     const body = await client<Envelope<unknown>>(route.path, {
-      baseURL: hooks.baseURL,
+      baseURL: httpHooks().baseURL,
       method: route.method,
       signal: options.signal,
       ...(route.input === 'query' ? { query: input as Record<string, unknown> } : {}),

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
-import { useRuntime } from '../../app/runtime-context';
+import { useWechatActors } from './use-wechat-actors';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { toSafeRedirectPath } from '../../services/redirect';
 import { LoginTabs } from './login-tabs';
@@ -13,7 +13,7 @@ import { WechatSignInPanel } from './wechat-sign-in-panel';
 const LoginScreen = () => {
   const { t } = useTranslation();
   useDocumentTitle(t('login.title'));
-  const { wechatLogin } = useRuntime();
+  const { wechatLogin } = useWechatActors();
   const query = new URLSearchParams(useSearch());
   const fromOperations = query.get('source') === 'kraken';
   const returnTo = toSafeRedirectPath(query.get('redirect_url'), location.origin) ?? '/';

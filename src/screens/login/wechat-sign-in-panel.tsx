@@ -1,11 +1,11 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../../app/runtime-context';
+import { useWechatActors } from './use-wechat-actors';
 
 /** Inside WeChat's in-app browser the login page is WeChat's authorisation, shown as its progress. */
 export const WechatSignInPanel = () => {
   const { t } = useTranslation();
-  const { wechatLogin } = useRuntime();
+  const { wechatLogin } = useWechatActors();
   const failed = useSelector(wechatLogin, (state) => state.matches({ wechat: 'failed' }));
   const failure = useSelector(wechatLogin, (state) => state.context.failure);
   if (!failed) {

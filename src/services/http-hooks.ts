@@ -1,0 +1,25 @@
+import type { ApiError } from './http';
+
+/**
+ * How the HTTP client reports to the running app. Kept apart from the client itself, so the app
+ * can wire it at start without loading the client before its first call.
+ */
+export type HttpHooks = {
+  /** Where the API lives when it is not this page's origin (default: same origin). */
+  baseURL?: string;
+  /** A failed request on a non-quiet page: show it (the app shows the 请求异常 toast). */
+  onRequestError?: (error: ApiError) => void;
+  /** The server refused the token (HTTP 401). */
+  onUnauthorized?: (error: ApiError) => void;
+  /** The current page's path, to decide whether a failure is announced. */
+  currentPath?: () => string;
+};
+
+let hooks: HttpHooks = {};
+
+/** Wires the client to the running app; tests set their own hooks. */
+export const configureHttp = (next: HttpHooks): void => {
+  hooks = next;
+};
+
+export const httpHooks = (): HttpHooks => hooks;
