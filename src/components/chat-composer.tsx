@@ -1,7 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AttachmentTray, type ComposerAttachments } from './attachment-tray';
+import type { ComposerAttachments } from './attachment-tray';
+
+/** Only composers that take files (the chat's, not the home page's) load the attachment tray. */
+const AttachmentTray = lazy(() => import('./attachment-tray').then((module) => ({ default: module.AttachmentTray })));
 
 type ChatComposerProps = {
   value: string;
@@ -81,7 +84,11 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
         attach(Array.from(event.dataTransfer.files));
       }}
     >
-      {attachments && <AttachmentTray attachments={attachments} />}
+      {attachments && (
+        <Suspense fallback={null}>
+          <AttachmentTray attachments={attachments} />
+        </Suspense>
+      )}
       {dragging && (
         <div className="pointer-events-none absolute inset-0 z-10 grid place-items-center rounded-2xl bg-surface/90 text-sm font-medium text-accent" aria-hidden="true">
           {t('attachments.dropHere')}

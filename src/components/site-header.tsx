@@ -1,10 +1,14 @@
 import { useSelector } from '@xstate/react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useRuntime } from '../app/runtime-context';
 import { isSignedIn } from '../machines/app.machine';
-import { PreferencesMenu } from './preferences-menu';
-import { UserMenu } from './user-menu';
+
+/** The menus are their own chunks: their buttons appear a moment after the page, in a reserved place. */
+const PreferencesMenu = lazy(() => import('./preferences-menu').then((module) => ({ default: module.PreferencesMenu })));
+const UserMenu = lazy(() => import('./user-menu').then((module) => ({ default: module.UserMenu })));
+const MenuPlaceholder = () => <span className="inline-block h-9 w-9 shrink-0" aria-hidden="true" />;
 
 export const SiteHeader = () => {
   const { t } = useTranslation();
@@ -34,9 +38,13 @@ export const SiteHeader = () => {
           </Link>
         )}
       </nav>
-      <PreferencesMenu />
+      <Suspense fallback={<MenuPlaceholder />}>
+        <PreferencesMenu />
+      </Suspense>
       {signedIn ? (
-        <UserMenu />
+        <Suspense fallback={<MenuPlaceholder />}>
+          <UserMenu />
+        </Suspense>
       ) : (
         <Link href="/login" className="btn-primary shrink-0 whitespace-nowrap">
           {t('nav.login')}
