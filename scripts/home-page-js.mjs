@@ -23,7 +23,8 @@ export const homePageJs = (distDir, { locale = 'zh-CN' } = {}) => {
     ...[...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g)].map((match) => match[1]),
   ];
   const assets = readdirSync(join(distDir, 'assets'));
-  const lazyRoots = [/^home-screen-[\w-]+\.js$/, new RegExp(`^${locale}-[\\w-]+\\.js$`)];
+  // The first page loads only the shell of its language (src/i18n/shell.ts).
+  const lazyRoots = [/^home-screen-[\w-]+\.js$/, new RegExp(`^_?locale-shell-${locale}-[\\w-]+\\.js$`)];
   for (const pattern of lazyRoots) {
     const name = assets.find((file) => pattern.test(file));
     if (!name) throw new Error(`no chunk matches ${pattern} in ${distDir}/assets`);

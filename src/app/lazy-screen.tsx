@@ -1,5 +1,6 @@
 import { Component, lazy, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ensureCompleteTranslations } from '../i18n';
 
 /** A page chunk that has not arrived after this long counts as failed to load. */
 export const CHUNK_TIMEOUT_MS = 120_000;
@@ -26,10 +27,19 @@ export const withTimeout = <T,>(promise: Promise<T>, ms: number): Promise<T> =>
     );
   });
 
-/** A lazily loaded page: its own chunk, with a time-out, failing as a load-failed error. */
-export const lazyScreen = <P extends object>(load: () => Promise<{ default: ComponentType<P> }>) =>
+/**
+ * A lazily loaded page: its own chunk, with a time-out, failing as a load-failed error. Unless it
+ * is the first page (`shell`), the rest of the active language loads alongside it.
+ */
+export const lazyScreen = <P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+  { translations = 'complete' }: { translations?: 'shell' | 'complete' } = {},
+) =>
   lazy(() =>
-    withTimeout(load(), CHUNK_TIMEOUT_MS).catch((error: unknown) => {
+    withTimeout(
+      Promise.all([load(), translations === 'complete' ? ensureCompleteTranslations() : null]).then(([module]) => module),
+      CHUNK_TIMEOUT_MS,
+    ).catch((error: unknown) => {
       throw new ChunkLoadError(error);
     }),
   );

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch } from 'wouter';
 import { lazyScreen, ScreenBoundary } from './lazy-screen';
 
-const HomeScreen = lazyScreen(() => import('../screens/home/home-screen'));
+const HomeScreen = lazyScreen(() => import('../screens/home/home-screen'), { translations: 'shell' });
 const LoginScreen = lazyScreen(() => import('../screens/login/login-screen'));
 const ChatScreen = lazyScreen(() => import('../screens/chat/chat-screen'));
 const AccountScreen = lazyScreen(() => import('../screens/account/account-screen'));

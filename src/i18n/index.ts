@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LOCALE, isRtl, LOCALE_STORAGE_KEY, resolveLocale, type Locale } from './locale';
+import { DEFAULT_LOCALE, isRtl, LOCALE_STORAGE_KEY, matchLocale, resolveLocale, type Locale } from './locale';
 
 /** Only the active language is downloaded: each bundle is its own chunk. */
 const bundles = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*.json');
@@ -10,6 +10,18 @@ const loadBundle = async (locale: Locale): Promise<Record<string, unknown>> => {
   if (!load) throw new Error(`No bundle for ${locale}`);
   return (await load()).default;
 };
+
+/** The shell of each language (see shell.ts): what the first page needs, loaded at start. */
+const shellBundles: Record<Locale, () => Promise<{ default: Record<string, unknown> }>> = {
+  'zh-CN': () => import('virtual:locale-shell/zh-CN'),
+  'en-US': () => import('virtual:locale-shell/en-US'),
+  'fr-FR': () => import('virtual:locale-shell/fr-FR'),
+  'de-DE': () => import('virtual:locale-shell/de-DE'),
+  ja: () => import('virtual:locale-shell/ja'),
+};
+
+/** Languages whose whole bundle is loaded. */
+const complete = new Set<Locale>();
 
 const readSaved = (): string | null => {
   try {
@@ -26,10 +38,16 @@ export const applyDocumentLocale = (locale: string): void => {
 
 export const i18n = i18next.createInstance();
 
-/** Starts i18next in the resolved language; resolves once its bundle is loaded. */
-export const initI18n = async (forced?: string): Promise<Locale> => {
+/**
+ * Starts i18next in the resolved language; resolves once its bundle is loaded. With `shellOnly`
+ * (the app's start) only the first page's part is loaded; `ensureCompleteTranslations` brings
+ * the rest. Once any page needed the whole language, a switch loads the whole new one.
+ */
+export const initI18n = async (forced?: string, { shellOnly = false } = {}): Promise<Locale> => {
   const locale = resolveLocale({ saved: forced ?? readSaved(), browser: navigator.languages ?? [navigator.language] });
-  const resources = await loadBundle(locale);
+  const whole = !shellOnly || complete.size > 0;
+  const resources = whole ? await loadBundle(locale) : (await shellBundles[locale]()).default;
+  if (whole) complete.add(locale);
   if (!i18n.isInitialized) {
     await i18n.use(initReactI18next).init({
       lng: locale,
@@ -49,6 +67,14 @@ export const initI18n = async (forced?: string): Promise<Locale> => {
   }
   applyDocumentLocale(locale);
   return locale;
+};
+
+/** Loads the rest of the active language, for every page but the first. */
+export const ensureCompleteTranslations = async (): Promise<void> => {
+  const locale = matchLocale(i18n.language);
+  if (!locale || complete.has(locale)) return;
+  i18n.addResourceBundle(locale, 'translation', await loadBundle(locale), true, true);
+  complete.add(locale);
 };
 
 /**
