@@ -1,30 +1,10 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-
-type CopyState = 'idle' | 'copied' | 'failed';
-
-/** How long "Copied" stays before the button offers to copy again. */
-const COPIED_FOR_MS = 2000;
+import { useCopyText } from './use-copy-text';
 
 /** Copies a whole message; says "Copied" for two seconds, or that the browser refused. */
 export const CopyTextButton = ({ text, className = '' }: { text: string; className?: string }) => {
   const { t } = useTranslation();
-  const [state, setState] = useState<CopyState>('idle');
-
-  useEffect(() => {
-    if (state === 'idle') return;
-    const timer = setTimeout(() => setState('idle'), COPIED_FOR_MS);
-    return () => clearTimeout(timer);
-  }, [state]);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setState('copied');
-    } catch {
-      setState('failed');
-    }
-  };
+  const { state, copy } = useCopyText(text);
 
   const label = { idle: t('chat.copyMessage'), copied: t('chat.copied'), failed: t('chat.copyFailed') }[state];
   return (

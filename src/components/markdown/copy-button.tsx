@@ -1,30 +1,12 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCopyText } from '../use-copy-text';
 
-type CopyState = 'idle' | 'copied' | 'failed';
-
-/** How long "Copied" stays on the button before it offers to copy again. */
-export const COPIED_FOR_MS = 2000;
+export { COPIED_FOR_MS } from '../use-copy-text';
 
 /** Copies a code block's text; says so for two seconds, or that the browser refused. */
 export const CopyButton = ({ text }: { text: string }) => {
   const { t } = useTranslation();
-  const [state, setState] = useState<CopyState>('idle');
-
-  useEffect(() => {
-    if (state === 'idle') return;
-    const timer = setTimeout(() => setState('idle'), COPIED_FOR_MS);
-    return () => clearTimeout(timer);
-  }, [state]);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setState('copied');
-    } catch {
-      setState('failed');
-    }
-  };
+  const { state, copy } = useCopyText(text);
 
   const label = { idle: t('markdown.copy'), copied: t('markdown.copied'), failed: t('markdown.copyFailed') }[state];
   return (
