@@ -5,10 +5,17 @@ import { openHarness } from '../../server/test/harness';
 
 type Harness = Awaited<ReturnType<typeof openHarness>>;
 
-const documented = (): Set<string> => {
-  const text = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
-  return new Set([...text.matchAll(/^###\s+(GET|POST|PUT|PATCH|DELETE)\s+(\/api\/\S+)\s*$/gm)].map((match) => `${match[1]} ${match[2]}`));
-};
+const doc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+
+/** Each `### METHOD /path` section of the docs, by its heading. */
+const sections = new Map(
+  doc
+    .split(/^### /m)
+    .slice(1)
+    .map((section) => [section.slice(0, section.indexOf('\n')).trim(), section] as const),
+);
+
+const documented = (): Set<string> => new Set([...sections.keys()].filter((heading) => /^(GET|POST|PUT|PATCH|DELETE) \/api\//.test(heading)));
 
 /** `:param` in a Hono route reads `{param}` in the docs. */
 const asDocumented = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
@@ -36,6 +43,13 @@ describe('docs/api.md and the server match the contract', () => {
       .map((endpoint) => `${endpoint.method} ${endpoint.path}`)
       .filter((key) => !docs.has(key));
     expect(missing).toEqual([]);
+  });
+
+  it('gives each endpoint its access rule', () => {
+    const wrong = Object.values(endpoints)
+      .filter((endpoint) => !sections.get(`${endpoint.method} ${endpoint.path}`)?.includes(`Access: \`${endpoint.access}\``))
+      .map((endpoint) => `${endpoint.method} ${endpoint.path}`);
+    expect(wrong).toEqual([]);
   });
 
   it('serves every endpoint of the contract', () => {
