@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { pickShell } from './src/i18n/shell';
+import { pickShell } from './src/i18n/shell.ts';
 
 /**
  * `virtual:locale-shell/<locale>`: the part of a locale bundle the first page needs, read from

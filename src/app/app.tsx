@@ -3,6 +3,7 @@ import { I18nextProvider, useTranslation } from 'react-i18next';
 import { Router } from 'wouter';
 import { LazyToaster } from '../components/lazy-toaster';
 import { i18n } from '../i18n';
+import { LOCALE_STORAGE_KEY, resolveLocale, START_RETRY_LABELS } from '../i18n/locale';
 import { RootLayout } from './root-layout';
 import { Routes } from './routes';
 import type { Runtime } from './runtime';
@@ -30,6 +31,14 @@ const Starting = () => (
   </div>
 );
 
+const readSavedLocale = (): string | null => {
+  try {
+    return localStorage.getItem(LOCALE_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+};
+
 const Shell = () => {
   const { app } = useRuntime();
   const phase = useSelector(app, (state) =>
@@ -40,7 +49,8 @@ const Shell = () => {
     return (
       <div role="alert" className="p-8 text-center">
         <button type="button" className="btn-primary" onClick={() => app.send({ type: 'retry' })}>
-          ↻
+          <span aria-hidden="true">↻ </span>
+          {START_RETRY_LABELS[resolveLocale({ saved: readSavedLocale(), browser: navigator.languages ?? [navigator.language], warn: () => undefined })]}
         </button>
       </div>
     );

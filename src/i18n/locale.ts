@@ -48,3 +48,15 @@ export const resolveLocale = ({ saved, browser, warn = console.warn }: LocaleSou
 
 export const isRtl = (locale: string): boolean =>
   (RTL_LANGUAGES as readonly string[]).includes(locale.toLowerCase().split(/[-_]/)[0] ?? '');
+
+/**
+ * The one text the app shows when no language bundle could be loaded at all (the network failed
+ * at start): the retry button's name, in each language, without i18next.
+ */
+export const START_RETRY_LABELS: Record<Locale, string> = {
+  'zh-CN': '加载失败，点击重试',
+  'en-US': 'Could not load. Try again',
+  'fr-FR': 'Échec du chargement. Réessayer',
+  'de-DE': 'Laden fehlgeschlagen. Erneut versuchen',
+  ja: '読み込みに失敗しました。再試行',
+};
