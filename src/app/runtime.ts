@@ -150,6 +150,9 @@ export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => 
   const toast = (input: ToastInput): void => {
     app.system.get('toasts')?.send({ type: 'toast.add', toast: input });
   };
+  const dismissToast = (id: string): void => {
+    app.system.get('toasts')?.send({ type: 'toast.dismiss', id });
+  };
 
   /**
    * The WeChat and scan-login actors come with their code, when first needed: at start in WeChat's
@@ -183,6 +186,7 @@ export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => 
     preferences,
     screenEvents,
     toast,
+    dismissToast,
     attachWechat,
     start() {
       preferences.start();

@@ -21,6 +21,7 @@ const setupHistory = (list: Conversation[], input: { cache?: { items: Conversati
   const save = vi.fn(async ({ patch, previous }: { patch: { conversationId: string; title?: string; pinned?: boolean }; previous: Conversation }) => ({ ...previous, ...patch }));
   const remove = vi.fn(async () => null);
   const announceDeleted = vi.fn();
+  const withdrawUndo = vi.fn();
   const announceFailure = vi.fn();
   const flushPendingDeletes = vi.fn(({ context }: { context: { pendingDeletes: Array<{ conversation: Conversation }> } }) =>
     context.pendingDeletes.map((entry) => entry.conversation.conversationId),
@@ -32,12 +33,12 @@ const setupHistory = (list: Conversation[], input: { cache?: { items: Conversati
         saveConversation: reportingActor(save, (item) => item.previous, (item) => item.patch.conversationId),
         deleteConversation: reportingActor(remove, (item) => item.conversation, (item) => item.conversation.conversationId),
       },
-      actions: { announceDeleted, announceFailure, flushPendingDeletes },
+      actions: { announceDeleted, announceFailure, flushPendingDeletes, withdrawUndo: ({ event }) => withdrawUndo(event) },
     }),
     { input },
   );
   actor.start();
-  return { actor, fetchPage, save, remove, announceDeleted, announceFailure, flushPendingDeletes };
+  return { actor, fetchPage, save, remove, announceDeleted, announceFailure, flushPendingDeletes, withdrawUndo };
 };
 
 afterEach(() => {
@@ -82,7 +83,7 @@ describe('the history machine', () => {
   it('deletes on the server only when the undo window closes, and not at all after undo', async () => {
     vi.useFakeTimers();
     const items = [conversation('a', '2025-01-02T00:00:00Z'), conversation('b', '2025-01-01T00:00:00Z')];
-    const { actor, remove, announceDeleted } = setupHistory(items);
+    const { actor, remove, announceDeleted, withdrawUndo } = setupHistory(items);
     await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
 
     actor.send({ type: 'delete', conversationId: 'a' });
@@ -92,12 +93,16 @@ describe('the history machine', () => {
     expect(actor.getSnapshot().context.items.map((item) => item.conversationId)).toEqual(['a', 'b']);
     vi.advanceTimersByTime(UNDO_DELETE_MS * 2);
     expect(remove).not.toHaveBeenCalled();
+    expect(withdrawUndo).not.toHaveBeenCalled();
 
     actor.send({ type: 'delete', conversationId: 'a' });
     vi.advanceTimersByTime(UNDO_DELETE_MS - 1);
     expect(remove).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(remove).toHaveBeenCalledTimes(1);
+    // The undo offer goes when the delete is sent, even if its toast is still held open.
+    expect(withdrawUndo).toHaveBeenCalledTimes(1);
+    expect(withdrawUndo).toHaveBeenCalledWith({ type: 'delete.commit', conversationId: 'a' });
   });
 
   it('deletes at once what is still waiting for its undo window when the history closes', async () => {

@@ -152,6 +152,8 @@ export const conversationsMachine = setup({
     storeCache: () => undefined,
     /** A chat was deleted here (the `delete` event): say so, with an undo. */
     announceDeleted: () => undefined,
+    /** The undo window of a deleted chat ended (`delete.commit`): its undo is no longer offered. */
+    withdrawUndo: () => undefined,
     /** A rename, pin or delete the server refused (the `mutation.failed` event): say so. */
     announceFailure: () => undefined,
     /** The open chat was deleted: leave it for a new chat. */
@@ -286,7 +288,7 @@ export const conversationsMachine = setup({
     'pin.toggle': { actions: 'togglePin' },
     delete: { actions: 'hideForUndo' },
     'delete.undo': { actions: 'restoreDeleted' },
-    'delete.commit': { actions: 'deleteOnServer' },
+    'delete.commit': { actions: ['withdrawUndo', 'deleteOnServer'] },
     'mutation.failed': { actions: 'revertMutation' },
     'mutation.saved': { actions: 'takeSaved' },
     search: { target: '.debouncing', actions: 'setKeyword' },

@@ -25,6 +25,9 @@ const AgentsMarket = lazy(() => import('../agents/agents-market'));
 const MARKET_PATH = 'agents';
 
 /** The last history fetched, per person: shown at once on the next visit within 5 minutes. */
+/** One undo toast per deleted chat, so it can be withdrawn when its window ends. */
+const undoToastId = (conversationId: string) => `undo-delete:${conversationId}`;
+
 const historyCache = new Map<string, HistoryCache>();
 const rememberHistory = (owner: string, cache: HistoryCache): void => {
   historyCache.clear();
@@ -33,7 +36,7 @@ const rememberHistory = (owner: string, cache: HistoryCache): void => {
 
 const useHistory = () => {
   const { t } = useTranslation();
-  const { app, toast, screenEvents } = useRuntime();
+  const { app, toast, dismissToast, screenEvents } = useRuntime();
   const [, navigate] = useLocation();
   const userId = useSelector(app, (state) => state.context.user?.id ?? 'visitor');
   const owner = `${userId}:${getVisitorId()}`;
@@ -69,9 +72,13 @@ const useHistory = () => {
           if (event.type !== 'delete') return;
           const { conversationId } = event;
           toast({
+            id: undoToastId(conversationId),
             title: t('chat.deleted'),
             action: { label: t('chat.undo'), altText: t('chat.undoDelete'), onAction: () => history.send({ type: 'delete.undo', conversationId }) },
           });
+        },
+        withdrawUndo: ({ event }) => {
+          if (event.type === 'delete.commit') dismissToast(undoToastId(event.conversationId));
         },
         announceFailure: ({ event }) => {
           if (event.type !== 'mutation.failed') return;
