@@ -101,7 +101,7 @@ export const OverviewScreen = () => {
         <label className="flex flex-col gap-1 text-sm">
           {t('operations.overview.platform')}
           <select
-            className="field w-48"
+            className="field w-auto min-w-48 max-w-full"
             value={filters.platform ?? ''}
             onChange={(event) => overview.send({ type: 'filter.platform', platform: (event.target.value || null) as Platform | null })}
           >
