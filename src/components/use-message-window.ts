@@ -13,18 +13,23 @@ const keepPlace = (box: HTMLElement, before: { height: number; top: number }) =>
 };
 
 /**
- * Which messages are in the page: the latest MESSAGE_WINDOW when a conversation opens (a
- * thousand-message chat opens as fast as a short one), and earlier ones, a window at a time, as
- * the reader scrolls up, keeping what they were reading where it was.
+ * Which messages are in the page: when a conversation opens, its latest MESSAGE_WINDOW (a
+ * thousand-message chat opens as fast as a short one); from there on, everything said while it
+ * is open stays; earlier ones come in a window at a time as the reader scrolls up, keeping what
+ * they were reading where it was.
  */
 export const useMessageWindow = <T>(messages: T[], scroller: RefObject<HTMLElement | null>, conversationKey: string | null) => {
-  const [count, setCount] = useState(MESSAGE_WINDOW);
+  /** Index of the first message shown; fixed when the conversation's messages first arrive. */
+  const [start, setStart] = useState<number | null>(null);
   const [seenKey, setSeenKey] = useState(conversationKey);
   if (seenKey !== conversationKey) {
     setSeenKey(conversationKey);
-    setCount(MESSAGE_WINDOW);
+    setStart(null);
   }
-  const hidden = Math.max(0, messages.length - count);
+  if (start === null && messages.length > 0 && seenKey === conversationKey) {
+    setStart(Math.max(0, messages.length - MESSAGE_WINDOW));
+  }
+  const hidden = Math.min(start ?? 0, messages.length);
   const visible = hidden > 0 ? messages.slice(hidden) : messages;
   const anchor = useRef<{ height: number; top: number } | null>(null);
 
@@ -32,7 +37,7 @@ export const useMessageWindow = <T>(messages: T[], scroller: RefObject<HTMLEleme
     const box = scroller.current;
     if (!box || hidden === 0 || anchor.current) return;
     anchor.current = measure(box);
-    setCount((current) => current + MESSAGE_WINDOW);
+    setStart((current) => Math.max(0, (current ?? 0) - MESSAGE_WINDOW));
   };
 
   useLayoutEffect(() => {
@@ -41,7 +46,7 @@ export const useMessageWindow = <T>(messages: T[], scroller: RefObject<HTMLEleme
     if (!box || !before) return;
     keepPlace(box, before);
     anchor.current = null;
-  }, [count, scroller]);
+  }, [start, scroller]);
 
   const onScroll = () => {
     const box = scroller.current;

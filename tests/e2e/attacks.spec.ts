@@ -142,6 +142,10 @@ for (const [from, to] of batches) {
 
     await expect(page).toHaveURL(/\/chat\/[^/]+$/);
     await page.reload();
+    // A long conversation opens on its latest messages; the reader brings in the earlier ones.
+    const earlier = page.getByRole('button', { name: 'Show earlier messages' });
+    await expect(complete.first()).toBeVisible();
+    while (await earlier.isVisible()) await earlier.click();
     await expect(complete).toHaveCount(to - from);
     await page.waitForTimeout(300);
     const stored = await findDanger(page);
