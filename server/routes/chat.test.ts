@@ -180,6 +180,42 @@ describe('chat stream', () => {
     expect(await again.json()).toMatchObject({ code: 1, msg: 'This question already has a complete answer.' });
   });
 
+  it('a retry that arrives before the server noticed the stop replaces the answer still being written', async () => {
+    // The first answer hangs until it is stopped; the retry's answer ends.
+    let calls = 0;
+    const runtime: AgentRuntime = {
+      label: 'scripted',
+      async *streamAnswer(input) {
+        calls += 1;
+        if (calls === 1) {
+          yield 'cut';
+          await new Promise<void>((resolve) => input.signal.addEventListener('abort', () => resolve()));
+          return;
+        }
+        yield 'whole';
+      },
+    };
+    const t = h.makeApp({ runtime });
+    const visitor = h.visitor();
+    const conversationId = await newConversation(t, visitor);
+    const first = await chat(t, visitor, { conversationId, agentId: AGENT, text: 'Q' });
+    const reader = first.body!.getReader();
+    let text = '';
+    while (!text.includes('"cut"')) text += new TextDecoder().decode((await reader.read()).value);
+    const start = parseEvents(text)[0] as Extract<ChatEvent, { type: 'start' }>;
+
+    // Someone else cannot stop it: their retry is refused and the answer goes on.
+    const stranger = await chat(t, h.visitor(), { conversationId, agentId: AGENT, retryMessageId: start.userMessageId });
+    expect(stranger.status).toBe(404);
+
+    // The owner's retry, with the first stream still open on the server's side.
+    const retry = await chat(t, visitor, { conversationId, agentId: AGENT, retryMessageId: start.userMessageId });
+    expect(retry.status).toBe(200);
+    expect(parseEvents(await retry.text()).at(-1)?.type).toBe('end');
+    expect((await messagesOf(t, visitor, conversationId)).map((m) => `${m.status}:${m.content}`)).toEqual(['complete:Q', 'complete:whole']);
+    await reader.cancel();
+  });
+
   it('retries an incomplete answer too', async () => {
     const visitor = h.visitor();
     const hanging = h.makeApp({ runtime: scriptedRuntime(['cut'], 'hang') });

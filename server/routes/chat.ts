@@ -3,7 +3,7 @@ import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { ChatEvent } from '../../src/contract/chat';
 import { AgentError } from '../agents/runtime';
 import type { Services } from '../deps';
-import { ownerOf } from '../http/caller';
+import { ownerOf, type Owner } from '../http/caller';
 import { defineRoute, type AppEnv } from '../http/route';
 import { finishReply, prepareChat, type PreparedChat } from '../services/chat';
 
@@ -29,13 +29,36 @@ async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): 
 
 const send = (stream: SSEStreamingApi, event: ChatEvent) => stream.writeSSE({ data: JSON.stringify(event) });
 
+/** How long a retry waits for the answer it replaces to be stored, once told to stop. */
+const REPLACED_ANSWER_WAIT_MS = 3000;
+
+/**
+ * Answers this server is writing, by the question they answer. Someone who presses stop and
+ * then retry at once can reach the server before it has noticed the stop: the retry stops the
+ * old answer itself and waits for it to be stored, instead of being refused.
+ */
+type RunningAnswer = { owner: string; stop: () => void; settled: Promise<void> };
+type RunningAnswers = Map<string, RunningAnswer>;
+
+const ownerKey = (owner: Owner) => (owner.userId ? `user:${owner.userId}` : `visitor:${owner.visitorId}`);
+
+async function stopRunningAnswer(running: RunningAnswers, questionId: string, owner: string): Promise<void> {
+  const answer = running.get(questionId);
+  if (!answer || answer.owner !== owner) return;
+  answer.stop();
+  await Promise.race([answer.settled, new Promise((resolve) => setTimeout(resolve, REPLACED_ANSWER_WAIT_MS))]);
+}
+
 /**
  * Streams one answer. The question is already stored; the answer is stored as it ends: complete,
  * failed (agent error, with what arrived), or incomplete (the client went away mid-answer).
  */
-async function streamAnswer(services: Services, stream: SSEStreamingApi, chat: PreparedChat) {
+async function streamAnswer(services: Services, stream: SSEStreamingApi, chat: PreparedChat, running: RunningAnswers, owner: string) {
   const abort = new AbortController();
   stream.onAbort(() => abort.abort());
+  let settle = () => {};
+  const me: RunningAnswer = { owner, stop: () => abort.abort(), settled: new Promise<void>((resolve) => (settle = resolve)) };
+  running.set(chat.userMessageId, me);
   const heartbeat = setInterval(() => void stream.write(': ping\n\n'), services.config.sseHeartbeatMs);
   let content = '';
   try {
@@ -73,15 +96,20 @@ async function streamAnswer(services: Services, stream: SSEStreamingApi, chat: P
     await send(stream, { type: 'error', msg: GENERIC_FAILURE });
   } finally {
     clearInterval(heartbeat);
+    if (running.get(chat.userMessageId) === me) running.delete(chat.userMessageId);
+    settle();
   }
 }
 
 export function chatRoutes(app: Hono<AppEnv>, services: Services) {
+  const running: RunningAnswers = new Map();
   defineRoute(app, services, 'chat', async ({ input, caller, c }) => {
+    const owner = ownerOf(caller);
+    if (input.retryMessageId !== undefined) await stopRunningAnswer(running, input.retryMessageId, ownerKey(owner));
     // Everything that can be refused is refused here, as a JSON error, before the stream opens.
-    const chat = await prepareChat(services.db, services.clock, caller, ownerOf(caller), input);
+    const chat = await prepareChat(services.db, services.clock, caller, owner, input);
     // Proxies such as nginx would otherwise hold the deltas back until the answer is complete.
     c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, (stream) => streamAnswer(services, stream, chat));
+    return streamSSE(c, (stream) => streamAnswer(services, stream, chat, running, ownerKey(owner)));
   });
 }
