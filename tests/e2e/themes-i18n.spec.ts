@@ -145,15 +145,20 @@ test.describe('languages', () => {
     expect(warnings.join('\n')).toMatch(/"ar" does not exist/);
   });
 
-  test('the home page downloads only the active language', async ({ page }) => {
+  test('the home page downloads only the active language, and only its shell', async ({ page }) => {
     const bundles: string[] = [];
     page.on('request', (request) => {
-      const match = /\/assets\/(zh-CN|en-US|fr-FR|de-DE|ja)-[\w-]+\.js$/.exec(request.url());
-      if (match) bundles.push(match[1]!);
+      const match = /\/assets\/(_?locale-shell-)?(zh-CN|en-US|fr-FR|de-DE|ja)-[\w-]+\.js$/.exec(request.url());
+      if (match) bundles.push(`${match[1] ? 'shell ' : ''}${match[2]}`);
     });
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    expect(bundles).toEqual(['de-DE']);
+    expect(bundles).toEqual(['shell de-DE']);
+
+    // Any other page brings the rest of that language, and still no other.
+    await page.getByRole('link', { name: 'Herunterladen' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(bundles).toEqual(['shell de-DE', 'de-DE']);
   });
 });
 
