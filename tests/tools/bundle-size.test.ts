@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,5 +27,10 @@ describe('the home page bundle', () => {
     }
     const listing = files.map((file) => `${file.path} ${(file.gzip / 1000).toFixed(1)} kB`).join('\n');
     expect(gzip, `home page JavaScript is ${(gzip / 1000).toFixed(1)} kB gzip:\n${listing}`).toBeLessThanOrEqual(HOME_PAGE_JS_LIMIT);
+
+    // The Stately inspector is for development only: not a byte of it ships.
+    const shipped = readdirSync(join(outDir, 'assets')).filter((name) => name.endsWith('.js'));
+    const withInspector = shipped.filter((name) => /createBrowserInspector|@statelyai\/inspect/.test(readFileSync(join(outDir, 'assets', name), 'utf8')));
+    expect(withInspector).toEqual([]);
   }, 120_000);
 });
