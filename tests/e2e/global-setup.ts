@@ -16,7 +16,10 @@ export default async function globalSetup() {
     host: '127.0.0.1',
     dataDir,
     env: { ...process.env, LLM_BASE_URL: '', DATABASE_URL: '' },
-    config: { offlineTokenDelayMs: 5 },
+    // Every browser test logs in from 127.0.0.1: with the production limit (5 failures a minute per
+    // address) the wrong-password steps of different specs would lock out the next spec. The
+    // limit itself is proven by the server suites (server/test/abuse.test.ts, routes/auth.test.ts).
+    config: { offlineTokenDelayMs: 5, loginMaxFailures: 1000 },
     demo: E2E_DEMO,
     // Several builds can coexist: E2E_SPA_DIR points the tests at one of them (default dist/).
     ...(process.env.E2E_SPA_DIR ? { spaDir: process.env.E2E_SPA_DIR } : {}),
