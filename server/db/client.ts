@@ -35,6 +35,9 @@ export type DbOptions =
 export async function openDb(options: DbOptions): Promise<DbHandle> {
   if ('databaseUrl' in options) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the database closes (a restart, an administrator) is reported on the
+    // pool; unheard, it would end the whole server. The pool replaces it on the next query.
+    pool.on('error', (error) => console.warn(`database: an idle connection was closed (${error.message})`));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
