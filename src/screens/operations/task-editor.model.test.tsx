@@ -12,7 +12,7 @@ import { recordRequests, server, type SeenRequest } from '../../../tests/msw/ser
 import { eventStream, gate, type StreamStep } from '../../../tests/msw/sse';
 import { storedTask } from '../../../tests/msw/tasks';
 import { renderWithRuntime, type Screen } from '../../../tests/spa/harness';
-import { coverageGaps, NO_GAPS, pathsCoveringEveryTransition, transitionsOf, uniquePaths } from '../../../tests/spa/models/model-coverage';
+import { coverageGaps, NO_GAPS, planPaths, transitionsOf } from '../../../tests/spa/models/model-coverage';
 import OperationsArea from './operations-area';
 
 /**
@@ -52,13 +52,7 @@ const taskFlow = createMachine({
 });
 
 const model = createTestModel(taskFlow);
-const simplePaths = model.getSimplePaths();
-const shortestPaths = model.getShortestPaths();
-const paths = uniquePaths([...pathsCoveringEveryTransition(simplePaths), ...shortestPaths]);
-const transitionCount = new Set(simplePaths.flatMap(transitionsOf)).size;
-console.log(
-  `task flow model: ${simplePaths.length} simple paths, ${shortestPaths.length} shortest paths; running ${paths.length} that take all ${transitionCount} transitions`,
-);
+const { paths, transitionCount } = planPaths('task flow', model);
 
 const TOPIC = 'Shipping weekly';
 const PARTIAL = '[[DRAFT]]\nWe ship every Friday.';

@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import { recordRequests, server, type SeenRequest } from '../../msw/server';
 import { eventStream, gate, type StreamStep } from '../../msw/sse';
 import { renderWithRuntime, type Screen } from '../harness';
-import { coverageGaps, NO_GAPS, pathsCoveringEveryTransition, transitionsOf, uniquePaths } from './model-coverage';
+import { coverageGaps, NO_GAPS, planPaths, transitionsOf } from './model-coverage';
 
 /**
  * The chat flow as a person sees it: type, send, watch the answer stream, and then it finishes,
@@ -47,14 +47,7 @@ const chatFlow = createMachine({
 });
 
 const model = createTestModel(chatFlow);
-const simplePaths = model.getSimplePaths();
-const shortestPaths = model.getShortestPaths();
-/** Every transition at least once, and every state at the end of its shortest path. */
-const paths = uniquePaths([...pathsCoveringEveryTransition(simplePaths), ...shortestPaths]);
-const transitionCount = new Set(simplePaths.flatMap(transitionsOf)).size;
-console.log(
-  `chat flow model: ${simplePaths.length} simple paths, ${shortestPaths.length} shortest paths; running ${paths.length} that take all ${transitionCount} transitions`,
-);
+const { paths, transitionCount } = planPaths('chat flow', model);
 
 const QUESTION = 'Bakery posts?';
 const PARTIAL = 'Post your morning bake';

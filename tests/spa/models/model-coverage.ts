@@ -77,3 +77,18 @@ export const pathsCoveringEveryTransition = <P extends PathLike>(paths: readonly
 export const uniquePaths = <P extends { description: string }>(paths: readonly P[]): P[] => [
   ...new Map(paths.map((path) => [path.description, path])).values(),
 ];
+
+/**
+ * The paths a model test runs: every transition at least once, and every state at the end of its
+ * shortest path. Prints how many paths the model produced, as every model test run should.
+ */
+export const planPaths = <S extends ModelSnapshot, E extends EventObject>(name: string, model: TestModel<S, E, unknown>, note = '') => {
+  const simplePaths = model.getSimplePaths();
+  const shortestPaths = model.getShortestPaths();
+  const paths = uniquePaths([...pathsCoveringEveryTransition(simplePaths), ...shortestPaths]);
+  const transitionCount = new Set(simplePaths.flatMap(transitionsOf)).size;
+  console.log(
+    `${name} model: ${simplePaths.length} simple paths, ${shortestPaths.length} shortest paths; running ${paths.length} that take all ${transitionCount} transitions${note}`,
+  );
+  return { simplePaths, shortestPaths, paths, transitionCount };
+};

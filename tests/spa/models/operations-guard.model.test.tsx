@@ -13,7 +13,7 @@ import { db, seedUser } from '../../msw/db';
 import { recordRequests, server, type SeenRequest } from '../../msw/server';
 import { gate } from '../../msw/sse';
 import { renderWithRuntime, type Screen } from '../harness';
-import { coverageGaps, NO_GAPS, pathsCoveringEveryTransition, transitionsOf, uniquePaths } from './model-coverage';
+import { coverageGaps, NO_GAPS, planPaths, transitionsOf } from './model-coverage';
 
 /**
  * The operations area's door as an operator meets it: without a token, with a forged one or with
@@ -52,13 +52,7 @@ const operationsGuard = createMachine({
 });
 
 const model = createTestModel(operationsGuard);
-const simplePaths = model.getSimplePaths();
-const shortestPaths = model.getShortestPaths();
-const paths = uniquePaths([...pathsCoveringEveryTransition(simplePaths), ...shortestPaths]);
-const transitionCount = new Set(simplePaths.flatMap(transitionsOf)).size;
-console.log(
-  `operations guard model: ${simplePaths.length} simple paths, ${shortestPaths.length} shortest paths; running ${paths.length} that take all ${transitionCount} transitions`,
-);
+const { paths, transitionCount } = planPaths('operations guard', model);
 
 const area = (
   <Switch>

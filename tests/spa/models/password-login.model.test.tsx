@@ -9,7 +9,7 @@ import LoginScreen from '../../../src/screens/login/login-screen';
 import { db, seedUser } from '../../msw/db';
 import { recordRequests, type SeenRequest } from '../../msw/server';
 import { renderWithRuntime, type Screen } from '../harness';
-import { coverageGaps, NO_GAPS, pathsCoveringEveryTransition, transitionsOf, uniquePaths } from './model-coverage';
+import { coverageGaps, NO_GAPS, planPaths, transitionsOf } from './model-coverage';
 
 /**
  * The password form as a person meets it: submit too early, type a wrong password, be told,
@@ -30,13 +30,7 @@ const passwordLogin = createMachine({
 });
 
 const model = createTestModel(passwordLogin);
-const simplePaths = model.getSimplePaths();
-const shortestPaths = model.getShortestPaths();
-const paths = uniquePaths([...pathsCoveringEveryTransition(simplePaths), ...shortestPaths]);
-const transitionCount = new Set(simplePaths.flatMap(transitionsOf)).size;
-console.log(
-  `password login model: ${simplePaths.length} simple paths, ${shortestPaths.length} shortest paths; running ${paths.length} that take all ${transitionCount} transitions, once per redirect_url case`,
-);
+const { paths, transitionCount } = planPaths('password login', model, ', once per redirect_url case');
 
 const ACCOUNT = 'ada@example.com';
 const WRONG = 'not-the-password';

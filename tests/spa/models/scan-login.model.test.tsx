@@ -11,7 +11,7 @@ import { getScanFingerPrint } from '../../../src/services/scan-fingerprint';
 import { db, issueToken, seedUser, type ScanTicketState } from '../../msw/db';
 import { recordRequests, type SeenRequest } from '../../msw/server';
 import { renderWithRuntime, type Screen } from '../harness';
-import { coverageGaps, NO_GAPS, pathsCoveringEveryTransition, transitionsOf, uniquePaths } from './model-coverage';
+import { coverageGaps, NO_GAPS, planPaths, transitionsOf } from './model-coverage';
 
 /**
  * Scan login on the login page as a person meets it: open the Scan code tab, see a QR code; it is
@@ -34,13 +34,7 @@ const scanLogin = createMachine({
 });
 
 const model = createTestModel(scanLogin);
-const shortestPaths = model.getShortestPaths();
-const simplePaths = model.getSimplePaths();
-const paths = uniquePaths([...pathsCoveringEveryTransition(simplePaths), ...shortestPaths]);
-const transitionCount = new Set(simplePaths.flatMap(transitionsOf)).size;
-console.log(
-  `scan login model: ${simplePaths.length} simple paths, ${shortestPaths.length} shortest paths; running ${paths.length} that take all ${transitionCount} transitions`,
-);
+const { paths, transitionCount } = planPaths('scan login', model);
 
 const POLL_MS = 40;
 const RETURN_TO = '/chat';

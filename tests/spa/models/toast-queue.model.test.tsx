@@ -4,7 +4,7 @@ import { createMachine, type ActorRefFrom, type EventFromLogic, type SnapshotFro
 import { createTestModel, type TestParam } from 'xstate/graph';
 import { TOAST_DURATION_MS, type toastMachine } from '../../../src/machines/toast.machine';
 import { renderWithRuntime, type Screen } from '../harness';
-import { coverageGaps, NO_GAPS, pathsCoveringEveryTransition, transitionsOf, uniquePaths } from './model-coverage';
+import { coverageGaps, NO_GAPS, planPaths, transitionsOf } from './model-coverage';
 
 /**
  * The toast queue as a person sees it: a toast appears (only the newest, one at a time), can be
@@ -59,13 +59,7 @@ const toastQueue = createMachine({
 });
 
 const model = createTestModel(toastQueue);
-const simplePaths = model.getSimplePaths();
-const shortestPaths = model.getShortestPaths();
-const paths = uniquePaths([...pathsCoveringEveryTransition(simplePaths), ...shortestPaths]);
-const transitionCount = new Set(simplePaths.flatMap(transitionsOf)).size;
-console.log(
-  `toast queue model: ${simplePaths.length} simple paths, ${shortestPaths.length} shortest paths; running ${paths.length} that take all ${transitionCount} transitions`,
-);
+const { paths, transitionCount } = planPaths('toast queue', model);
 
 // jsdom has no pointer capture; Radix's swipe handling calls it on every pointer-up
 Element.prototype.hasPointerCapture ??= () => false;
