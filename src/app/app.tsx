@@ -2,8 +2,8 @@ import { useSelector } from '@xstate/react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { Router } from 'wouter';
 import { LazyToaster } from '../components/lazy-toaster';
-import { i18n } from '../i18n';
-import { LOCALE_STORAGE_KEY, resolveLocale, START_RETRY_LABELS } from '../i18n/locale';
+import { i18n, readSavedLocale } from '../i18n';
+import { resolveLocale, START_RETRY_LABELS } from '../i18n/locale';
 import { RootLayout } from './root-layout';
 import { Routes } from './routes';
 import type { Runtime } from './runtime';
@@ -30,14 +30,6 @@ const Starting = () => (
     <span className="i-lucide-loader-circle animate-spin text-2xl text-muted" />
   </div>
 );
-
-const readSavedLocale = (): string | null => {
-  try {
-    return localStorage.getItem(LOCALE_STORAGE_KEY);
-  } catch {
-    return null;
-  }
-};
 
 const Shell = () => {
   const { app } = useRuntime();

@@ -23,7 +23,8 @@ const shellBundles: Record<Locale, () => Promise<{ default: Record<string, unkno
 /** Languages whose whole bundle is loaded. */
 const complete = new Set<Locale>();
 
-const readSaved = (): string | null => {
+/** The saved interface language (`umi_locale`), if any. */
+export const readSavedLocale = (): string | null => {
   try {
     return localStorage.getItem(LOCALE_STORAGE_KEY);
   } catch {
@@ -44,7 +45,7 @@ export const i18n = i18next.createInstance();
  * the rest. Once any page needed the whole language, a switch loads the whole new one.
  */
 export const initI18n = async (forced?: string, { shellOnly = false } = {}): Promise<Locale> => {
-  const locale = resolveLocale({ saved: forced ?? readSaved(), browser: navigator.languages ?? [navigator.language] });
+  const locale = resolveLocale({ saved: forced ?? readSavedLocale(), browser: navigator.languages ?? [navigator.language] });
   const whole = !shellOnly || complete.size > 0;
   const resources = whole ? await loadBundle(locale) : (await shellBundles[locale]()).default;
   if (whole) complete.add(locale);

@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { UserInfo } from '../contract/users';
 import { toastMachine } from './toast.machine';
+import { statusOf } from './error-status';
 
 export type AppContext = { user: UserInfo | null; error: string | null };
 
@@ -13,10 +14,6 @@ export type AppEvent =
   | { type: 'session.signOut' }
   /** The server refused the token (a 401 anywhere). */
   | { type: 'session.expired' };
-
-/** Whatever carries an HTTP status (ApiError does). */
-const statusOf = (error: unknown): number | undefined =>
-  typeof error === 'object' && error !== null && 'status' in error ? (error as { status?: number }).status : undefined;
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

@@ -1,5 +1,6 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { LoginResult } from '../contract/auth';
+import { statusOf } from './error-status';
 
 export type LoginField = 'username' | 'password';
 
@@ -13,9 +14,6 @@ export type PasswordLoginContext = {
 };
 
 export type PasswordLoginEvent = { type: 'field.change'; field: LoginField; value: string } | { type: 'submit' };
-
-const statusOf = (error: unknown): number | undefined =>
-  typeof error === 'object' && error !== null && 'status' in error ? (error as { status?: number }).status : undefined;
 
 /**
  * The password form: what was typed stays in the context through every failure, so a refused

@@ -3,6 +3,7 @@ import type { LoginResult } from '../contract/auth';
 import type { ScanStatus, ScanTicket } from '../contract/wechat';
 import type { Environment } from '../services/env';
 import { scanLoginLink, type MiniProgram } from '../services/wechat-links';
+import { statusOf } from './error-status';
 
 export const SCAN_POLL_INTERVAL_MS = 1500;
 /**
@@ -36,8 +37,6 @@ type ScanLoginContext = Required<ScanLoginInput> & {
 
 export type ScanLoginEvent = { type: 'refresh' };
 
-const statusOf = (error: unknown): number | undefined =>
-  typeof error === 'object' && error !== null && 'status' in error ? (error as { status?: number }).status : undefined;
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**

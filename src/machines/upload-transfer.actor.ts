@@ -1,14 +1,12 @@
 import { fromCallback } from 'xstate';
 import type { FileRef } from '../contract/media';
 import type { TransferReport } from './upload.machine';
+import { statusOf } from './error-status';
 
 export type UploadTransport = (
   file: File,
   options: { signal: AbortSignal; onProgress: (loaded: number, total: number) => void },
 ) => Promise<FileRef>;
-
-const statusOf = (error: unknown): number | undefined =>
-  typeof error === 'object' && error !== null && 'status' in error ? (error as { status?: number }).status : undefined;
 
 const messageOf = (error: unknown): string => {
   if (typeof error === 'object' && error !== null && 'description' in error && typeof error.description === 'string') return error.description;
