@@ -7,9 +7,11 @@ export type FakeWechatUser = { openid: string; unionid?: string; nickname: strin
  * A local fake of WeChat's API on 127.0.0.1 for tests, speaking WeChat's wire format: the four
  * calls the server makes, errcode answers, and counters of each call so caching shows.
  */
-export async function startFakeWechatApi(options: { appId: string; appSecret: string }) {
+export async function startFakeWechatApi(options: { appId: string; appSecret: string; miniProgram?: { appId: string; appSecret: string } }) {
   const calls: Record<string, number> = {};
   const codes = new Map<string, FakeWechatUser>();
+  /** wx.login() codes of the mini program; `highRisk` users are refused as WeChat does (40226). */
+  const miniProgramCodes = new Map<string, { openid: string; unionid?: string; highRisk?: boolean }>();
   const userTokens = new Map<string, FakeWechatUser>();
   let accessToken = '';
   let ticket = '';
@@ -70,6 +72,17 @@ export async function startFakeWechatApi(options: { appId: string; appSecret: st
           ...(user.unionid ? { unionid: user.unionid } : {}),
         });
       }
+      case 'sns/jscode2session': {
+        const app = options.miniProgram;
+        if (!app || q('appid') !== app.appId || q('secret') !== app.appSecret || q('grant_type') !== 'authorization_code') {
+          return send(res, { errcode: 40125, errmsg: 'invalid appsecret' });
+        }
+        const user = miniProgramCodes.get(q('js_code'));
+        if (!user) return send(res, { errcode: 40029, errmsg: 'invalid code' });
+        miniProgramCodes.delete(q('js_code'));
+        if (user.highRisk) return send(res, { errcode: 40226, errmsg: 'code blocked' });
+        return send(res, { openid: user.openid, session_key: `SK${++serial}`, ...(user.unionid ? { unionid: user.unionid } : {}) });
+      }
       case 'sns/userinfo': {
         const user = userTokens.get(q('access_token'));
         if (!user || user.openid !== q('openid')) return send(res, { errcode: 40003, errmsg: 'invalid openid' });
@@ -93,6 +106,12 @@ export async function startFakeWechatApi(options: { appId: string; appSecret: st
     issueCode(user: FakeWechatUser): string {
       const code = `CODE${++serial}`;
       codes.set(code, user);
+      return code;
+    },
+    /** What wx.login() gives the mini program: a one-time code for this person. */
+    issueMiniProgramCode(user: { openid: string; unionid?: string; highRisk?: boolean }): string {
+      const code = `JSCODE${++serial}`;
+      miniProgramCodes.set(code, user);
       return code;
     },
     close: () =>

@@ -3,29 +3,33 @@ import { eq } from 'drizzle-orm';
 import { wechatIdentities } from '../db/schema';
 import { openHarness, type TestApp } from '../test/harness';
 import { startFakeWechatApi } from './fake-wechat-api';
-import { INVALID_CODE_MSG, WECHAT_UNREACHABLE_MSG } from './provider';
+import { HIGH_RISK_MSG, INVALID_CODE_MSG, INVALID_MINIPROGRAM_CODE_MSG, WECHAT_UNREACHABLE_MSG } from './provider';
+import { MINIPROGRAM_NOT_CONFIGURED } from './routes';
 import { jsapiSignature } from './signature';
 
 const CONFIG = '/api/system/openapi/wx/config';
 const LOGIN = '/api/system/auth/wx-login';
 const ME = '/api/system/user/get-user-info';
 const APP = { appId: 'wx1234567890abcdef', appSecret: 'secret-of-the-app' };
+const MINI_PROGRAM = { appId: 'wxminiprogram0000', appSecret: 'secret-of-the-mini-program' };
+const PASSWORD_LOGIN = '/api/system/auth/login';
 
 let h: Awaited<ReturnType<typeof openHarness>>;
 let fake: Awaited<ReturnType<typeof startFakeWechatApi>>;
 beforeAll(async () => {
   h = await openHarness();
-  fake = await startFakeWechatApi(APP);
+  fake = await startFakeWechatApi({ ...APP, miniProgram: MINI_PROGRAM });
 });
 afterAll(async () => {
   await fake.close();
   await h.close();
 });
 
-const officialApp = (): TestApp => {
+const officialApp = (options: { miniProgram?: boolean } = {}): TestApp => {
   for (const key of Object.keys(fake.calls)) delete fake.calls[key];
   Object.assign(fake.state, { staleTokenAnswers: 0, expiresIn: 7200, broken: false });
-  return h.makeApp({ config: { wechat: { mode: 'official', ...APP, apiBase: fake.url } } });
+  const miniProgram = options.miniProgram ? { miniProgram: MINI_PROGRAM } : {};
+  return h.makeApp({ config: { wechat: { mode: 'official', ...APP, apiBase: fake.url, ...miniProgram } } });
 };
 
 describe("WeChat's real API (a local fake of it on loopback)", () => {
@@ -106,5 +110,57 @@ describe("WeChat's real API (a local fake of it on loopback)", () => {
     expect((await t.get(LOGIN, {})).status).toBe(400);
     expect((await t.get(CONFIG, { url: 'not a url' })).status).toBe(400);
     expect(fake.calls).toEqual({});
+  });
+});
+
+describe('the mini program login (code2session against the fake)', () => {
+  const miniLogin = (t: TestApp, code: string, headers: Record<string, string> = {}) =>
+    t.post(PASSWORD_LOGIN, { loginType: 'wechat-miniprogram', code }, headers);
+
+  it('signs in with a wx.login() code, as the same account the official account knows by unionid', async () => {
+    const t = officialApp({ miniProgram: true });
+    const person = { openid: 'o-official-openid-0000000010', unionid: 'union-mp-1', nickname: 'Wen', headimgurl: '' };
+    const official = await t.get(LOGIN, { code: fake.issueCode(person) });
+    const mini = await miniLogin(t, fake.issueMiniProgramCode({ openid: 'o-mini-program-openid-000010', unionid: 'union-mp-1' }));
+    expect(mini.status).toBe(200);
+    expect(mini.body.data.userInfo.id).toBe(official.body.data.userInfo.id);
+    const [link] = await h.db.select().from(wechatIdentities).where(eq(wechatIdentities.openid, 'o-mini-program-openid-000010'));
+    expect(link).toMatchObject({ appId: MINI_PROGRAM.appId, unionid: 'union-mp-1', userId: official.body.data.userInfo.id });
+    expect(fake.calls['sns/jscode2session']).toBe(1);
+    // the session key WeChat answered is neither stored nor logged
+    expect(t.logs.join('\n')).not.toMatch(/SK\d/);
+  });
+
+  it('makes a new account for a person WeChat shows no other app for, and the same one next time', async () => {
+    const t = officialApp({ miniProgram: true });
+    const person = { openid: 'o-mini-only-openid-000000011' };
+    const first = await miniLogin(t, fake.issueMiniProgramCode(person));
+    expect(first.status).toBe(200);
+    expect(first.body.data.userInfo).toMatchObject({ username: `wechat-${person.openid}` });
+    const second = await miniLogin(t, fake.issueMiniProgramCode(person));
+    expect(second.body.data.userInfo.id).toBe(first.body.data.userInfo.id);
+  });
+
+  it('refuses a wrong or used code, a high-risk account and a server with no mini program, each clearly', async () => {
+    const t = officialApp({ miniProgram: true });
+    const code = fake.issueMiniProgramCode({ openid: 'o-mini-used-openid-000000012' });
+    expect((await miniLogin(t, code)).status).toBe(200);
+    const used = await miniLogin(t, code);
+    expect(used.status).toBe(400);
+    expect(used.body.msg).toBe(INVALID_MINIPROGRAM_CODE_MSG);
+    const risky = await miniLogin(t, fake.issueMiniProgramCode({ openid: 'o-mini-risky-openid-00000013', highRisk: true }));
+    expect(risky.status).toBe(403);
+    expect(risky.body.msg).toBe(HIGH_RISK_MSG);
+    const without = await miniLogin(officialApp(), fake.issueMiniProgramCode({ openid: 'o-mini-nowhere-openid-000014' }));
+    expect(without.status).toBe(503);
+    expect(without.body.msg).toBe(MINIPROGRAM_NOT_CONFIGURED);
+  });
+
+  it('takes the official account’s authorisation code through the same login call', async () => {
+    const t = officialApp();
+    const person = { openid: 'o-login-call-openid-00000015', nickname: 'Via login', headimgurl: '' };
+    const reply = await t.post(PASSWORD_LOGIN, { loginType: 'wechat-official-account', code: fake.issueCode(person) });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.userInfo.nickname).toBe('Via login');
   });
 });

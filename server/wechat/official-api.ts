@@ -1,9 +1,18 @@
 import type { Clock } from '../config';
 import { ApiError } from '../http/errors';
-import { INVALID_CODE_MSG, WECHAT_UNREACHABLE_MSG, type WechatProfile, type WechatProvider } from './provider';
+import {
+  HIGH_RISK_MSG,
+  INVALID_CODE_MSG,
+  INVALID_MINIPROGRAM_CODE_MSG,
+  WECHAT_UNREACHABLE_MSG,
+  type MiniProgramLogin,
+  type WechatProfile,
+  type WechatProvider,
+} from './provider';
+import type { MiniProgramCredentials } from './settings';
 import { WECHAT_AUTHORIZE_URL } from './settings';
 
-type Credentials = { appId: string; appSecret: string; apiBase: string };
+type Credentials = { appId: string; appSecret: string; apiBase: string; miniProgram?: MiniProgramCredentials };
 type Cached = { value: string; expiresAt: number };
 type WechatAnswer = { errcode?: number; errmsg?: string } & Record<string, unknown>;
 
@@ -11,6 +20,8 @@ type WechatAnswer = { errcode?: number; errmsg?: string } & Record<string, unkno
 const BAD_CODE_ERRCODES = new Set([40029, 40163, 41008, 40030]);
 /** Codes WeChat answers when the access token it was given is no longer valid. */
 const STALE_TOKEN_ERRCODES = new Set([40001, 40014, 42001]);
+/** What code2session answers for a user WeChat has blocked as high-risk. */
+const HIGH_RISK_ERRCODE = 40226;
 /** Renew cached tokens this long before WeChat says they expire. */
 const EXPIRY_MARGIN_MS = 5 * 60 * 1000;
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -126,8 +137,28 @@ export function createOfficialApi(
     }
   });
 
+  const unionidOf = (...answers: WechatAnswer[]): string | undefined =>
+    answers.map((answer) => answer.unionid).find((value): value is string => typeof value === 'string' && value !== '');
+
+  /** code2session: the session key it also answers stays here, never stored or logged. */
+  const miniProgram = (app: MiniProgramCredentials): MiniProgramLogin => ({
+    appId: app.appId,
+    async profileForCode(code: string): Promise<WechatProfile> {
+      try {
+        const session = await request('sns/jscode2session', { appid: app.appId, secret: app.appSecret, js_code: code, grant_type: 'authorization_code' });
+        const unionid = unionidOf(session);
+        return { openid: stringField(session, 'openid'), ...(unionid ? { unionid } : {}), nickname: '', avatar: '' };
+      } catch (error) {
+        if (error instanceof WechatRefusal && BAD_CODE_ERRCODES.has(error.errcode)) throw new ApiError(400, INVALID_MINIPROGRAM_CODE_MSG);
+        if (error instanceof WechatRefusal && error.errcode === HIGH_RISK_ERRCODE) throw new ApiError(403, HIGH_RISK_MSG);
+        return refused(error);
+      }
+    },
+  });
+
   return {
     kind: 'official',
+    miniProgram: credentials.miniProgram ? miniProgram(credentials.miniProgram) : null,
     appId: credentials.appId,
     authorizeUrl: WECHAT_AUTHORIZE_URL,
     jsapiTicket: () => ticket.get(),
@@ -141,7 +172,7 @@ export function createOfficialApi(
         });
         const openid = stringField(grant, 'openid');
         const info = await request('sns/userinfo', { access_token: stringField(grant, 'access_token'), openid, lang: 'zh_CN' });
-        const unionid = typeof info.unionid === 'string' && info.unionid ? info.unionid : typeof grant.unionid === 'string' && grant.unionid ? grant.unionid : undefined;
+        const unionid = unionidOf(info, grant);
         return {
           openid,
           ...(unionid ? { unionid } : {}),

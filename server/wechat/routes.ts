@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
+import type { LoginResult } from '../../src/contract/auth';
 import { FailureLimiter } from '../auth/rate-limit';
 import type { Services } from '../deps';
 import { visitorIdOf } from '../http/caller';
@@ -16,6 +17,13 @@ import { jsapiSignature } from './signature';
 import { createWechatSimulator } from './simulator';
 
 export const WECHAT_NOT_CONFIGURED = 'WeChat login is not configured';
+export const MINIPROGRAM_NOT_CONFIGURED = 'WeChat mini program login is not configured on this server.';
+
+/** Signs in with a WeChat code: the official account's authorisation, or the mini program's wx.login(). */
+export type WechatCodeLogin = (
+  loginType: 'wechat-official-account' | 'wechat-miniprogram',
+  input: { code: string; visitorId?: string },
+) => Promise<LoginResult>;
 
 const NONCE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const nonceStr = () => [...randomBytes(16)].map((byte) => NONCE_ALPHABET[byte % NONCE_ALPHABET.length]).join('');
@@ -35,7 +43,7 @@ function providerFor(app: Hono<AppEnv>, services: Services): WechatProvider | nu
  * scan login. They work the same against WeChat and against the simulator; scan login needs no
  * WeChat at all (a signed-in user confirms the ticket with update-scanid).
  */
-export function wechatRoutes(app: Hono<AppEnv>, services: Services) {
+export function wechatRoutes(app: Hono<AppEnv>, services: Services): { codeLogin: WechatCodeLogin } {
   const provider = providerFor(app, services);
   const wechat = (): WechatProvider => {
     if (!provider) throw new ApiError(503, WECHAT_NOT_CONFIGURED);
@@ -57,12 +65,18 @@ export function wechatRoutes(app: Hono<AppEnv>, services: Services) {
     };
   });
 
-  defineRoute(app, services, 'wxLogin', async ({ input, c }) => {
+  const codeLogin: WechatCodeLogin = async (loginType, { code, visitorId }) => {
     const current = wechat();
-    const profile = await current.profileForCode(input.code);
-    const user = await userForWechatProfile(services.db, services.clock, current.appId, profile);
-    return finishLogin(services, user, visitorIdOf(c));
-  });
+    const login = loginType === 'wechat-miniprogram' ? current.miniProgram : current;
+    if (!login) throw new ApiError(503, MINIPROGRAM_NOT_CONFIGURED);
+    const profile = await login.profileForCode(code);
+    const user = await userForWechatProfile(services.db, services.clock, login.appId, profile);
+    return finishLogin(services, user, visitorId);
+  };
+
+  defineRoute(app, services, 'wxLogin', ({ input, c }) =>
+    codeLogin('wechat-official-account', { code: input.code, visitorId: visitorIdOf(c) }),
+  );
 
   defineRoute(app, services, 'wxRegisterLogin', async ({ input, c }) => {
     const key = `scan:${clientAddress(c, services.config.trustProxy)}`;
@@ -82,4 +96,6 @@ export function wechatRoutes(app: Hono<AppEnv>, services: Services) {
   defineRoute(app, services, 'wxLoginByScanId', ({ input, c }) =>
     loginWithScanTicket(services, { scanid: input.scanid, fingerPrint: input.fingerPrint, visitorId: visitorIdOf(c) }),
   );
+
+  return { codeLogin };
 }

@@ -5,22 +5,35 @@
  * - `off`: WeChat login refused (WECHAT_SIMULATOR=off without credentials).
  */
 export type WechatSettings =
-  | { mode: 'official'; appId: string; appSecret: string; apiBase: string }
+  | { mode: 'official'; appId: string; appSecret: string; apiBase: string; miniProgram?: MiniProgramCredentials }
   | { mode: 'simulator' }
   | { mode: 'off' };
+
+/** The mini program's own app (WeChat gives it an appId and secret apart from the official account's). */
+export type MiniProgramCredentials = { appId: string; appSecret: string };
 
 export const WECHAT_API_BASE = 'https://api.weixin.qq.com';
 
 export { WECHAT_AUTHORIZE_URL } from '../../src/contract/wechat';
 
+function miniProgramFromEnv(env: NodeJS.ProcessEnv): MiniProgramCredentials | undefined {
+  const appId = env.WECHAT_MINIPROGRAM_APP_ID?.trim();
+  const appSecret = env.WECHAT_MINIPROGRAM_APP_SECRET?.trim();
+  if (appId && appSecret) return { appId, appSecret };
+  if (appId || appSecret) throw new Error('Set both WECHAT_MINIPROGRAM_APP_ID and WECHAT_MINIPROGRAM_APP_SECRET, or neither.');
+  return undefined;
+}
+
 export function wechatSettingsFromEnv(env: NodeJS.ProcessEnv): WechatSettings {
   const appId = env.WECHAT_APP_ID?.trim();
   const appSecret = env.WECHAT_APP_SECRET?.trim();
+  const miniProgram = miniProgramFromEnv(env);
   if (appId && appSecret) {
     const apiBase = (env.WECHAT_API_BASE?.trim() || WECHAT_API_BASE).replace(/\/+$/, '');
-    return { mode: 'official', appId, appSecret, apiBase };
+    return { mode: 'official', appId, appSecret, apiBase, ...(miniProgram ? { miniProgram } : {}) };
   }
   if (appId || appSecret) throw new Error('Set both WECHAT_APP_ID and WECHAT_APP_SECRET, or neither (the simulator then runs).');
+  if (miniProgram) throw new Error('The mini program login talks to WeChat: set WECHAT_APP_ID and WECHAT_APP_SECRET as well.');
   const simulator = env.WECHAT_SIMULATOR?.trim().toLowerCase();
   return simulator === 'off' || simulator === '0' || simulator === 'false' ? { mode: 'off' } : { mode: 'simulator' };
 }

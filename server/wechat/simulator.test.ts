@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHarness, type TestApp } from '../test/harness';
-import { INVALID_CODE_MSG } from './provider';
+import { INVALID_CODE_MSG, INVALID_MINIPROGRAM_CODE_MSG } from './provider';
 import { WECHAT_NOT_CONFIGURED } from './routes';
 import { SIMULATOR_APP_ID, SIMULATOR_AUTHORIZE_PATH } from './simulator';
 
@@ -97,6 +97,18 @@ describe('the WeChat simulator (no WeChat credentials)', () => {
     expect(other.body.data.userInfo.id).not.toBe(login.body.data.userInfo.id);
   });
 
+  it('lets a consent code stand in for the mini program’s wx.login(): the same person, by unionid', async () => {
+    const t = h.makeApp();
+    const official = await t.get(LOGIN, { code: codeFrom(await consent(t, { redirect_uri: RETURN_TO, state: 's', name: 'Sim Mini' })) });
+    const code = codeFrom(await consent(t, { redirect_uri: RETURN_TO, state: 's', name: 'Sim Mini' }));
+    const mini = await t.post('/api/system/auth/login', { loginType: 'wechat-miniprogram', code });
+    expect(mini.status).toBe(200);
+    expect(mini.body.data.userInfo.id).toBe(official.body.data.userInfo.id);
+    const reused = await t.post('/api/system/auth/login', { loginType: 'wechat-miniprogram', code });
+    expect(reused.status).toBe(400);
+    expect(reused.body.msg).toBe(INVALID_MINIPROGRAM_CODE_MSG);
+  });
+
   it('returns to this site or a development server on this machine, never to another site', async () => {
     const t = h.makeApp();
     const proxied = await consent(t, { redirect_uri: 'http://localhost:5173/', state: '', name: 'Dev' }, 'http://localhost:5173');
@@ -128,6 +140,11 @@ describe('WeChat switched off (WECHAT_SIMULATOR=off, no credentials)', () => {
     expect(config.status).toBe(503);
     expect(config.body).toMatchObject({ code: 1, msg: WECHAT_NOT_CONFIGURED });
     expect((await t.get(LOGIN, { code: 'abc' })).body.msg).toBe(WECHAT_NOT_CONFIGURED);
+    for (const loginType of ['wechat-official-account', 'wechat-miniprogram']) {
+      const reply = await t.post('/api/system/auth/login', { loginType, code: 'abc' });
+      expect(reply.status).toBe(503);
+      expect(reply.body.msg).toBe(WECHAT_NOT_CONFIGURED);
+    }
     expect((await t.raw(`${SIMULATOR_AUTHORIZE_PATH}?${authorizeQuery()}`)).status).toBe(404);
   });
 });
