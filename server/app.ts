@@ -48,10 +48,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   agentRoutes(app, services);
   conversationRoutes(app, services);
   chatRoutes(app, services);
-  authRoutes(app, services);
   userRoutes(app, services);
   mediaRoutes(app, services);
-  wechatRoutes(app, services);
+  authRoutes(app, services, wechatRoutes(app, services));
   taskRoutes(app, services);
   appRoutes(app, services);
 

@@ -1,31 +1,48 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHarness } from '../test/harness';
-import { createGoogleConnector, GOOGLE_NOT_A_PASSWORD, GOOGLE_NOT_CONFIGURED, googleConfigFromEnv, type GoogleConfig } from './google';
+import { startFakeGoogle, type FakeGoogle, type FakeGoogleUser } from './fake-google';
+import { createGoogleConnector, GOOGLE_INVALID_CODE, GOOGLE_NOT_CONFIGURED, GOOGLE_UNREACHABLE, googleConfigFromEnv } from './google';
+import { GOOGLE_STATE_TTL_MS, GOOGLE_STATE_USED } from './google-sign-in';
+import { GOOGLE_STARTS_PER_MINUTE } from '../routes/auth';
 
 const LOGIN = '/api/system/auth/login';
-const ENV = { GOOGLE_CLIENT_ID: 'client-1', GOOGLE_CLIENT_SECRET: 'shh', GOOGLE_REDIRECT_URI: 'https://chat.example.com/auth/google' };
+const AUTHORIZE = '/api/system/auth/google/authorize';
+const OPTIONS = '/api/system/auth/login-options';
+const ENV = { GOOGLE_CLIENT_ID: 'client-1', GOOGLE_CLIENT_SECRET: 'shh', GOOGLE_REDIRECT_URI: 'https://chat.example.com/login/google' };
+
+const ADA: FakeGoogleUser = { sub: '1001', email: 'ada@gmail.example', email_verified: true, name: 'Ada Lovelace', picture: 'https://lh3.example/ada.png' };
 
 let h: Awaited<ReturnType<typeof openHarness>>;
+let google: FakeGoogle;
 beforeAll(async () => {
   h = await openHarness();
+  google = await startFakeGoogle({ clientId: 'client-1', clientSecret: 'shh', redirectUri: ENV.GOOGLE_REDIRECT_URI, users: [ADA] });
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await google.close();
+  await h.close();
+});
 
-describe('google-oauth login', () => {
-  it('is refused clearly when no Google client is configured', async () => {
+const configured = (options: Parameters<typeof h.makeApp>[0] = {}) => h.makeApp({ ...options, config: { google: google.config, ...options.config } });
+
+/** What a person does on Google's page: start, pick the account, come back with code and state. */
+async function signIn(t: ReturnType<typeof configured>, user: FakeGoogleUser, headers: Record<string, string> = {}) {
+  const started = await t.post(AUTHORIZE, undefined, headers);
+  expect(started.status).toBe(200);
+  const reply = await t.post(LOGIN, { loginType: 'google-oauth', code: google.issueCode(user), state: started.body.data.state }, headers);
+  return reply;
+}
+
+describe('Google sign-in, unconfigured', () => {
+  it('is not offered, cannot be started and refuses a code clearly', async () => {
     const t = h.makeApp();
-    const reply = await t.post(LOGIN, { username: 'ada@example.com', password: 'whatever', loginType: 'google-oauth' });
-    expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ code: 1, msg: GOOGLE_NOT_CONFIGURED, data: null, success: false });
-  });
-
-  it('is pointed to Google’s page when configured: it never takes a password', async () => {
-    const t = h.makeApp({ config: { google: googleConfigFromEnv(ENV) } });
-    const reply = await t.post(LOGIN, { username: 'ada@example.com', password: 'whatever', loginType: 'google-oauth' });
-    expect(reply.status).toBe(400);
-    expect(reply.body.msg).toBe(GOOGLE_NOT_A_PASSWORD);
+    expect((await t.get(OPTIONS)).body.data).toEqual({ google: false });
+    const started = await t.post(AUTHORIZE);
+    expect(started.status).toBe(503);
+    expect(started.body).toMatchObject({ code: 1, msg: GOOGLE_NOT_CONFIGURED });
+    const login = await t.post(LOGIN, { loginType: 'google-oauth', code: 'c', state: 's' });
+    expect(login.status).toBe(503);
+    expect(login.body.msg).toBe(GOOGLE_NOT_CONFIGURED);
   });
 
   it('reads its configuration from the environment, all three or none', () => {
@@ -36,59 +53,129 @@ describe('google-oauth login', () => {
   });
 });
 
-describe('the Google OAuth connector (against a local fake of Google)', () => {
-  let base = '';
-  const server = createServer((req, res) => {
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    if (req.url === '/token' && req.method === 'POST') {
-      let raw = '';
-      req.on('data', (chunk) => (raw += chunk));
-      req.on('end', () => {
-        const form = new URLSearchParams(raw);
-        const good = form.get('code') === 'good-code' && form.get('client_secret') === 'shh' && form.get('grant_type') === 'authorization_code';
-        send(good ? 200 : 400, good ? { access_token: 'g-at', token_type: 'Bearer' } : { error: 'invalid_grant' });
-      });
-      return;
-    }
-    if (req.url === '/userinfo') {
-      return req.headers.authorization === 'Bearer g-at'
-        ? send(200, { sub: '1234', email: 'ada@gmail.example', name: 'Ada', picture: 'https://lh3.example/a.png' })
-        : send(401, { error: 'invalid_token' });
-    }
-    send(404, {});
-  });
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-  const config = (): GoogleConfig => ({
-    ...googleConfigFromEnv(ENV)!,
-    tokenEndpoint: `${base}/token`,
-    userInfoEndpoint: `${base}/userinfo`,
-  });
-
-  it('builds the authorisation URL and exchanges a code for the profile', async () => {
-    const google = createGoogleConnector(config());
-    const url = new URL(google.authorizationUrl('st-1'));
-    expect(url.origin + url.pathname).toBe('https://accounts.google.com/o/oauth2/v2/auth');
+describe('Google sign-in, configured (against a local fake of Google)', () => {
+  it('is offered and starts on Google’s consent page with a fresh state each time', async () => {
+    const t = configured();
+    expect((await t.get(OPTIONS)).body.data).toEqual({ google: true });
+    const first = (await t.post(AUTHORIZE)).body.data;
+    const second = (await t.post(AUTHORIZE)).body.data;
+    expect(first.state).not.toBe(second.state);
+    const url = new URL(first.url);
+    expect(url.origin + url.pathname).toBe(`${google.url}/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: 'client-1',
       redirect_uri: ENV.GOOGLE_REDIRECT_URI,
       response_type: 'code',
       scope: 'openid email profile',
-      state: 'st-1',
+      state: first.state,
     });
-    await expect(google.profileForCode('good-code')).resolves.toEqual({
-      sub: '1234',
+    const page = await fetch(first.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Continue as Ada Lovelace');
+  });
+
+  it('signs a new Google user into a new account named after them, and the same account next time', async () => {
+    const t = configured();
+    const grace: FakeGoogleUser = { sub: '2002', email: 'grace@gmail.example', email_verified: true, name: 'Grace Hopper', picture: 'https://lh3.example/g.png' };
+    const first = await signIn(t, grace);
+    expect(first.status).toBe(200);
+    expect(first.body.data.userInfo).toMatchObject({ nickname: 'Grace Hopper', avatar: 'https://lh3.example/g.png', username: 'google-2002' });
+    const second = await signIn(t, { ...grace, name: 'Grace B. Hopper' });
+    expect(second.body.data.userInfo.id).toBe(first.body.data.userInfo.id);
+    // the token is a real session
+    const me = await t.get('/api/system/user/get-user-info', {}, { authorization: `Bearer ${second.body.data.token}` });
+    expect(me.body.data.id).toBe(first.body.data.userInfo.id);
+  });
+
+  it('signs into the existing account whose username is the address Google has verified', async () => {
+    const t = configured();
+    const { user } = await h.newUser();
+    const verified = await signIn(t, { sub: '3003', email: user.username.toUpperCase(), email_verified: true, name: 'Same Person', picture: '' });
+    expect(verified.body.data.userInfo.id).toBe(user.id);
+    const other = await h.newUser();
+    const unverified = await signIn(t, { sub: '3004', email: other.username, email_verified: false, name: 'Claimant', picture: '' });
+    expect(unverified.status).toBe(200);
+    expect(unverified.body.data.userInfo.id).not.toBe(other.user.id);
+    expect(unverified.body.data.userInfo.username).toBe('google-3004');
+  });
+
+  it('gives the account what the visitor started before signing in', async () => {
+    const t = configured();
+    const visitor = h.visitor();
+    const created = await t.post('/api/workflow/im/conversation/create', { sourceId: 'SpecialNoAgentFallback' }, visitor);
+    expect(created.status).toBe(200);
+    const login = await signIn(t, { ...ADA, sub: '4004', email: 'visitor@gmail.example' }, visitor);
+    const list = await t.post(
+      '/api/workflow/agent-im/conversation',
+      { source: 'agent', current: 1, pageSize: 20 },
+      { authorization: `Bearer ${login.body.data.token}` },
+    );
+    expect(list.body.data.list.map((item: { conversationId: string }) => item.conversationId)).toContain(created.body.data.conversationId);
+  });
+
+  it('takes each state once, only if this server issued it and only for ten minutes', async () => {
+    const t = configured();
+    const { state } = (await t.post(AUTHORIZE)).body.data;
+    const ok = await t.post(LOGIN, { loginType: 'google-oauth', code: google.issueCode(ADA), state });
+    expect(ok.status).toBe(200);
+    const again = await t.post(LOGIN, { loginType: 'google-oauth', code: google.issueCode(ADA), state });
+    expect(again.status).toBe(400);
+    expect(again.body.msg).toBe(GOOGLE_STATE_USED);
+    const forged = await t.post(LOGIN, { loginType: 'google-oauth', code: google.issueCode(ADA), state: 'made-up' });
+    expect(forged.body.msg).toBe(GOOGLE_STATE_USED);
+    const late = (await t.post(AUTHORIZE)).body.data.state;
+    t.clock.advance(GOOGLE_STATE_TTL_MS + 1);
+    expect((await t.post(LOGIN, { loginType: 'google-oauth', code: google.issueCode(ADA), state: late })).body.msg).toBe(GOOGLE_STATE_USED);
+  });
+
+  it('refuses a wrong or used code, and says so when Google cannot be reached', async () => {
+    const t = configured();
+    const wrong = await t.post(LOGIN, { loginType: 'google-oauth', code: 'not-a-code', state: (await t.post(AUTHORIZE)).body.data.state });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.msg).toBe(GOOGLE_INVALID_CODE);
+    google.state.broken = true;
+    try {
+      const down = await t.post(LOGIN, { loginType: 'google-oauth', code: google.issueCode(ADA), state: (await t.post(AUTHORIZE)).body.data.state });
+      expect(down.status).toBe(502);
+      expect(down.body.msg).toBe(GOOGLE_UNREACHABLE);
+    } finally {
+      google.state.broken = false;
+    }
+  });
+
+  it('wants the code and the state, and never a password', async () => {
+    const t = configured();
+    const reply = await t.post(LOGIN, { loginType: 'google-oauth', username: 'ada@example.com', password: 'whatever' });
+    expect(reply.status).toBe(400);
+    expect(reply.body.msg).toMatch(/^Invalid request: code: /);
+  });
+
+  it('limits how many sign-ins one address starts in a minute', async () => {
+    const t = configured({ config: { trustProxy: true } });
+    const headers = { 'x-forwarded-for': '203.0.113.9' };
+    for (let i = 0; i < GOOGLE_STARTS_PER_MINUTE; i += 1) expect((await t.post(AUTHORIZE, undefined, headers)).status).toBe(200);
+    const refused = await t.post(AUTHORIZE, undefined, headers);
+    expect(refused.status).toBe(429);
+    expect(refused.body.msg).toMatch(/Too many Google sign-ins started/);
+    expect((await t.post(AUTHORIZE, undefined, { 'x-forwarded-for': '203.0.113.10' })).status).toBe(200);
+    t.clock.advance(61_000);
+    expect((await t.post(AUTHORIZE, undefined, headers)).status).toBe(200);
+  });
+});
+
+describe('the Google OAuth connector', () => {
+  it('exchanges a code for the profile once, with the registered redirect URI', async () => {
+    const connector = createGoogleConnector(google.config);
+    const code = google.issueCode(ADA);
+    await expect(connector.profileForCode(code)).resolves.toEqual({
+      sub: '1001',
       email: 'ada@gmail.example',
-      name: 'Ada',
-      picture: 'https://lh3.example/a.png',
+      emailVerified: true,
+      name: 'Ada Lovelace',
+      picture: 'https://lh3.example/ada.png',
     });
-    await expect(google.profileForCode('bad-code')).rejects.toMatchObject({ status: 400 });
+    await expect(connector.profileForCode(code)).rejects.toMatchObject({ status: 400 });
+    const wrongRedirect = createGoogleConnector({ ...google.config, redirectUri: 'https://evil.example/cb' });
+    await expect(wrongRedirect.profileForCode(google.issueCode(ADA))).rejects.toMatchObject({ status: 400 });
   });
 });

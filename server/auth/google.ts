@@ -12,7 +12,8 @@ export type GoogleConfig = {
 };
 
 export const GOOGLE_NOT_CONFIGURED = 'Google login is not configured on this server.';
-export const GOOGLE_NOT_A_PASSWORD = 'Google login does not take a password: sign in on Google’s page instead.';
+export const GOOGLE_INVALID_CODE = 'The Google authorisation code is invalid or expired. Please sign in with Google again.';
+export const GOOGLE_UNREACHABLE = 'Google could not be reached. Please try again in a moment.';
 
 /** Null unless GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_REDIRECT_URI are all set. */
 export function googleConfigFromEnv(env: NodeJS.ProcessEnv): GoogleConfig | null {
@@ -39,7 +40,7 @@ export function googleConfigFromEnv(env: NodeJS.ProcessEnv): GoogleConfig | null
   };
 }
 
-export type GoogleProfile = { sub: string; email?: string; name: string; picture: string };
+export type GoogleProfile = { sub: string; email?: string; emailVerified: boolean; name: string; picture: string };
 
 /**
  * The Google OAuth connector: the authorisation URL to send a person to, and the exchange of the
@@ -71,9 +72,9 @@ export function createGoogleConnector(config: GoogleConfig, fetchImpl: typeof fe
         }),
         signal: AbortSignal.timeout(10_000),
       }).catch(() => null);
-      if (!tokenResponse) throw new ApiError(502, 'Google could not be reached. Please try again in a moment.');
+      if (!tokenResponse || tokenResponse.status >= 500) throw new ApiError(502, GOOGLE_UNREACHABLE);
       const grant = (await tokenResponse.json().catch(() => ({}))) as { access_token?: string };
-      if (!tokenResponse.ok || !grant.access_token) throw badRequest('The Google authorisation code is invalid or expired.');
+      if (!tokenResponse.ok || !grant.access_token) throw badRequest(GOOGLE_INVALID_CODE);
       const infoResponse = await fetchImpl(config.userInfoEndpoint, {
         headers: { authorization: `Bearer ${grant.access_token}` },
         signal: AbortSignal.timeout(10_000),
@@ -83,6 +84,7 @@ export function createGoogleConnector(config: GoogleConfig, fetchImpl: typeof fe
       return {
         sub: info.sub,
         ...(typeof info.email === 'string' ? { email: info.email } : {}),
+        emailVerified: info.email_verified === true,
         name: typeof info.name === 'string' ? info.name : '',
         picture: typeof info.picture === 'string' ? info.picture : '',
       };
@@ -90,9 +92,4 @@ export function createGoogleConnector(config: GoogleConfig, fetchImpl: typeof fe
   };
 }
 
-/**
- * What the password login endpoint answers for the google-oauth type: the connector is not
- * configured, or it is and Google's own page is where that login happens.
- */
-export const googleLoginRefusal = (config: GoogleConfig | null): ApiError =>
-  badRequest(config ? GOOGLE_NOT_A_PASSWORD : GOOGLE_NOT_CONFIGURED);
+export type GoogleConnector = ReturnType<typeof createGoogleConnector>;

@@ -234,3 +234,38 @@ export const wechatIdentities = pgTable(
     index('wechat_identities_user_idx').on(t.userId),
   ],
 );
+
+/**
+ * A Google account linked to a user, by Google's stable subject id (`sub`); e-mail, name and
+ * picture are as Google last said.
+ */
+export const googleIdentities = pgTable(
+  'google_identities',
+  {
+    sub: text('sub').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    name: text('name').notNull(),
+    picture: text('picture').notNull(),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('google_identities_user_idx').on(t.userId)],
+);
+
+/**
+ * The `state` of an OAuth sign-in in progress: issued by this server, short-lived and used once,
+ * so a code can only finish a sign-in this server started. Only its hash is stored.
+ */
+export const oauthStates = pgTable(
+  'oauth_states',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    provider: text('provider', { enum: ['google'] }).notNull(),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('oauth_states_expires_idx').on(t.expiresAt)],
+);

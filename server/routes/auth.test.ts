@@ -61,11 +61,13 @@ describe('password login', () => {
     expect((await t.post(LOGIN, { username: 'a@b.co', password: 'x', loginType: 'fax' })).status).toBe(400);
   });
 
-  it('refuses Google login clearly while it is not configured', async () => {
+  it('wants a code, not a password, for every login type but the password', async () => {
     const t = h.makeApp();
-    const reply = await t.post(LOGIN, { username: 'a@b.co', password: 'x', loginType: 'google-oauth' });
-    expect(reply.status).toBe(400);
-    expect(reply.body.msg).toMatch(/Google login is not configured/);
+    for (const loginType of ['wechat-official-account', 'wechat-miniprogram', 'google-oauth']) {
+      const reply = await t.post(LOGIN, { username: 'a@b.co', password: 'x', loginType });
+      expect(reply.status).toBe(400);
+      expect(reply.body.msg).toMatch(/^Invalid request: code: /);
+    }
   });
 });
 

@@ -1,28 +1,56 @@
 import type { Hono } from 'hono';
-import { googleLoginRefusal } from '../auth/google';
+import { createGoogleConnector, GOOGLE_NOT_CONFIGURED } from '../auth/google';
+import { googleLogin, startGoogleSignIn } from '../auth/google-sign-in';
+import { FailureLimiter } from '../auth/rate-limit';
 import type { Services } from '../deps';
 import { visitorIdOf } from '../http/caller';
 import { clientAddress } from '../http/client-address';
-import { badRequest } from '../http/errors';
+import { ApiError, tooManyRequests } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
 import { passwordLogin, revokeSession } from '../services/auth';
+import type { WechatCodeLogin } from '../wechat/routes';
 
-const OTHER_LOGIN_TYPES: Record<string, string> = {
-  'wechat-official-account': 'WeChat login goes through /api/system/auth/wx-login, not the password form.',
-  'wechat-miniprogram': 'WeChat mini program login goes through /api/system/auth/wx-login, not the password form.',
-};
+/** Google sign-ins one address may start in a minute (each stores a state until it expires). */
+export const GOOGLE_STARTS_PER_MINUTE = 30;
 
-export function authRoutes(app: Hono<AppEnv>, services: Services) {
+/**
+ * Login of every type through one call (the password, a WeChat code, Google's code and state),
+ * the sign-in methods on offer, the start of a Google sign-in, and logout.
+ */
+export function authRoutes(app: Hono<AppEnv>, services: Services, wechat: { codeLogin: WechatCodeLogin }) {
+  const google = services.config.google ? createGoogleConnector(services.config.google) : null;
+  const googleStarts = new FailureLimiter(GOOGLE_STARTS_PER_MINUTE, 60 * 1000);
+
   defineRoute(app, services, 'login', async ({ input, c }) => {
-    if (input.loginType === 'google-oauth') throw googleLoginRefusal(services.config.google);
-    if (input.loginType !== 'password') throw badRequest(OTHER_LOGIN_TYPES[input.loginType] ?? 'Unsupported login type.');
-    return passwordLogin(services, {
-      username: input.username,
-      password: input.password,
-      clientAddress: clientAddress(c, services.config.trustProxy),
-      visitorId: visitorIdOf(c),
-    });
+    const visitorId = visitorIdOf(c);
+    switch (input.loginType) {
+      case 'password':
+        return passwordLogin(services, {
+          username: input.username,
+          password: input.password,
+          clientAddress: clientAddress(c, services.config.trustProxy),
+          visitorId,
+        });
+      case 'google-oauth':
+        if (!google) throw new ApiError(503, GOOGLE_NOT_CONFIGURED);
+        return googleLogin(services, google, { code: input.code, state: input.state, visitorId });
+      default:
+        return wechat.codeLogin(input.loginType, { code: input.code, visitorId });
+    }
   });
+
+  defineRoute(app, services, 'loginOptions', async () => ({ google: google !== null }));
+
+  defineRoute(app, services, 'googleAuthorize', async ({ c }) => {
+    if (!google) throw new ApiError(503, GOOGLE_NOT_CONFIGURED);
+    const key = `google:${clientAddress(c, services.config.trustProxy)}`;
+    const now = services.clock.now().getTime();
+    const waitMs = googleStarts.blockedFor(key, now);
+    if (waitMs > 0) throw tooManyRequests(`Too many Google sign-ins started. Please wait ${Math.ceil(waitMs / 1000)} seconds and try again.`);
+    googleStarts.fail(key, now);
+    return startGoogleSignIn(services, google);
+  });
+
   defineRoute(app, services, 'logout', async ({ caller }) => {
     if (caller.kind === 'user') await revokeSession(services, caller.tokenHash);
     return null;

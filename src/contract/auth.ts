@@ -21,12 +21,48 @@ export const accountSchema = v.pipe(
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-export const loginRequestSchema = v.object({
+/** A one-time code handed back by WeChat or Google; their codes are far shorter than this. */
+const codeSchema = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(512));
+
+/** Account and password; the login type may be left out. */
+export const passwordLoginSchema = v.object({
+  loginType: v.optional(v.literal('password'), 'password'),
   username: accountSchema,
   password: v.pipe(v.string(), v.minLength(1), v.maxLength(PASSWORD_MAX)),
-  loginType: v.optional(v.picklist(LOGIN_TYPES), 'password'),
 });
+
+/**
+ * A WeChat code: from the official account's authorisation redirect (the same exchange as
+ * `GET /api/system/auth/wx-login`), or from `wx.login()` inside the mini program.
+ */
+export const wechatCodeLoginSchema = v.object({
+  loginType: v.picklist(['wechat-official-account', 'wechat-miniprogram']),
+  code: codeSchema,
+});
+
+/** The code and the state Google sent back to the redirect URI after its consent page. */
+export const googleLoginSchema = v.object({
+  loginType: v.literal('google-oauth'),
+  code: codeSchema,
+  state: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
+});
+
+/** One body per login type, told apart by `loginType` (`password` when absent). */
+export const loginRequestSchema = v.variant('loginType', [passwordLoginSchema, wechatCodeLoginSchema, googleLoginSchema]);
 export type LoginRequest = v.InferInput<typeof loginRequestSchema>;
+export type PasswordLoginRequest = v.InferInput<typeof passwordLoginSchema>;
+export type GoogleLoginRequest = Omit<v.InferInput<typeof googleLoginSchema>, 'loginType'>;
+
+/** The sign-in methods a server offers beyond the password (a server without this call offers none). */
+export const loginOptionsSchema = v.object({ google: v.boolean() });
+export type LoginOptions = v.InferOutput<typeof loginOptionsSchema>;
+
+/** Where to send the person for Google's consent, and the state Google will hand back with the code. */
+export const googleAuthorizationSchema = v.object({
+  url: v.pipe(v.string(), v.url()),
+  state: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
+});
+export type GoogleAuthorization = v.InferOutput<typeof googleAuthorizationSchema>;
 
 /** What every successful login answers, whatever its type. */
 export const loginResultSchema = v.object({ token: v.string(), userInfo: userInfoSchema });

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { agentDetailQuerySchema, agentPageSchema, agentSchema, publishedListRequestSchema } from './agents';
 import { downloadManifestSchema } from './app';
 import { applicationListRequestSchema, applicationPageSchema } from './applications';
-import { loginRequestSchema, loginResultSchema } from './auth';
+import { googleAuthorizationSchema, loginOptionsSchema, loginRequestSchema, loginResultSchema } from './auth';
 import { chatRequestSchema } from './chat';
 import {
   conversationIdQuerySchema,
@@ -65,6 +65,8 @@ export const endpoints = {
   messages: { ...routes.messages, request: conversationIdQuerySchema, response: messageListSchema },
   chat: { ...routes.chat, request: chatRequestSchema },
   login: { ...routes.login, request: loginRequestSchema, response: loginResultSchema },
+  loginOptions: { ...routes.loginOptions, response: loginOptionsSchema },
+  googleAuthorize: { ...routes.googleAuthorize, response: googleAuthorizationSchema },
   logout: { ...routes.logout, response: nothing },
   userInfo: { ...routes.userInfo, response: userInfoSchema },
   userUpdate: { ...routes.userUpdate, request: updateUserRequestSchema, response: userInfoSchema },

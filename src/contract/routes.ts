@@ -65,7 +65,15 @@ export const routes = {
   },
   login: {
     method: 'POST', path: '/api/system/auth/login', access: 'public', input: 'body',
-    summary: 'Password login with a phone number or an e-mail address.',
+    summary: 'Log in: a password, a WeChat or mini-program code, or the code Google sent back.',
+  },
+  loginOptions: {
+    method: 'GET', path: '/api/system/auth/login-options', access: 'public', input: 'none',
+    summary: 'Which sign-in methods beyond the password this server offers.',
+  },
+  googleAuthorize: {
+    method: 'POST', path: '/api/system/auth/google/authorize', access: 'public', input: 'none',
+    summary: "Start a Google sign-in: Google's authorisation page and the one-time state it returns with.",
   },
   logout: {
     method: 'POST', path: '/api/system/auth/logout', access: 'user', input: 'none',

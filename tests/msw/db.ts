@@ -34,6 +34,8 @@ type Db = {
   wechatCodes: Map<string, string>;
   /** What the WeChat config answers: where to authorise, or a refusal's msg. */
   wechat: { authorizeUrl?: string; configFailure?: string };
+  /** Google sign-in: offered or not, the states handed out and the codes Google would send back. */
+  google: { enabled: boolean; states: Set<string>; codes: Map<string, string> };
   /** What the default chat handler streams as the next answers, then a canned answer. */
   answers: QueuedAnswer[];
   seq: number;
@@ -49,6 +51,7 @@ const fresh = (): Db => ({
   scanTickets: new Map(),
   wechatCodes: new Map(),
   wechat: {},
+  google: { enabled: false, states: new Set(), codes: new Map() },
   answers: [],
   seq: 1,
 });
@@ -179,6 +182,11 @@ export const queueCutAnswer = (...pieces: string[]): void => {
 export const DEFAULT_ANSWER = ['Hello', ', ', 'how can I help?'];
 
 resetDb();
+
+/** What Google does when a person consents: a one-time code that signs in this user. */
+export const seedGoogleCode = (code: string, userId: string): void => {
+  db.google.codes.set(code, userId);
+};
 
 /** What WeChat does when a person consents: a one-time code that signs in this user. */
 export const seedWechatCode = (code: string, userId: string): void => {

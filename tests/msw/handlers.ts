@@ -242,9 +242,24 @@ export const handlers = {
   }),
   chat: route('chat', ({ input, caller, request }) => eventStream(chatSteps(input, caller), { signal: request.signal })),
   login: route('login', ({ input }) => {
+    if (input.loginType === 'google-oauth') {
+      if (!db.google.states.delete(input.state)) throw new FakeApiError(400, 'This Google sign-in has expired or was already used. Please start again.');
+      const userId = db.google.codes.get(input.code);
+      db.google.codes.delete(input.code);
+      if (!userId) throw new FakeApiError(400, 'The Google authorisation code is invalid or expired.');
+      return ok('login', loginResult(userId));
+    }
+    if (input.loginType !== 'password') throw new FakeApiError(400, 'WeChat codes are not accepted by this fake.');
     const user = [...db.users.values()].find((item) => item.username === input.username);
     if (!user || user.password !== input.password) throw new FakeApiError(401, 'Wrong account or password');
     return ok('login', loginResult(user.id));
+  }),
+  loginOptions: route('loginOptions', () => ok('loginOptions', { google: db.google.enabled })),
+  googleAuthorize: route('googleAuthorize', () => {
+    if (!db.google.enabled) throw new FakeApiError(503, 'Google login is not configured on this server.');
+    const state = nextId('gstate');
+    db.google.states.add(state);
+    return ok('googleAuthorize', { url: `https://accounts.google.com/o/oauth2/v2/auth?response_type=code&state=${state}`, state });
   }),
   logout: route('logout', ({ request }) => {
     const token = request.headers.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
