@@ -1,10 +1,12 @@
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch } from 'wouter';
+import { GOOGLE_RETURN_PATH } from '../services/redirect';
 import { lazyScreen, ScreenBoundary } from './lazy-screen';
 
 const HomeScreen = lazyScreen(() => import('../screens/home/home-screen'), { translations: 'shell' });
 const LoginScreen = lazyScreen(() => import('../screens/login/login-screen'));
+const GoogleReturnScreen = lazyScreen(() => import('../screens/login/google-return-screen'));
 const ChatScreen = lazyScreen(() => import('../screens/chat/chat-screen'));
 const AccountScreen = lazyScreen(() => import('../screens/account/account-screen'));
 const DownloadScreen = lazyScreen(() => import('../screens/download/download-screen'));
@@ -28,6 +30,7 @@ export const Routes = () => (
         <Route path="/" component={HomeScreen} />
         <Route path="/home" component={HomeScreen} />
         <Route path="/login" component={LoginScreen} />
+        <Route path={GOOGLE_RETURN_PATH} component={GoogleReturnScreen} />
         <Route path="/chat" component={ChatScreen} />
         <Route path="/chat/*" component={ChatScreen} />
         <Route path="/account" component={AccountScreen} />

@@ -9,7 +9,7 @@ import type { ToastInput } from '../machines/toast.machine';
 import { clearToken, getToken, setToken } from '../services/cookies';
 import { configureHttp } from '../services/http-hooks';
 import { resetVisitorId } from '../services/visitor';
-import { isOperationsPath, loginUrlFor } from '../services/redirect';
+import { GOOGLE_RETURN_PATH, isOperationsPath, loginUrlFor } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
 import type { createWechatActors, WechatRuntimeOptions } from './wechat-runtime';
 import { detectDevice } from '../services/env';
@@ -36,6 +36,8 @@ export type RuntimeOptions = {
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
   /** Device, environment and the page-leaving redirect of the WeChat flows (tests set them). */
   wechat?: WechatRuntimeOptions;
+  /** Leaves the app for another site (Google's consent page); default `location.assign`. */
+  leavePage?: (url: string) => void;
 };
 
 /** The theme on the page: the `dark` class drives the colour variables, colorScheme the browser's own parts. */
@@ -52,7 +54,7 @@ const readStoredPreferences = (userId: string): StoredPreferences =>
  * Creates the app's long-lived actors and gives each machine its real side effects. Everything
  * a machine does to the outside world is provided here, once, so tests can provide others.
  */
-export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => {
+export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => location.assign(url) }: RuntimeOptions) => {
   const screenEvents = createScreenEvents();
 
   const app = createActor(
@@ -168,7 +170,10 @@ export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => 
     return wechatActors;
   };
   const wechatNeededAtStart = (): boolean =>
-    (wechat?.device ?? detectDevice(navigator.userAgent, window.innerWidth)).wechat || /[?&](?:scanid|code)=/.test(location.search);
+    (wechat?.device ?? detectDevice(navigator.userAgent, window.innerWidth)).wechat ||
+    /[?&]scanid=/.test(location.search) ||
+    // Google's code comes back to /login/google, which is not WeChat's business
+    (/[?&]code=/.test(location.search) && location.pathname !== GOOGLE_RETURN_PATH);
 
   configureHttp({
     currentPath: () => location.pathname,
@@ -188,6 +193,7 @@ export const createRuntime = ({ navigate, inspect, wechat }: RuntimeOptions) => 
     toast,
     dismissToast,
     attachWechat,
+    leavePage,
     start() {
       preferences.start();
       app.start();

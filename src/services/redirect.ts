@@ -36,6 +36,8 @@ const safeDecode = (value: string): string => {
 };
 
 export const OPERATIONS_PREFIX = '/kraken-operation';
+/** Where Google returns after its consent page: `GOOGLE_REDIRECT_URI` is this path on the site. */
+export const GOOGLE_RETURN_PATH = '/login/google';
 
 export const isOperationsPath = (pathname: string): boolean =>
   pathname === OPERATIONS_PREFIX || pathname.startsWith(`${OPERATIONS_PREFIX}/`);

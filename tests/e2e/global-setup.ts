@@ -1,9 +1,28 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { startFakeGoogle, type FakeGoogleUser } from '../../server/auth/fake-google';
 import { startServer } from '../../server/start';
 
 export const E2E_DEMO = { username: 'e2e-demo@kraken.local', password: 'e2e-Password-2026' };
+
+/** The accounts the fake Google's consent page offers: the demo person (same verified address) and a newcomer. */
+export const E2E_GOOGLE_USERS: FakeGoogleUser[] = [
+  { sub: 'e2e-google-demo', email: E2E_DEMO.username, email_verified: true, name: 'Demo on Google', picture: '' },
+  { sub: 'e2e-google-newcomer', email: 'grace.newcomer@gmail.example', email_verified: true, name: 'Grace Newcomer', picture: '' },
+];
+
+/** A port free on loopback now: Google's redirect URI must name the server's address before it starts. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 
 /**
  * One real server for the browser tests: the built SPA, a fresh embedded database in a temp
@@ -11,15 +30,23 @@ export const E2E_DEMO = { username: 'e2e-demo@kraken.local', password: 'e2e-Pass
  */
 export default async function globalSetup() {
   const dataDir = mkdtempSync(join(tmpdir(), 'kraken-e2e-'));
+  const port = await freePort();
+  // Google sign-in against a local fake of Google on loopback, returning to this server's /login/google.
+  const google = await startFakeGoogle({
+    clientId: 'e2e-client.apps.googleusercontent.example',
+    clientSecret: 'e2e-google-secret',
+    redirectUri: `http://127.0.0.1:${port}/login/google`,
+    users: E2E_GOOGLE_USERS,
+  });
   const server = await startServer({
-    port: 0,
+    port,
     host: '127.0.0.1',
     dataDir,
     env: { ...process.env, LLM_BASE_URL: '', DATABASE_URL: '' },
     // Every browser test logs in from 127.0.0.1: with the production limit (5 failures a minute per
     // address) the wrong-password steps of different specs would lock out the next spec. The
     // limit itself is proven by the server suites (server/test/abuse.test.ts, routes/auth.test.ts).
-    config: { offlineTokenDelayMs: 5, loginMaxFailures: 1000 },
+    config: { offlineTokenDelayMs: 5, loginMaxFailures: 1000, google: google.config },
     demo: E2E_DEMO,
     // Several builds can coexist: E2E_SPA_DIR points the tests at one of them (default dist/).
     ...(process.env.E2E_SPA_DIR ? { spaDir: process.env.E2E_SPA_DIR } : {}),
@@ -30,6 +57,7 @@ export default async function globalSetup() {
   process.env.E2E_DEMO_PASSWORD = E2E_DEMO.password;
   return async () => {
     await server.close();
+    await google.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

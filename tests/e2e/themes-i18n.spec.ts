@@ -199,6 +199,7 @@ test.describe('right to left', () => {
 const ROUTES = [
   { name: 'home', path: '/' },
   { name: 'login', path: '/login' },
+  { name: 'google-return', path: '/login/google?error=access_denied&state=x' },
   { name: 'chat', path: '{chat}' },
   { name: 'download', path: '/download' },
   { name: 'not-found', path: '/no-such-page' },

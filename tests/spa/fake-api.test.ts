@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { endpoints, type EndpointName } from '../../src/contract/endpoints';
 import { listPublishedAgents, getAgentDetail } from '../../src/services/api/agents';
 import { listApplications } from '../../src/services/api/applications';
-import { loginWithPassword, logout } from '../../src/services/api/auth';
+import { getLoginOptions, loginWithGoogle, loginWithPassword, logout, startGoogleAuthorization } from '../../src/services/api/auth';
 import {
   createConversation,
   deleteConversation,
@@ -26,7 +26,7 @@ import {
 } from '../../src/services/api/tasks';
 import { streamChat } from '../../src/services/chat-stream';
 import { setToken } from '../../src/services/cookies';
-import { seedUser, seedWechatCode } from '../msw/db';
+import { db, seedGoogleCode, seedUser, seedWechatCode } from '../msw/db';
 import { handlers } from '../msw/handlers';
 import { recordRequests } from '../msw/server';
 
@@ -85,6 +85,11 @@ describe('the fake API', () => {
     expect((await loginWithScanId(other.id, fingerPrint)).userInfo.id).toBe(user.id);
     seedWechatCode('wx-code-ada', user.id);
     expect((await loginWithWxCode('wx-code-ada')).userInfo.id).toBe(user.id);
+    db.google.enabled = true;
+    expect(await getLoginOptions()).toEqual({ google: true });
+    const { state } = await startGoogleAuthorization();
+    seedGoogleCode('4/google-ada', user.id);
+    expect((await loginWithGoogle({ code: '4/google-ada', state })).userInfo.id).toBe(user.id);
 
     expect((await getDownloadManifest()).platforms.length).toBeGreaterThan(0);
 

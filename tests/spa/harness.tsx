@@ -32,17 +32,18 @@ export const switchToEnglish = async (): Promise<void> => {
  * Renders screens the way the app does: a runtime from createRuntime with the browser's
  * navigation, the session already checked, inside the runtime context, i18next in English and a
  * router, with the toaster beside them. `signedInAs` stores a valid token for that user first;
- * `wechat` sets the device, environment and redirect the WeChat flows see.
+ * `wechat` sets the device, environment and redirect the WeChat flows see; `leavePage` records
+ * where the app would leave for (nowhere, by default: jsdom cannot navigate away).
  */
 export const renderWithRuntime = async (
   ui: ReactNode,
-  options: { url?: string; signedInAs?: UserInfo; wechat?: RuntimeOptions['wechat'] } = {},
+  options: { url?: string; signedInAs?: UserInfo; wechat?: RuntimeOptions['wechat']; leavePage?: RuntimeOptions['leavePage'] } = {},
 ): Promise<Screen> => {
   await switchToEnglish();
   history.replaceState(null, '', options.url ?? '/');
   if (options.signedInAs) setToken(issueToken(options.signedInAs.id));
 
-  const runtime = createRuntime({ navigate, wechat: options.wechat });
+  const runtime = createRuntime({ navigate, wechat: options.wechat, leavePage: options.leavePage ?? (() => undefined) });
   runtime.start();
   onTestFinished(() => {
     runtime.stop();

@@ -5,6 +5,7 @@ import { useSearch } from 'wouter';
 import { useWechatActors } from './use-wechat-actors';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { toSafeRedirectPath } from '../../services/redirect';
+import { GoogleSignInButton } from './google-sign-in-button';
 import { LoginTabs } from './login-tabs';
 import { PasswordLoginForm } from './password-login-form';
 import { ScanLoginPanel } from './scan-login-panel';
@@ -30,6 +31,7 @@ const LoginScreen = () => {
         {inWechat ? (
           <WechatSignInPanel />
         ) : (
+          <>
           <LoginTabs
             label={t('login.tabs.label')}
             selected={tab}
@@ -39,6 +41,8 @@ const LoginScreen = () => {
               { id: 'scan', label: t('login.tabs.scan'), panel: <ScanLoginPanel returnTo={returnTo} /> },
             ]}
           />
+          <GoogleSignInButton returnTo={returnTo} />
+          </>
         )}
       </section>
     </div>
