@@ -32,7 +32,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     storage: deps.storage,
     publishing: deps.publishing ?? exportOnlyPublishing,
     log: deps.log ?? ((line) => console.log(line)),
-    loginFailures: new FailureLimiter(deps.config.loginMaxFailures, deps.config.loginWindowMs),
+    loginFailures: {
+      account: new FailureLimiter(deps.config.loginMaxFailures, deps.config.loginWindowMs),
+      address: new FailureLimiter(deps.config.loginMaxFailuresPerAddress, deps.config.loginWindowMs),
+    },
   };
   const app = new Hono<AppEnv>();
 

@@ -13,7 +13,10 @@ export type ServerConfig = {
   /** Largest JSON body any endpoint accepts. */
   jsonBodyLimitBytes: number;
   sessionTtlMs: number;
+  /** Failed logins one account may have in the window. */
   loginMaxFailures: number;
+  /** Failed logins one client address may make in the window, whatever the accounts. */
+  loginMaxFailuresPerAddress: number;
   loginWindowMs: number;
   sseHeartbeatMs: number;
   /** Read the client address from X-Forwarded-For (only behind a proxy you trust). */
@@ -37,6 +40,7 @@ export const defaultConfig: ServerConfig = {
   jsonBodyLimitBytes: 1024 * 1024,
   sessionTtlMs: 7 * 24 * 3600 * 1000,
   loginMaxFailures: 5,
+  loginMaxFailuresPerAddress: 20,
   loginWindowMs: 60 * 1000,
   sseHeartbeatMs: 15 * 1000,
   trustProxy: false,
@@ -66,6 +70,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     jsonBodyLimitBytes: defaultConfig.jsonBodyLimitBytes,
     sessionTtlMs: positiveNumber(env, 'SESSION_TTL_SECONDS', defaultConfig.sessionTtlMs / 1000) * 1000,
     loginMaxFailures: positiveNumber(env, 'LOGIN_MAX_FAILURES', defaultConfig.loginMaxFailures),
+    loginMaxFailuresPerAddress: positiveNumber(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', defaultConfig.loginMaxFailuresPerAddress),
     loginWindowMs: positiveNumber(env, 'LOGIN_WINDOW_SECONDS', defaultConfig.loginWindowMs / 1000) * 1000,
     sseHeartbeatMs: defaultConfig.sseHeartbeatMs,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',

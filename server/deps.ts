@@ -22,5 +22,6 @@ export type AppDeps = {
 
 /** The deps after createApp filled in its own parts. */
 export type Services = Required<Omit<AppDeps, 'spaDir'>> & {
-  loginFailures: FailureLimiter;
+  /** Failed logins per account, and per client address (looser: an office shares one address). */
+  loginFailures: { account: FailureLimiter; address: FailureLimiter };
 };

@@ -7,6 +7,7 @@ import { conversations, sessions, uploads, users } from '../db/schema';
 import type { Services } from '../deps';
 import type { UserRow } from '../http/caller';
 import { ApiError, tooManyRequests } from '../http/errors';
+import type { FailureLimiter } from '../auth/rate-limit';
 import { toUserInfo } from './users';
 
 export const LOGIN_FAILED_MSG = 'The account or the password is wrong.';
@@ -47,9 +48,11 @@ export async function adoptVisitor(db: Db, visitorId: string, userId: string): P
 
 export const normalizeUsername = (username: string) => username.trim().toLowerCase();
 
-function throttle(services: Services, keys: string[]) {
+type Limit = [FailureLimiter, string];
+
+function throttle(services: Services, limits: Limit[]) {
   const now = services.clock.now().getTime();
-  const waitMs = Math.max(...keys.map((key) => services.loginFailures.blockedFor(key, now)));
+  const waitMs = Math.max(...limits.map(([limiter, key]) => limiter.blockedFor(key, now)));
   if (waitMs > 0) {
     throw tooManyRequests(`Too many failed logins. Please wait ${Math.ceil(waitMs / 1000)} seconds and try again.`);
   }
@@ -60,17 +63,18 @@ export async function passwordLogin(
   input: { username: string; password: string; clientAddress: string; visitorId?: string },
 ): Promise<LoginResult> {
   const username = normalizeUsername(input.username);
-  const keys = [`account:${username}`, `address:${input.clientAddress}`];
-  throttle(services, keys);
+  const account: Limit = [services.loginFailures.account, username];
+  const address: Limit = [services.loginFailures.address, input.clientAddress];
+  throttle(services, [account, address]);
   // The attempt counts as a failure from the start, before any await: a burst of concurrent
   // guesses cannot all pass the check above while the first ones are still being verified.
   const attemptedAt = services.clock.now().getTime();
-  for (const key of keys) services.loginFailures.fail(key, attemptedAt);
+  for (const [limiter, key] of [account, address]) limiter.fail(key, attemptedAt);
   const [user] = await services.db.select().from(users).where(eq(users.username, username)).limit(1);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? DECOY_HASH);
   if (!user || !valid) throw new ApiError(401, LOGIN_FAILED_MSG);
-  services.loginFailures.clear(keys[0]!);
-  services.loginFailures.forgive(keys[1]!, attemptedAt);
+  account[0].clear(account[1]);
+  address[0].forgive(address[1], attemptedAt);
   return finishLogin(services, user, input.visitorId);
 }
 
