@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pngOf } from '../test/png';
 import type { GoogleConfig } from './google';
 
 /** A Google account as OpenID Connect's user info describes it. */
@@ -64,6 +65,11 @@ export async function startFakeGoogle(options: { clientId: string; clientSecret:
     calls[url.pathname] = (calls[url.pathname] ?? 0) + 1;
     if (state.broken) return json(res, 503, { error: 'backend_error' });
     if (url.pathname === '/authorize' && req.method === 'GET') return consentPage(url, res);
+    if (url.pathname === '/picture.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(pngOf(8, [66, 133, 244]));
+      return;
+    }
     if (url.pathname === '/token' && req.method === 'POST') {
       const form = new URLSearchParams(await readBody(req));
       if (form.get('client_id') !== options.clientId || form.get('client_secret') !== options.clientSecret) {
@@ -99,6 +105,8 @@ export async function startFakeGoogle(options: { clientId: string; clientSecret:
   };
   return {
     url: base,
+    /** A profile picture this fake serves (a small PNG), as Google's picture URLs do. */
+    pictureUrl: `${base}/picture.png`,
     /** The server's Google configuration pointed at this fake. */
     config,
     calls,

@@ -8,6 +8,7 @@ import type { Services } from '../deps';
 import type { UserRow } from '../http/caller';
 import { badRequest } from '../http/errors';
 import { finishLogin, normalizeUsername } from '../services/auth';
+import { importAvatar } from '../services/avatar-import';
 import type { GoogleConnector, GoogleProfile } from './google';
 import { hashToken } from './tokens';
 
@@ -106,6 +107,6 @@ export async function googleLogin(
 ): Promise<LoginResult> {
   if (!(await consumeState(services.db, input.state, services.clock.now()))) throw badRequest(GOOGLE_STATE_USED);
   const profile = await google.profileForCode(input.code);
-  const user = await userForGoogleProfile(services, profile);
+  const user = await importAvatar(services, await userForGoogleProfile(services, profile));
   return finishLogin(services, user, input.visitorId);
 }

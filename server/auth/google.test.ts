@@ -76,15 +76,32 @@ describe('Google sign-in, configured (against a local fake of Google)', () => {
 
   it('signs a new Google user into a new account named after them, and the same account next time', async () => {
     const t = configured();
-    const grace: FakeGoogleUser = { sub: '2002', email: 'grace@gmail.example', email_verified: true, name: 'Grace Hopper', picture: 'https://lh3.example/g.png' };
+    const grace: FakeGoogleUser = { sub: '2002', email: 'grace@gmail.example', email_verified: true, name: 'Grace Hopper', picture: google.pictureUrl };
     const first = await signIn(t, grace);
     expect(first.status).toBe(200);
-    expect(first.body.data.userInfo).toMatchObject({ nickname: 'Grace Hopper', avatar: 'https://lh3.example/g.png', username: 'google-2002' });
+    expect(first.body.data.userInfo).toMatchObject({ nickname: 'Grace Hopper', username: 'google-2002' });
+    // Google's picture, copied into the account's own upload: shown under the app's image policy
+    const avatar = first.body.data.userInfo.avatar as string;
+    expect(avatar).toMatch(/^\/api\/media\/file\/[0-9a-f-]{36}$/);
+    const picture = await t.raw(avatar);
+    expect(picture.headers.get('content-type')).toBe('image/png');
     const second = await signIn(t, { ...grace, name: 'Grace B. Hopper' });
     expect(second.body.data.userInfo.id).toBe(first.body.data.userInfo.id);
     // the token is a real session
     const me = await t.get('/api/system/user/get-user-info', {}, { authorization: `Bearer ${second.body.data.token}` });
     expect(me.body.data.id).toBe(first.body.data.userInfo.id);
+  });
+
+  it('leaves the account without an avatar when Google’s picture is not an image or cannot be fetched', async () => {
+    const t = configured();
+    for (const [sub, picture] of [
+      ['2101', `${google.url}/authorize`],
+      ['2102', 'http://127.0.0.1:9/unreachable.png'],
+    ]) {
+      const reply = await signIn(t, { sub: sub!, name: 'No Picture', picture: picture! });
+      expect(reply.status).toBe(200);
+      expect(reply.body.data.userInfo.avatar).toBe('');
+    }
   });
 
   it('signs into the existing account whose username is the address Google has verified', async () => {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pngOf } from '../test/png';
 
 export type FakeWechatUser = { openid: string; unionid?: string; nickname: string; headimgurl: string };
 
@@ -40,6 +41,10 @@ export async function startFakeWechatApi(options: { appId: string; appSecret: st
       return;
     }
     switch (path) {
+      case 'headimg/132':
+        res.writeHead(200, { 'content-type': 'image/png' });
+        res.end(pngOf(8, [7, 193, 96]));
+        return;
       case 'cgi-bin/token':
         if (q('grant_type') !== 'client_credential' || q('appid') !== options.appId || q('secret') !== options.appSecret) {
           return send(res, { errcode: 40125, errmsg: 'invalid appsecret' });
@@ -101,6 +106,8 @@ export async function startFakeWechatApi(options: { appId: string; appSecret: st
     url: `http://127.0.0.1:${port}`,
     calls,
     state,
+    /** A head image this fake serves (a small PNG), as WeChat's headimgurl does. */
+    headImageUrl: `http://127.0.0.1:${port}/headimg/132`,
     currentTicket: () => ticket,
     /** What WeChat does when the person taps "allow": a one-time code for them. */
     issueCode(user: FakeWechatUser): string {

@@ -8,6 +8,7 @@ import { clientAddress } from '../http/client-address';
 import { ApiError, tooManyRequests } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
 import { finishLogin } from '../services/auth';
+import { importAvatar } from '../services/avatar-import';
 import { consentPageRoutes } from './consent-page';
 import { userForWechatProfile } from './identities';
 import { createOfficialApi } from './official-api';
@@ -70,7 +71,7 @@ export function wechatRoutes(app: Hono<AppEnv>, services: Services): { codeLogin
     const login = loginType === 'wechat-miniprogram' ? current.miniProgram : current;
     if (!login) throw new ApiError(503, MINIPROGRAM_NOT_CONFIGURED);
     const profile = await login.profileForCode(code);
-    const user = await userForWechatProfile(services.db, services.clock, login.appId, profile);
+    const user = await importAvatar(services, await userForWechatProfile(services.db, services.clock, login.appId, profile));
     return finishLogin(services, user, visitorId);
   };
 
