@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { seedUser } from '../../tests/msw/db';
 import { renderWithRuntime } from '../../tests/spa/harness';
@@ -35,6 +35,16 @@ describe('user menu', () => {
     expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Account', 'Download the app', 'Log out']);
     expect(screen.getByRole('menuitem', { name: 'Account' })).toHaveAttribute('href', '/account');
     expect(screen.getByRole('menuitem', { name: 'Account' })).toHaveFocus();
+  });
+
+  it('shows the picture, and the placeholder when the picture cannot be shown', async () => {
+    const { button } = await openMenu();
+    const picture = button.querySelector('img')!;
+    expect(picture).toHaveAttribute('src', '/media/ada.png');
+    expect(screen.queryByTestId('avatar-placeholder')).toBeNull();
+    fireEvent.error(picture);
+    expect(button.querySelector('img')).toBeNull();
+    expect(screen.getByTestId('avatar-placeholder')).toBeInTheDocument();
   });
 
   it('moves with the arrow keys, Home and End, wrapping around', async () => {

@@ -24,9 +24,19 @@ export const useUserMenu = (): UserMenuControls => {
 export const userMenuItemClass =
   'flex w-full items-center gap-2 rounded px-3 py-2 text-start text-sm text-fg no-underline hover:bg-raised focus:bg-raised focus:outline-none';
 
-const Avatar = ({ src, size }: { src: string; size: number }) =>
-  src ? (
-    <img src={src} alt="" width={size} height={size} className="shrink-0 rounded-full object-cover" style={{ width: size, height: size }} />
+/** The user's picture; a placeholder when there is none or it cannot be shown (gone, or outside the image policy). */
+const Avatar = ({ src, size }: { src: string; size: number }) => {
+  const [failed, setFailed] = useState<string | null>(null);
+  return src && failed !== src ? (
+    <img
+      src={src}
+      alt=""
+      width={size}
+      height={size}
+      className="shrink-0 rounded-full object-cover"
+      style={{ width: size, height: size }}
+      onError={() => setFailed(src)}
+    />
   ) : (
     <span
       className="i-lucide-circle-user shrink-0 text-muted"
@@ -35,6 +45,7 @@ const Avatar = ({ src, size }: { src: string; size: number }) =>
       data-testid="avatar-placeholder"
     />
   );
+};
 
 type UserMenuProps = {
   /**
