@@ -32,7 +32,7 @@ describe('importing a provider’s picture', () => {
   it('stores an image as the account’s own upload and points the avatar at it', async () => {
     const t = h.makeApp();
     const user = await withAvatar('https://thirdwx.qlogo.cn/mmopen/x/132');
-    const picture = host(() => pngOf(4, [1, 2, 3]));
+    const picture = host(() => new Uint8Array(pngOf(4, [1, 2, 3])));
     const imported = await importAvatar({ db: h.db, storage: t.storage, clock: t.clock, log: () => undefined }, user, picture.fetchImpl);
     expect(picture.calls).toEqual(['https://thirdwx.qlogo.cn/mmopen/x/132']);
     expect(imported.avatar).toMatch(/^\/api\/media\/file\//);
@@ -53,7 +53,7 @@ describe('importing a provider’s picture', () => {
   it('leaves the app’s own avatars alone, and never overwrites one the person chose meanwhile', async () => {
     const t = h.makeApp();
     const deps = { db: h.db, storage: t.storage, clock: t.clock, log: () => undefined };
-    const picture = host(() => pngOf(4, [1, 2, 3]));
+    const picture = host(() => new Uint8Array(pngOf(4, [1, 2, 3])));
     const own = await withAvatar('/api/media/file/00000000-0000-4000-8000-000000000000');
     expect(await importAvatar(deps, own, picture.fetchImpl)).toEqual(own);
     expect(picture.calls).toEqual([]);
@@ -62,7 +62,7 @@ describe('importing a provider’s picture', () => {
     const slow = (async () => {
       // the person saves their own avatar while the picture downloads
       await h.db.update(users).set({ avatar: '/api/media/file/chosen' }).where(eq(users.id, user.id));
-      return new Response(pngOf(4, [1, 2, 3]));
+      return new Response(new Uint8Array(pngOf(4, [1, 2, 3])));
     }) as unknown as typeof fetch;
     const result = await importAvatar(deps, user, slow);
     expect(result.avatar).toBe('/api/media/file/chosen');

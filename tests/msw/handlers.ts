@@ -249,7 +249,13 @@ export const handlers = {
       if (!userId) throw new FakeApiError(400, 'The Google authorisation code is invalid or expired.');
       return ok('login', loginResult(userId));
     }
-    if (input.loginType !== 'password') throw new FakeApiError(400, 'WeChat codes are not accepted by this fake.');
+    if (input.loginType !== 'password') {
+      // Like the server's simulator: a WeChat code (official account or mini program) signs in its user once.
+      const userId = db.wechatCodes.get(input.code);
+      db.wechatCodes.delete(input.code);
+      if (!userId) throw new FakeApiError(400, 'The WeChat authorisation code is invalid, expired or already used. Please sign in with WeChat again.');
+      return ok('login', loginResult(userId));
+    }
     const user = [...db.users.values()].find((item) => item.username === input.username);
     if (!user || user.password !== input.password) throw new FakeApiError(401, 'Wrong account or password');
     return ok('login', loginResult(user.id));

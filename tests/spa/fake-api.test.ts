@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { endpoints, type EndpointName } from '../../src/contract/endpoints';
 import { listPublishedAgents, getAgentDetail } from '../../src/services/api/agents';
 import { listApplications } from '../../src/services/api/applications';
+import { call } from '../../src/services/http';
 import { getLoginOptions, loginWithGoogle, loginWithPassword, logout, startGoogleAuthorization } from '../../src/services/api/auth';
 import {
   createConversation,
@@ -85,6 +86,10 @@ describe('the fake API', () => {
     expect((await loginWithScanId(other.id, fingerPrint)).userInfo.id).toBe(user.id);
     seedWechatCode('wx-code-ada', user.id);
     expect((await loginWithWxCode('wx-code-ada')).userInfo.id).toBe(user.id);
+    // the mini program's code goes through the login call (no SPA screen sends it; the fake takes it as the server does)
+    seedWechatCode('mini-code-ada', user.id);
+    expect((await call('login', { loginType: 'wechat-miniprogram', code: 'mini-code-ada' })).userInfo.id).toBe(user.id);
+    await expect(call('login', { loginType: 'wechat-miniprogram', code: 'mini-code-ada' }, { silent: true })).rejects.toThrow(/already used/);
     db.google.enabled = true;
     expect(await getLoginOptions()).toEqual({ google: true });
     const { state } = await startGoogleAuthorization();
