@@ -17,6 +17,21 @@ export default tseslint.config(
     },
   },
   {
+    // Screens start their actors through useScreenActor, which reports them to the inspector.
+    files: ['src/screens/**/*.{ts,tsx}', 'src/components/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '@xstate/react', importNames: ['useActorRef', 'useMachine'], message: 'Use useScreenActor (src/app/use-screen-actor.ts): it reports the actor to the inspector.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Playwright fixtures: \`use\` is Playwright's, not React's, and its signature needs \`{}\`.
     files: ['tests/e2e/**/*.ts'],
     rules: { 'react-hooks/rules-of-hooks': 'off', 'no-empty-pattern': 'off' },

@@ -194,6 +194,8 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     dismissToast,
     attachWechat,
     leavePage,
+    /** The inspector the app's actors report to (none unless `?inspect`); screens' actors use it too. */
+    inspect,
     start() {
       preferences.start();
       app.start();

@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
@@ -9,6 +9,7 @@ import { uploadQueueMachine, type QueuedUpload } from '../machines/upload-queue.
 import { uploadMachine } from '../machines/upload.machine';
 import { createTransferActor } from '../machines/upload-transfer.actor';
 import { uploadFileWithProgress } from '../services/api/media';
+import { useScreenActor } from '../app/use-screen-actor';
 
 export type UploadQueueRef = ActorRefFrom<typeof uploadQueueMachine>;
 
@@ -35,7 +36,7 @@ export const useChatAttachments = (chat: Runtime['chat'], logic = uploadQueueLog
       },
     }),
   );
-  const queue = useActorRef(queueLogic, { input: {} });
+  const queue = useScreenActor(queueLogic, { input: {} });
   return {
     files,
     queue,

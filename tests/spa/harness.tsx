@@ -37,13 +37,13 @@ export const switchToEnglish = async (): Promise<void> => {
  */
 export const renderWithRuntime = async (
   ui: ReactNode,
-  options: { url?: string; signedInAs?: UserInfo; wechat?: RuntimeOptions['wechat']; leavePage?: RuntimeOptions['leavePage'] } = {},
+  options: Pick<RuntimeOptions, 'wechat' | 'leavePage' | 'inspect'> & { url?: string; signedInAs?: UserInfo } = {},
 ): Promise<Screen> => {
   await switchToEnglish();
   history.replaceState(null, '', options.url ?? '/');
   if (options.signedInAs) setToken(issueToken(options.signedInAs.id));
 
-  const runtime = createRuntime({ navigate, wechat: options.wechat, leavePage: options.leavePage ?? (() => undefined) });
+  const runtime = createRuntime({ navigate, wechat: options.wechat, inspect: options.inspect, leavePage: options.leavePage ?? (() => undefined) });
   runtime.start();
   onTestFinished(() => {
     runtime.stop();

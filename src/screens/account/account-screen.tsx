@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, useLocation } from 'wouter';
@@ -9,6 +9,7 @@ import { uploadFile } from '../../services/api/media';
 import { getUserInfo, updateUser } from '../../services/api/users';
 import { AvatarField } from './avatar-field';
 import { useDocumentTitle } from '../../i18n/use-document-title';
+import { useScreenActor } from '../../app/use-screen-actor';
 
 type FieldProps = {
   id: string;
@@ -57,7 +58,7 @@ const AccountForm = () => {
       },
     }),
   );
-  const form = useActorRef(logic, { input: {} });
+  const form = useScreenActor(logic, { input: {} });
   const phase = useSelector(form, (state) => (state.matches('loading') ? 'loading' : state.matches('loadFailed') ? 'loadFailed' : 'ready'));
   const username = useSelector(form, (state) => state.context.username);
   const values = useSelector(form, (state) => state.context.values);

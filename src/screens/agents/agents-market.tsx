@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
@@ -9,6 +9,7 @@ import { agentsMarketMachine, type MarketFetchInput } from '../../machines/agent
 import { listPublishedAgents } from '../../services/api/agents';
 import { AgentCard } from './agent-card';
 import { AgentDetailDialog } from './agent-detail-dialog';
+import { useScreenActor } from '../../app/use-screen-actor';
 
 const fetchPage = fromPromise(({ input }: { input: MarketFetchInput }) =>
   listPublishedAgents({ current: input.current, pageSize: input.pageSize, ...(input.keyword ? { keyword: input.keyword } : {}) }, { silent: true }),
@@ -19,7 +20,7 @@ const AgentsMarket = () => {
   const { t } = useTranslation();
   const { chat } = useRuntime();
   const [, navigate] = useLocation();
-  const market = useActorRef(
+  const market = useScreenActor(
     agentsMarketMachine.provide({
       actors: { fetchPage },
       actions: {

@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
@@ -18,6 +18,7 @@ import { deleteConversation, listConversations, updateConversation } from '../..
 import { getVisitorId } from '../../services/visitor';
 import { AgentHeader } from './agent-header';
 import { ConversationHistory } from './conversation-history';
+import { useScreenActor } from '../../app/use-screen-actor';
 
 const AgentsMarket = lazy(() => import('../agents/agents-market'));
 
@@ -40,7 +41,7 @@ const useHistory = () => {
   const [, navigate] = useLocation();
   const userId = useSelector(app, (state) => state.context.user?.id ?? 'visitor');
   const owner = `${userId}:${getVisitorId()}`;
-  const history = useActorRef(
+  const history = useScreenActor(
     conversationsMachine.provide({
       actors: {
         fetchPage: fromPromise(({ input }: { input: { current: number; pageSize: number; keyword: string } }) =>

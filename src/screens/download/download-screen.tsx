@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
@@ -7,6 +7,7 @@ import { getDownloadManifest } from '../../services/api/app';
 import { browserNavigatorHints, detectDesktopPlatform } from '../../services/platform';
 import { PlatformReleaseCard } from './platform-release';
 import { useDocumentTitle } from '../../i18n/use-document-title';
+import { useScreenActor } from '../../app/use-screen-actor';
 
 const pageLogic = downloadPageMachine.provide({
   actors: { fetchManifest: fromPromise(({ signal }) => getDownloadManifest({ silent: true, signal })) },
@@ -16,7 +17,7 @@ const DownloadScreen = () => {
   const { t } = useTranslation();
   useDocumentTitle(t('download.title'));
   const [platform] = useState(() => detectDesktopPlatform(browserNavigatorHints()));
-  const page = useActorRef(pageLogic, { input: { platform } });
+  const page = useScreenActor(pageLogic, { input: { platform } });
   const phase = useSelector(page, (state) => (state.matches('ready') ? 'ready' : state.matches('failed') ? 'failed' : 'loading'));
   const recommended = useSelector(page, (state) => state.context.recommended);
   const others = useSelector(page, (state) => state.context.others);

@@ -32,16 +32,16 @@ const LoginScreen = () => {
           <WechatSignInPanel />
         ) : (
           <>
-          <LoginTabs
-            label={t('login.tabs.label')}
-            selected={tab}
-            onSelect={setTab}
-            tabs={[
-              { id: 'password', label: t('login.tabs.password'), panel: <PasswordLoginForm returnTo={returnTo} /> },
-              { id: 'scan', label: t('login.tabs.scan'), panel: <ScanLoginPanel returnTo={returnTo} /> },
-            ]}
-          />
-          <GoogleSignInButton returnTo={returnTo} />
+            <LoginTabs
+              label={t('login.tabs.label')}
+              selected={tab}
+              onSelect={setTab}
+              tabs={[
+                { id: 'password', label: t('login.tabs.password'), panel: <PasswordLoginForm returnTo={returnTo} /> },
+                { id: 'scan', label: t('login.tabs.scan'), panel: <ScanLoginPanel returnTo={returnTo} /> },
+              ]}
+            />
+            <GoogleSignInButton returnTo={returnTo} />
           </>
         )}
       </section>

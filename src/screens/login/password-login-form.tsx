@@ -1,10 +1,11 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { fromPromise } from 'xstate';
 import { useRuntime } from '../../app/runtime-context';
 import { passwordLoginMachine } from '../../machines/password-login.machine';
 import { loginWithPassword } from '../../services/api/auth';
+import { useScreenActor } from '../../app/use-screen-actor';
 
 /** The password form: account and password, its failures, and where it goes once signed in. */
 export const PasswordLoginForm = ({ returnTo }: { returnTo: string }) => {
@@ -12,7 +13,7 @@ export const PasswordLoginForm = ({ returnTo }: { returnTo: string }) => {
   const { app } = useRuntime();
   const [, navigate] = useLocation();
 
-  const login = useActorRef(
+  const login = useScreenActor(
     passwordLoginMachine.provide({
       actors: { login: fromPromise(({ input }) => loginWithPassword(input, { silent: true })) },
       actions: {

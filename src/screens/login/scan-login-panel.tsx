@@ -1,8 +1,9 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useWechatActors } from './use-wechat-actors';
+import { useScreenActor } from '../../app/use-screen-actor';
 
 /** The QR code of a link as an SVG data URL, drawn by the qrcode library (never as markup in the page). */
 const useQrImage = (link: string | null): string | null => {
@@ -27,7 +28,7 @@ const useQrImage = (link: string | null): string | null => {
 export const ScanLoginPanel = ({ returnTo }: { returnTo: string }) => {
   const { t } = useTranslation();
   const { scanLogin } = useWechatActors();
-  const actor = useActorRef(scanLogin.logic, { input: scanLogin.input(returnTo) });
+  const actor = useScreenActor(scanLogin.logic, { input: scanLogin.input(returnTo) });
   const phase = useSelector(actor, (state) =>
     state.matches('showing') ? 'showing' : state.matches('expired') ? 'expired' : state.matches('failed') ? 'failed' : state.matches('signedIn') ? 'signedIn' : 'opening',
   );

@@ -1,4 +1,3 @@
-import { useActorRef } from '@xstate/react';
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { fromPromise } from 'xstate';
@@ -6,12 +5,13 @@ import { useRuntime } from '../../app/runtime-context';
 import { googleSignInMachine, type GoogleSignInInput } from '../../machines/google-sign-in.machine';
 import { getLoginOptions, loginWithGoogle, startGoogleAuthorization } from '../../services/api/auth';
 import { forgetGoogleAttempt, writeGoogleAttempt } from '../../services/google-attempt';
+import { useScreenActor } from '../../app/use-screen-actor';
 
 /** The Google sign-in actor of a screen, with its real side effects. */
 export const useGoogleSignIn = (input: GoogleSignInInput) => {
   const { app, leavePage } = useRuntime();
   const [, navigate] = useLocation();
-  const actor = useActorRef(
+  const actor = useScreenActor(
     googleSignInMachine.provide({
       actors: {
         loadOptions: fromPromise(() => getLoginOptions({ silent: true })),

@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Switch, useLocation, useSearch } from 'wouter';
@@ -11,6 +11,7 @@ import { loginUrlFor } from '../../services/redirect';
 import { PublishModesContext } from './publish-modes';
 import { OverviewScreen } from './overview-screen';
 import { TaskRoute } from './task-route';
+import { useScreenActor } from '../../app/use-screen-actor';
 
 /** The operations area: nothing of it shows until the guard has verified the session. */
 const OperationsArea = () => {
@@ -18,7 +19,7 @@ const OperationsArea = () => {
   useDocumentTitle(t('operations.title'));
   const [pathname, navigate] = useLocation();
   const search = useSearch();
-  const guard = useActorRef(
+  const guard = useScreenActor(
     operationsGuardMachine.provide({
       actors: {
         verifySession: fromPromise<VerifiedSession>(() => verifyOperationsSession({ silent: true })),

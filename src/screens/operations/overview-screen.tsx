@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -9,6 +9,7 @@ import { operationsOverviewMachine, type OverviewFilters } from '../../machines/
 import { listTasks } from '../../services/api/tasks';
 import { PLATFORM_ICON } from './task-labels';
 import { StatusBadge } from './status-badge';
+import { useScreenActor } from '../../app/use-screen-actor';
 
 const SEARCH_DELAY_MS = 300;
 
@@ -40,7 +41,7 @@ export const OverviewScreen = () => {
   const { t, i18n } = useTranslation();
   const [, navigate] = useLocation();
   const search = useSearch();
-  const overview = useActorRef(
+  const overview = useScreenActor(
     operationsOverviewMachine.provide({
       actors: { fetchTasks: fromPromise(({ input, signal }) => listTasks(input, { silent: true, signal })) },
       actions: { filtersChanged: (_, filters) => navigate(`/kraken-operation${queryOf(filters)}`, { replace: true }) },

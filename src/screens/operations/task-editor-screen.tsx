@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
@@ -18,6 +18,7 @@ import { LeaveGuard } from './leave-guard';
 import { LinkedInPreview, XiaohongshuPreview } from './post-previews';
 import { usePublishModes } from './publish-modes';
 import { PublishPanel } from './publish-panel';
+import { useScreenActor } from '../../app/use-screen-actor';
 
 /** How often an open task looks again while the scheduler may be moving it on. */
 const REFRESH_MS = 5000;
@@ -32,7 +33,7 @@ export const TaskEditorScreen = ({ taskId, platform, onCreated }: TaskEditorScre
   const modes = usePublishModes();
   const author = useSelector(app, (state) => state.context.user?.nickname || state.context.user?.username || '');
 
-  const editor = useActorRef(
+  const editor = useScreenActor(
     taskEditorMachine.provide({
       actors: {
         loadTask: fromPromise(({ input }) => getTask(input.taskId, { silent: true })),
