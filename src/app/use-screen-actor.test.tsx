@@ -10,7 +10,7 @@ describe('screen actors and the inspector', () => {
     const view = await renderWithRuntime(<LoginScreen />, { url: '/login', inspect: (event) => seen.push(event) });
     await view.user.type(await screen.findByLabelText('Phone number or e-mail'), 'a');
     const machineIds = new Set(
-      seen.filter((event) => event.type === '@xstate.actor').map((event) => (event.actorRef.logic as { id?: string }).id),
+      seen.filter((event) => event.type === '@xstate.actor').map((event) => (event.actorRef as { logic?: { id?: string } }).logic?.id),
     );
     // the app's long-lived actors and the login screen's own
     expect([...machineIds]).toEqual(expect.arrayContaining(['app', 'passwordLogin', 'googleSignIn']));
