@@ -1,3 +1,5 @@
+import { tooManyRequests } from '../http/errors';
+
 /**
  * Counts failures per key in a sliding window. Kept in memory: a restart forgets them, which is
  * acceptable for one reference server; several instances would need a shared store.
@@ -40,4 +42,19 @@ export class FailureLimiter {
   clear(key: string): void {
     this.failures.delete(key);
   }
+}
+
+/** One limiter and the key an attempt counts under in it. */
+export type Limit = readonly [FailureLimiter, string];
+
+/** Refuses with 429 while any of the limits is reached: `<what> Please wait N seconds and try again.` */
+export function refuseWhileBlocked(limits: readonly Limit[], now: number, what: string): void {
+  const waitMs = Math.max(...limits.map(([limiter, key]) => limiter.blockedFor(key, now)));
+  if (waitMs > 0) throw tooManyRequests(`${what} Please wait ${Math.ceil(waitMs / 1000)} seconds and try again.`);
+}
+
+/** Counts one attempt against a limit of attempts (not only failures), refusing it once the limit is reached. */
+export function countAttempt(limit: Limit, now: number, what: string): void {
+  refuseWhileBlocked([limit], now, what);
+  limit[0].fail(limit[1], now);
 }

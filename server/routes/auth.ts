@@ -1,11 +1,11 @@
 import type { Hono } from 'hono';
 import { createGoogleConnector, GOOGLE_NOT_CONFIGURED } from '../auth/google';
 import { googleLogin, startGoogleSignIn } from '../auth/google-sign-in';
-import { FailureLimiter } from '../auth/rate-limit';
+import { countAttempt, FailureLimiter } from '../auth/rate-limit';
 import type { Services } from '../deps';
 import { visitorIdOf } from '../http/caller';
 import { clientAddress } from '../http/client-address';
-import { ApiError, tooManyRequests } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
 import { passwordLogin, revokeSession } from '../services/auth';
 import type { WechatCodeLogin } from '../wechat/routes';
@@ -43,11 +43,8 @@ export function authRoutes(app: Hono<AppEnv>, services: Services, wechat: { code
 
   defineRoute(app, services, 'googleAuthorize', async ({ c }) => {
     if (!google) throw new ApiError(503, GOOGLE_NOT_CONFIGURED);
-    const key = `google:${clientAddress(c, services.config.trustProxy)}`;
-    const now = services.clock.now().getTime();
-    const waitMs = googleStarts.blockedFor(key, now);
-    if (waitMs > 0) throw tooManyRequests(`Too many Google sign-ins started. Please wait ${Math.ceil(waitMs / 1000)} seconds and try again.`);
-    googleStarts.fail(key, now);
+    const address = clientAddress(c, services.config.trustProxy);
+    countAttempt([googleStarts, address], services.clock.now().getTime(), 'Too many Google sign-ins started.');
     return startGoogleSignIn(services, google);
   });
 

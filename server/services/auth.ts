@@ -6,8 +6,8 @@ import type { Db } from '../db/client';
 import { conversations, sessions, uploads, users } from '../db/schema';
 import type { Services } from '../deps';
 import type { UserRow } from '../http/caller';
-import { ApiError, tooManyRequests } from '../http/errors';
-import type { FailureLimiter } from '../auth/rate-limit';
+import { ApiError } from '../http/errors';
+import { refuseWhileBlocked, type Limit } from '../auth/rate-limit';
 import { toUserInfo } from './users';
 
 export const LOGIN_FAILED_MSG = 'The account or the password is wrong.';
@@ -48,16 +48,6 @@ export async function adoptVisitor(db: Db, visitorId: string, userId: string): P
 
 export const normalizeUsername = (username: string) => username.trim().toLowerCase();
 
-type Limit = [FailureLimiter, string];
-
-function throttle(services: Services, limits: Limit[]) {
-  const now = services.clock.now().getTime();
-  const waitMs = Math.max(...limits.map(([limiter, key]) => limiter.blockedFor(key, now)));
-  if (waitMs > 0) {
-    throw tooManyRequests(`Too many failed logins. Please wait ${Math.ceil(waitMs / 1000)} seconds and try again.`);
-  }
-}
-
 export async function passwordLogin(
   services: Services,
   input: { username: string; password: string; clientAddress: string; visitorId?: string },
@@ -65,7 +55,7 @@ export async function passwordLogin(
   const username = normalizeUsername(input.username);
   const account: Limit = [services.loginFailures.account, username];
   const address: Limit = [services.loginFailures.address, input.clientAddress];
-  throttle(services, [account, address]);
+  refuseWhileBlocked([account, address], services.clock.now().getTime(), 'Too many failed logins.');
   // The attempt counts as a failure from the start, before any await: a burst of concurrent
   // guesses cannot all pass the check above while the first ones are still being verified.
   const attemptedAt = services.clock.now().getTime();

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { LoginResult } from '../../src/contract/auth';
-import { FailureLimiter } from '../auth/rate-limit';
+import { countAttempt, FailureLimiter } from '../auth/rate-limit';
 import type { Services } from '../deps';
 import { visitorIdOf } from '../http/caller';
 import { clientAddress } from '../http/client-address';
-import { ApiError, tooManyRequests } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
 import { finishLogin } from '../services/auth';
 import { importAvatar } from '../services/avatar-import';
@@ -80,13 +80,8 @@ export function wechatRoutes(app: Hono<AppEnv>, services: Services): { codeLogin
   );
 
   defineRoute(app, services, 'wxRegisterLogin', async ({ input, c }) => {
-    const key = `scan:${clientAddress(c, services.config.trustProxy)}`;
-    const now = services.clock.now().getTime();
-    const waitMs = ticketsOpened.blockedFor(key, now);
-    if (waitMs > 0) {
-      throw tooManyRequests(`Too many scan codes requested. Please wait ${Math.ceil(waitMs / 1000)} seconds and try again.`);
-    }
-    ticketsOpened.fail(key, now);
+    const address = clientAddress(c, services.config.trustProxy);
+    countAttempt([ticketsOpened, address], services.clock.now().getTime(), 'Too many scan codes requested.');
     return openScanTicket(services, input.fingerPrint);
   });
 
