@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { GoogleAuthorization, LoginResult } from '../../src/contract/auth';
-import { NICKNAME_MAX } from '../../src/contract/users';
 import type { Db } from '../db/client';
 import { googleIdentities, oauthStates, users } from '../db/schema';
 import type { Services } from '../deps';
@@ -9,6 +8,7 @@ import type { UserRow } from '../http/caller';
 import { badRequest } from '../http/errors';
 import { finishLogin, normalizeUsername } from '../services/auth';
 import { importAvatar } from '../services/avatar-import';
+import { nicknameFromProvider } from '../services/users';
 import type { GoogleConnector, GoogleProfile } from './google';
 import { hashToken } from './tokens';
 
@@ -81,7 +81,7 @@ export async function userForGoogleProfile(services: Pick<Services, 'db' | 'cloc
               id: randomUUID(),
               username: `google-${profile.sub}`,
               passwordHash: NO_PASSWORD,
-              nickname: [...profile.name.trim()].slice(0, NICKNAME_MAX).join('') || null,
+              nickname: nicknameFromProvider(profile.name),
               avatar: profile.picture,
               createdAt: now,
               updatedAt: now,

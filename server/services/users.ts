@@ -1,10 +1,13 @@
 import { and, eq, gt } from 'drizzle-orm';
-import type { UserInfo } from '../../src/contract/users';
+import { NICKNAME_MAX, type UserInfo } from '../../src/contract/users';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { scanTickets, users } from '../db/schema';
 import type { UserRow } from '../http/caller';
 import { notFound } from '../http/errors';
+
+/** A sign-in provider's display name as a nickname: trimmed, cut to the nickname's length, null when empty. */
+export const nicknameFromProvider = (name: string): string | null => [...name.trim()].slice(0, NICKNAME_MAX).join('') || null;
 
 export function toUserInfo(row: UserRow): UserInfo {
   return {

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { NICKNAME_MAX } from '../../src/contract/users';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { users, wechatIdentities } from '../db/schema';
 import type { UserRow } from '../http/caller';
+import { nicknameFromProvider } from '../services/users';
 import type { WechatProfile } from './provider';
 
 /** WeChat accounts have no password: no password (and no scrypt hash) ever matches this. */
 export const NO_PASSWORD = '!wechat';
 
-const nicknameOf = (profile: WechatProfile) => [...profile.nickname.trim()].slice(0, NICKNAME_MAX).join('') || null;
 
 async function linkedUser(db: Db, appId: string, profile: WechatProfile): Promise<UserRow | undefined> {
   const [byOpenid] = await db
@@ -65,7 +64,7 @@ export async function userForWechatProfile(db: Db, clock: Clock, appId: string, 
           id: randomUUID(),
           username: `wechat-${profile.openid}`,
           passwordHash: NO_PASSWORD,
-          nickname: nicknameOf(profile),
+          nickname: nicknameFromProvider(profile.nickname),
           avatar: profile.avatar,
           createdAt: now,
           updatedAt: now,
