@@ -51,6 +51,8 @@ export const googleSignInMachine = setup({
     context: {} as GoogleSignInContext,
     events: {} as GoogleSignInEvent,
     input: {} as GoogleSignInInput,
+    /** `offered`: the button is on the page; `busy`: on the way to Google's page. */
+    tags: {} as 'offered' | 'busy',
   },
   actors: {
     loadOptions: fromPromise<LoginOptions>(async () => {
@@ -115,9 +117,11 @@ export const googleSignInMachine = setup({
     },
     unavailable: {},
     ready: {
+      tags: ['offered'],
       on: { start: { target: 'starting', actions: 'clearFailure' } },
     },
     starting: {
+      tags: ['offered', 'busy'],
       invoke: {
         src: 'authorize',
         onDone: {
@@ -134,6 +138,7 @@ export const googleSignInMachine = setup({
       },
     },
     leaving: {
+      tags: ['offered', 'busy'],
       on: {
         'page.restored': [
           { guard: 'isReturn', target: 'failed', actions: { type: 'fail', params: { reason: 'cancelled' } } },

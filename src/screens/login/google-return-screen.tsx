@@ -7,6 +7,7 @@ import { readGoogleAttempt } from '../../services/google-attempt';
 import { googleFailureText } from './google-failure';
 import { GoogleMark } from './google-sign-in-button';
 import { useGoogleSignIn } from './use-google-sign-in';
+import { LoginAlert } from './login-alert';
 
 /**
  * Where Google sends the person back (`GOOGLE_REDIRECT_URI`): finishes the sign-in this tab
@@ -20,7 +21,7 @@ const GoogleReturnScreen = () => {
   const google = useGoogleSignIn(input);
   const failure = useSelector(google, (state) => state.context.failure);
   const failed = useSelector(google, (state) => state.matches('failed'));
-  const busy = useSelector(google, (state) => state.matches('starting') || state.matches('leaving'));
+  const busy = useSelector(google, (state) => state.hasTag('busy'));
   const returnTo = useSelector(google, (state) => state.context.returnTo);
   const loginPage = returnTo === '/' ? '/login' : `/login?redirect_url=${encodeURIComponent(returnTo)}`;
 
@@ -33,10 +34,7 @@ const GoogleReturnScreen = () => {
         </h1>
         {failed && failure ? (
           <div className="flex flex-col gap-3">
-            <div role="alert" className="rounded-lg border border-danger p-3 text-sm text-danger">
-              <strong className="block">{t('login.google.failedTitle')}</strong>
-              <span>{googleFailureText(t, failure)}</span>
-            </div>
+            <LoginAlert title={t('login.google.failedTitle')}>{googleFailureText(t, failure)}</LoginAlert>
             <button type="button" className="btn-primary" onClick={() => google.send({ type: 'start' })}>
               {t('login.google.retry')}
             </button>

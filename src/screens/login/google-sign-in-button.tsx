@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { googleFailureText } from './google-failure';
 import { useGoogleSignIn } from './use-google-sign-in';
+import { LoginAlert } from './login-alert';
 
 /** The "G" of the button, drawn in text so no third-party asset is loaded. */
 export const GoogleMark = () => (
@@ -14,8 +15,8 @@ export const GoogleMark = () => (
 export const GoogleSignInButton = ({ returnTo }: { returnTo: string }) => {
   const { t } = useTranslation();
   const google = useGoogleSignIn({ mode: 'offer', returnTo });
-  const offered = useSelector(google, (state) => state.matches('ready') || state.matches('starting') || state.matches('leaving'));
-  const busy = useSelector(google, (state) => state.matches('starting') || state.matches('leaving'));
+  const offered = useSelector(google, (state) => state.hasTag('offered'));
+  const busy = useSelector(google, (state) => state.hasTag('busy'));
   const failure = useSelector(google, (state) => state.context.failure);
   if (!offered) return null;
   return (
@@ -26,10 +27,7 @@ export const GoogleSignInButton = ({ returnTo }: { returnTo: string }) => {
         <span className="h-px flex-1 bg-line" />
       </p>
       {failure && (
-        <div role="alert" className="rounded-lg border border-danger p-3 text-sm text-danger">
-          <strong className="block">{t('login.google.startFailed')}</strong>
-          <span>{googleFailureText(t, failure)}</span>
-        </div>
+        <LoginAlert title={t('login.google.startFailed')}>{googleFailureText(t, failure)}</LoginAlert>
       )}
       <button type="button" className="btn-outline gap-2" disabled={busy} onClick={() => google.send({ type: 'start' })}>
         <GoogleMark />

@@ -6,6 +6,7 @@ import { useRuntime } from '../../app/runtime-context';
 import { passwordLoginMachine } from '../../machines/password-login.machine';
 import { loginWithPassword } from '../../services/api/auth';
 import { useScreenActor } from '../../app/use-screen-actor';
+import { LoginAlert } from './login-alert';
 
 /** The password form: account and password, its failures, and where it goes once signed in. */
 export const PasswordLoginForm = ({ returnTo }: { returnTo: string }) => {
@@ -61,16 +62,9 @@ export const PasswordLoginForm = ({ returnTo }: { returnTo: string }) => {
         />
       </label>
       {failure && (
-        <div role="alert" className="rounded-lg border border-danger p-3 text-sm text-danger">
-          {failure.reason === 'missing-fields' ? (
-            t('login.missingFields')
-          ) : (
-            <>
-              <strong className="block">{t('login.failedTitle')}</strong>
-              <span>{t('login.failedDescription')}</span>
-            </>
-          )}
-        </div>
+        <LoginAlert title={failure.reason === 'missing-fields' ? undefined : t('login.failedTitle')}>
+          {failure.reason === 'missing-fields' ? t('login.missingFields') : t('login.failedDescription')}
+        </LoginAlert>
       )}
       <button type="submit" className="btn-primary" disabled={submitting}>
         {submitting ? t('login.submitting') : t('login.submit')}

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useWechatActors } from './use-wechat-actors';
 import { useScreenActor } from '../../app/use-screen-actor';
+import { LoginAlert } from './login-alert';
 
 /** The QR code of a link as an SVG data URL, drawn by the qrcode library (never as markup in the page). */
 const useQrImage = (link: string | null): string | null => {
@@ -81,10 +82,7 @@ export const ScanLoginPanel = ({ returnTo }: { returnTo: string }) => {
       )}
       {phase === 'failed' && (
         <div className="flex flex-col items-center gap-3 py-10">
-          <div role="alert" className="rounded-lg border border-danger p-3 text-sm text-danger">
-            <strong className="block">{t('scanLogin.failed')}</strong>
-            {failure && <span>{failure}</span>}
-          </div>
+          <LoginAlert title={t('scanLogin.failed')}>{failure}</LoginAlert>
           <button type="button" className="btn-primary" onClick={() => actor.send({ type: 'refresh' })}>
             {t('scanLogin.refresh')}
           </button>

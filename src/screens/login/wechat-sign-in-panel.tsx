@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useWechatActors } from './use-wechat-actors';
+import { LoginAlert } from './login-alert';
 
 /** Inside WeChat's in-app browser the login page is WeChat's authorisation, shown as its progress. */
 export const WechatSignInPanel = () => {
@@ -18,10 +19,7 @@ export const WechatSignInPanel = () => {
   }
   return (
     <div className="mt-6 flex flex-col gap-3">
-      <div role="alert" className="rounded-lg border border-danger p-3 text-sm text-danger">
-        <strong className="block">{t('wechatLogin.failedTitle')}</strong>
-        {failure && <span>{failure}</span>}
-      </div>
+      <LoginAlert title={t('wechatLogin.failedTitle')}>{failure}</LoginAlert>
       <button type="button" className="btn-primary" onClick={() => wechatLogin.send({ type: 'retry' })}>
         {t('wechatLogin.retry')}
       </button>
