@@ -3,6 +3,7 @@ import { createContext, useContext, useEffect, useId, useRef, useState, type Key
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useRuntime } from '../app/runtime-context';
+import { RoundPicture } from './round-picture';
 
 const ITEMS = '[role="menuitem"]:not([aria-disabled="true"]),[role="menuitemradio"]:not([aria-disabled="true"]),[role="menuitemcheckbox"]:not([aria-disabled="true"])';
 
@@ -24,28 +25,21 @@ export const useUserMenu = (): UserMenuControls => {
 export const userMenuItemClass =
   'flex w-full items-center gap-2 rounded px-3 py-2 text-start text-sm text-fg no-underline hover:bg-raised focus:bg-raised focus:outline-none';
 
-/** The user's picture; a placeholder when there is none or it cannot be shown (gone, or outside the image policy). */
-const Avatar = ({ src, size }: { src: string; size: number }) => {
-  const [failed, setFailed] = useState<string | null>(null);
-  return src && failed !== src ? (
-    <img
-      src={src}
-      alt=""
-      width={size}
-      height={size}
-      className="shrink-0 rounded-full object-cover"
-      style={{ width: size, height: size }}
-      onError={() => setFailed(src)}
-    />
-  ) : (
-    <span
-      className="i-lucide-circle-user shrink-0 text-muted"
-      style={{ fontSize: size, width: size, height: size }}
-      aria-hidden="true"
-      data-testid="avatar-placeholder"
-    />
-  );
-};
+/** The user's picture, or a placeholder when there is none or it cannot be shown. */
+const Avatar = ({ src, size }: { src: string; size: number }) => (
+  <RoundPicture
+    src={src}
+    size={size}
+    fallback={
+      <span
+        className="i-lucide-circle-user shrink-0 text-muted"
+        style={{ fontSize: size, width: size, height: size }}
+        aria-hidden="true"
+        data-testid="avatar-placeholder"
+      />
+    }
+  />
+);
 
 type UserMenuProps = {
   /**
