@@ -1,13 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { escapeHtml } from '../http/escape-html';
 import { pngOf } from '../test/png';
 import type { GoogleConfig } from './google';
 
 /** A Google account as OpenID Connect's user info describes it. */
 export type FakeGoogleUser = { sub: string; email?: string; email_verified?: boolean; name: string; picture: string };
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 const readBody = (req: IncomingMessage): Promise<string> =>
   new Promise((resolve) => {

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Context, Hono } from 'hono';
+import { escapeHtml } from '../http/escape-html';
 import type { AppEnv } from '../http/route';
 import { SIMULATOR_APP_ID, SIMULATOR_AUTHORIZE_PATH, type WechatSimulator } from './simulator';
 
@@ -8,9 +9,6 @@ const STATE = /^[A-Za-z0-9._~-]{0,128}$/;
 const NAME_MAX = 32;
 /** A development server (Vite on another port) runs on the same machine. */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 const STYLE = `body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;background:#ededed;margin:0;color:#111}
 main{max-width:420px;margin:0 auto;padding:32px 20px}section{background:#fff;border-radius:12px;padding:24px}
