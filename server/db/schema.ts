@@ -1,4 +1,5 @@
-import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -34,11 +35,20 @@ export const sessions = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The session's public name, for listing and signing out one session; never a credential. */
+    id: text('id').notNull().default(sql`gen_random_uuid()::text`),
+    /** How it was opened: password, wechat, google, scan, miniprogram. */
+    method: text('method'),
+    /** The browser's User-Agent and the client address when it signed in (shown on the account page). */
+    userAgent: text('user_agent'),
+    address: text('address'),
     createdAt: at('created_at').notNull(),
     expiresAt: at('expires_at').notNull(),
+    /** Refreshed at most every few minutes, not on every request. */
+    lastUsedAt: at('last_used_at'),
     revokedAt: at('revoked_at'),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  (t) => [index('sessions_user_idx').on(t.userId), uniqueIndex('sessions_id_unique').on(t.id)],
 );
 
 export const agents = pgTable(
@@ -153,10 +163,17 @@ export const uploads = pgTable(
 export const scanTickets = pgTable('scan_tickets', {
   id: text('id').primaryKey(),
   fingerPrint: text('finger_print').notNull(),
-  status: text('status', { enum: ['waiting', 'confirmed', 'expired', 'consumed'] }).notNull(),
+  status: text('status', { enum: ['waiting', 'confirmed', 'denied', 'expired', 'consumed'] }).notNull(),
+  /** Who approved (or denied) it. */
   userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  /** The waiting browser, as the person asked to approve sees it. */
+  userAgent: text('user_agent'),
+  address: text('address'),
   createdAt: at('created_at').notNull(),
   expiresAt: at('expires_at').notNull(),
+  /** When and from which of the approver's sessions (its public id) the decision was made. */
+  decidedAt: at('decided_at'),
+  decidedBySession: text('decided_by_session'),
 });
 
 export type StoredBrief = {
@@ -268,4 +285,20 @@ export const oauthStates = pgTable(
     expiresAt: at('expires_at').notNull(),
   },
   (t) => [index('oauth_states_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Counters shared by every server instance: login failures, scan tickets and sign-ins started,
+ * questions and upload bytes per identity. One row per key and window, updated atomically
+ * (`INSERT … ON CONFLICT DO UPDATE … RETURNING`); rows past `expires_at` are swept.
+ */
+export const rateCounters = pgTable(
+  'rate_counters',
+  {
+    key: text('key').primaryKey(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+    windowStartedAt: at('window_started_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('rate_counters_expires_idx').on(t.expiresAt)],
 );
