@@ -7,6 +7,7 @@ import type { Services } from '../deps';
 import type { UserRow } from '../http/caller';
 import { badRequest } from '../http/errors';
 import { finishLogin, normalizeUsername } from '../services/auth';
+import type { SignInOrigin } from '../services/sessions';
 import { importAvatar } from '../services/avatar-import';
 import { nicknameFromProvider } from '../services/users';
 import type { GoogleConnector, GoogleProfile } from './google';
@@ -103,10 +104,10 @@ export async function userForGoogleProfile(services: Pick<Services, 'db' | 'cloc
 export async function googleLogin(
   services: Services,
   google: GoogleConnector,
-  input: { code: string; state: string; visitorId?: string },
+  input: { code: string; state: string; visitorId?: string; origin: SignInOrigin },
 ): Promise<LoginResult> {
   if (!(await consumeState(services.db, input.state, services.clock.now()))) throw badRequest(GOOGLE_STATE_USED);
   const profile = await google.profileForCode(input.code);
   const user = await importAvatar(services, await userForGoogleProfile(services, profile));
-  return finishLogin(services, user, input.visitorId);
+  return finishLogin(services, user, input.visitorId, input.origin);
 }

@@ -3,13 +3,15 @@ import type { Context } from 'hono';
 import { hashToken } from '../auth/tokens';
 import { sessions, users } from '../db/schema';
 import type { Services } from '../deps';
+import { touchSession } from '../services/sessions';
 import { badRequest, unauthorized } from './errors';
 
 export type UserRow = typeof users.$inferSelect;
 
 /** Who is calling: a signed-in user, a visitor known by the X-Visitor-Id header, or nobody. */
 export type Caller =
-  | { kind: 'user'; user: UserRow; tokenHash: string }
+  /** `sessionId` is the session's public id (see the sessions calls), `tokenHash` its key. */
+  | { kind: 'user'; user: UserRow; tokenHash: string; sessionId: string }
   | { kind: 'visitor'; visitorId: string }
   | { kind: 'anonymous' };
 
@@ -38,13 +40,14 @@ export async function resolveCaller(c: Context, services: Services): Promise<Cal
     if (!match) throw unauthorized('The Authorization header must be "Bearer <token>".');
     const tokenHash = hashToken(match[1]!);
     const [row] = await services.db
-      .select({ user: users })
+      .select({ user: users, sessionId: sessions.id, lastUsedAt: sessions.lastUsedAt })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, services.clock.now())))
       .limit(1);
     if (!row) throw unauthorized('Your session has expired or was ended. Please log in again.');
-    return { kind: 'user', user: row.user, tokenHash };
+    await touchSession(services, tokenHash, row.lastUsedAt);
+    return { kind: 'user', user: row.user, tokenHash, sessionId: row.sessionId };
   }
   const visitorId = visitorIdOf(c);
   return visitorId ? { kind: 'visitor', visitorId } : { kind: 'anonymous' };

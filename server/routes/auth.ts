@@ -8,6 +8,7 @@ import { clientAddress } from '../http/client-address';
 import { ApiError } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
 import { passwordLogin, revokeSession } from '../services/auth';
+import { signInOriginOf } from '../services/sessions';
 import type { WechatCodeLogin } from '../wechat/routes';
 
 /** Google sign-ins one address may start in a minute (each stores a state until it expires). */
@@ -30,12 +31,22 @@ export function authRoutes(app: Hono<AppEnv>, services: Services, wechat: { code
           password: input.password,
           clientAddress: clientAddress(c, services.config.trustProxy),
           visitorId,
+          origin: signInOriginOf(c, services, 'password'),
         });
       case 'google-oauth':
         if (!google) throw new ApiError(503, GOOGLE_NOT_CONFIGURED);
-        return googleLogin(services, google, { code: input.code, state: input.state, visitorId });
+        return googleLogin(services, google, {
+          code: input.code,
+          state: input.state,
+          visitorId,
+          origin: signInOriginOf(c, services, 'google'),
+        });
       default:
-        return wechat.codeLogin(input.loginType, { code: input.code, visitorId });
+        return wechat.codeLogin(input.loginType, {
+          code: input.code,
+          visitorId,
+          origin: signInOriginOf(c, services, input.loginType === 'wechat-miniprogram' ? 'miniprogram' : 'wechat'),
+        });
     }
   });
 

@@ -1,20 +1,42 @@
 import type { Hono } from 'hono';
 import type { Services } from '../deps';
-import type { Caller, UserRow } from '../http/caller';
+import type { Caller } from '../http/caller';
 import { unauthorized } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
-import { confirmScanTicket, toUserInfo, updateUser } from '../services/users';
+import { listSessions, revokeOtherSessions, revokeSessionById } from '../services/sessions';
+import { toUserInfo, updateUser } from '../services/users';
+import { decideScanTicket, describeScanTicket } from '../wechat/scan-tickets';
 
-const userOf = (caller: Caller): UserRow => {
+const signedIn = (caller: Caller): Extract<Caller, { kind: 'user' }> => {
   if (caller.kind !== 'user') throw unauthorized();
-  return caller.user;
+  return caller;
 };
 
+/** The signed-in person's own account: details, scan-login approvals and sessions. */
 export function userRoutes(app: Hono<AppEnv>, services: Services) {
-  defineRoute(app, services, 'userInfo', async ({ caller }) => toUserInfo(userOf(caller)));
-  defineRoute(app, services, 'userUpdate', ({ input, caller }) => updateUser(services.db, services.clock, userOf(caller), input));
+  defineRoute(app, services, 'userInfo', async ({ caller }) => toUserInfo(signedIn(caller).user));
+  defineRoute(app, services, 'userUpdate', ({ input, caller }) => updateUser(services.db, services.clock, signedIn(caller).user, input));
+
+  defineRoute(app, services, 'userScanTicket', ({ input, caller }) => describeScanTicket(services, signedIn(caller).user, input.scanid));
   defineRoute(app, services, 'userUpdateScanId', async ({ input, caller }) => {
-    await confirmScanTicket(services.db, services.clock, userOf(caller), input.scanid);
+    await decideScanTicket(services, signedIn(caller), input.scanid, 'confirmed');
     return null;
+  });
+  defineRoute(app, services, 'userDenyScanId', async ({ input, caller }) => {
+    await decideScanTicket(services, signedIn(caller), input.scanid, 'denied');
+    return null;
+  });
+
+  defineRoute(app, services, 'sessionList', ({ caller }) => {
+    const { user, sessionId } = signedIn(caller);
+    return listSessions(services, user.id, sessionId);
+  });
+  defineRoute(app, services, 'sessionRevoke', async ({ input, caller }) => {
+    await revokeSessionById(services, signedIn(caller).user.id, input.id);
+    return null;
+  });
+  defineRoute(app, services, 'sessionRevokeOthers', async ({ caller }) => {
+    const { user, sessionId } = signedIn(caller);
+    return { revoked: await revokeOtherSessions(services, user.id, sessionId) };
   });
 }

@@ -8,18 +8,27 @@ import type { Services } from '../deps';
 import type { UserRow } from '../http/caller';
 import { ApiError } from '../http/errors';
 import { refuseWhileBlocked, type Limit } from '../auth/rate-limit';
+import type { SignInOrigin } from './sessions';
 import { toUserInfo } from './users';
 
 export const LOGIN_FAILED_MSG = 'The account or the password is wrong.';
 
-/** Opens a session and answers its token; only the token's hash is stored. */
-export async function openSession(services: Pick<Services, 'db' | 'clock' | 'config'>, userId: string): Promise<string> {
+/** Opens a session and answers its token; only the token's hash is stored, beside where it signed in from. */
+export async function openSession(
+  services: Pick<Services, 'db' | 'clock' | 'config'>,
+  userId: string,
+  origin: SignInOrigin,
+): Promise<string> {
   const token = newToken();
   const now = services.clock.now();
   await services.db.insert(sessions).values({
     tokenHash: hashToken(token),
     userId,
+    method: origin.method,
+    userAgent: origin.userAgent,
+    address: origin.address,
     createdAt: now,
+    lastUsedAt: now,
     expiresAt: new Date(now.getTime() + services.config.sessionTtlMs),
   });
   return token;
@@ -50,7 +59,7 @@ export const normalizeUsername = (username: string) => username.trim().toLowerCa
 
 export async function passwordLogin(
   services: Services,
-  input: { username: string; password: string; clientAddress: string; visitorId?: string },
+  input: { username: string; password: string; clientAddress: string; visitorId?: string; origin: SignInOrigin },
 ): Promise<LoginResult> {
   const username = normalizeUsername(input.username);
   const account: Limit = [services.loginFailures.account, username];
@@ -65,12 +74,17 @@ export async function passwordLogin(
   if (!user || !valid) throw new ApiError(401, LOGIN_FAILED_MSG);
   account[0].clear(account[1]);
   address[0].forgive(address[1], attemptedAt);
-  return finishLogin(services, user, input.visitorId);
+  return finishLogin(services, user, input.visitorId, input.origin);
 }
 
 /** What every successful login does, whatever its type: open a session, adopt the visitor. */
-export async function finishLogin(services: Services, user: UserRow, visitorId?: string): Promise<LoginResult> {
-  const token = await openSession(services, user.id);
+export async function finishLogin(
+  services: Services,
+  user: UserRow,
+  visitorId: string | undefined,
+  origin: SignInOrigin,
+): Promise<LoginResult> {
+  const token = await openSession(services, user.id, origin);
   if (visitorId) await adoptVisitor(services.db, visitorId, user.id);
   return { token, userInfo: toUserInfo(user) };
 }

@@ -1,10 +1,9 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { NICKNAME_MAX, type UserInfo } from '../../src/contract/users';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
-import { scanTickets, users } from '../db/schema';
+import { users } from '../db/schema';
 import type { UserRow } from '../http/caller';
-import { notFound } from '../http/errors';
 
 /** A sign-in provider's display name as a nickname: trimmed, cut to the nickname's length, null when empty. */
 export const nicknameFromProvider = (name: string): string | null => [...name.trim()].slice(0, NICKNAME_MAX).join('') || null;
@@ -38,14 +37,4 @@ export async function updateUser(
     .where(eq(users.id, user.id))
     .returning();
   return toUserInfo(row!);
-}
-
-/** Confirms a waiting, unexpired scan ticket with this user; the waiting browser then logs in. */
-export async function confirmScanTicket(db: Db, clock: Clock, user: UserRow, scanId: string): Promise<void> {
-  const confirmed = await db
-    .update(scanTickets)
-    .set({ status: 'confirmed', userId: user.id })
-    .where(and(eq(scanTickets.id, scanId), eq(scanTickets.status, 'waiting'), gt(scanTickets.expiresAt, clock.now())))
-    .returning({ id: scanTickets.id });
-  if (confirmed.length === 0) throw notFound('Scan id');
 }

@@ -8,6 +8,7 @@ import { clientAddress } from '../http/client-address';
 import { ApiError } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
 import { finishLogin } from '../services/auth';
+import { signInOriginOf, type SignInOrigin } from '../services/sessions';
 import { importAvatar } from '../services/avatar-import';
 import { consentPageRoutes } from './consent-page';
 import { userForWechatProfile } from './identities';
@@ -23,7 +24,7 @@ export const MINIPROGRAM_NOT_CONFIGURED = 'WeChat mini program login is not conf
 /** Signs in with a WeChat code: the official account's authorisation, or the mini program's wx.login(). */
 export type WechatCodeLogin = (
   loginType: 'wechat-official-account' | 'wechat-miniprogram',
-  input: { code: string; visitorId?: string },
+  input: { code: string; visitorId?: string; origin: SignInOrigin },
 ) => Promise<LoginResult>;
 
 const NONCE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -42,7 +43,7 @@ function providerFor(app: Hono<AppEnv>, services: Services): WechatProvider | nu
 /**
  * The WeChat endpoints of the contract: the JS-SDK config, the authorisation-code login and the
  * scan login. They work the same against WeChat and against the simulator; scan login needs no
- * WeChat at all (a signed-in user confirms the ticket with update-scanid).
+ * WeChat at all (a signed-in person approves the ticket on the approval page, see server/routes/users.ts).
  */
 export function wechatRoutes(app: Hono<AppEnv>, services: Services): { codeLogin: WechatCodeLogin } {
   const provider = providerFor(app, services);
@@ -66,31 +67,41 @@ export function wechatRoutes(app: Hono<AppEnv>, services: Services): { codeLogin
     };
   });
 
-  const codeLogin: WechatCodeLogin = async (loginType, { code, visitorId }) => {
+  const codeLogin: WechatCodeLogin = async (loginType, { code, visitorId, origin }) => {
     const current = wechat();
     const login = loginType === 'wechat-miniprogram' ? current.miniProgram : current;
     if (!login) throw new ApiError(503, MINIPROGRAM_NOT_CONFIGURED);
     const profile = await login.profileForCode(code);
     const user = await importAvatar(services, await userForWechatProfile(services.db, services.clock, login.appId, profile));
-    return finishLogin(services, user, visitorId);
+    return finishLogin(services, user, visitorId, origin);
   };
 
   defineRoute(app, services, 'wxLogin', ({ input, c }) =>
-    codeLogin('wechat-official-account', { code: input.code, visitorId: visitorIdOf(c) }),
+    codeLogin('wechat-official-account', { code: input.code, visitorId: visitorIdOf(c), origin: signInOriginOf(c, services, 'wechat') }),
   );
 
   defineRoute(app, services, 'wxRegisterLogin', async ({ input, c }) => {
     const address = clientAddress(c, services.config.trustProxy);
     countAttempt([ticketsOpened, address], services.clock.now().getTime(), 'Too many scan codes requested.');
-    return openScanTicket(services, input.fingerPrint);
+    return openScanTicket(services, input.fingerPrint, signInOriginOf(c, services, 'scan'));
   });
 
   defineRoute(app, services, 'wxValidateLogin', ({ input, c }) =>
-    checkScanTicket(services, { id: input.id, fingerPrint: input.fingerPrint, visitorId: visitorIdOf(c) }),
+    checkScanTicket(services, {
+      id: input.id,
+      fingerPrint: input.fingerPrint,
+      visitorId: visitorIdOf(c),
+      origin: signInOriginOf(c, services, 'scan'),
+    }),
   );
 
   defineRoute(app, services, 'wxLoginByScanId', ({ input, c }) =>
-    loginWithScanTicket(services, { scanid: input.scanid, fingerPrint: input.fingerPrint, visitorId: visitorIdOf(c) }),
+    loginWithScanTicket(services, {
+      scanid: input.scanid,
+      fingerPrint: input.fingerPrint,
+      visitorId: visitorIdOf(c),
+      origin: signInOriginOf(c, services, 'scan'),
+    }),
   );
 
   return { codeLogin };

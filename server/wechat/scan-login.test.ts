@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHarness, type TestApp } from '../test/harness';
-import { COLLECT_GRACE_MS } from './scan-tickets';
+import { eq } from 'drizzle-orm';
+import { scanTickets, sessions } from '../db/schema';
+import { COLLECT_GRACE_MS, SCAN_DECIDED_MSG, SCAN_DENIED_MSG, SCAN_EXPIRED_MSG } from './scan-tickets';
 
 const REGISTER = '/api/system/open-visit/user/wx/register-login';
 const VALIDATE = '/api/system/open-visit/user/wx/validate-login';
 const BY_SCAN_ID = '/api/system/auth/wx-login-by-scanid';
 const CONFIRM = '/api/system/user/update-scanid';
+const DENY = '/api/system/user/deny-scanid';
+const DETAILS = '/api/system/user/scan-ticket';
+const PHONE_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const ME = '/api/system/user/get-user-info';
 const CONVERSATIONS = '/api/workflow/agent-im/conversation';
 
@@ -17,9 +22,9 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 /** The waiting browser: its secret fingerprint and the ticket it opened. */
-const openTicket = async (t: TestApp) => {
+const openTicket = async (t: TestApp, headers: Record<string, string> = {}) => {
   const fingerPrint = randomUUID();
-  const reply = await t.get(REGISTER, { fingerPrint });
+  const reply = await t.get(REGISTER, { fingerPrint }, headers);
   expect(reply.status).toBe(200);
   return { fingerPrint, id: reply.body.data.id as string, expiresAt: reply.body.data.expiresAt as string };
 };
@@ -41,7 +46,7 @@ describe('scan login', () => {
     expect(me.body.data.id).toBe(phone.user.id);
 
     expect((await t.post(VALIDATE, { id: ticket.id, fingerPrint: ticket.fingerPrint })).body.data).toEqual({ status: 'expired' });
-    expect((await t.post(CONFIRM, { scanid: ticket.id }, phone.headers)).status).toBe(404);
+    expect((await t.post(CONFIRM, { scanid: ticket.id }, phone.headers)).body).toMatchObject({ code: 1, msg: SCAN_DECIDED_MSG });
   });
 
   it('answers only the browser that opened the ticket: the id in the QR code is not enough', async () => {
@@ -66,7 +71,9 @@ describe('scan login', () => {
     t.clock.advance(1);
     expect((await t.post(VALIDATE, { id: ticket.id, fingerPrint: ticket.fingerPrint })).body.data.status).toBe('expired');
     const phone = await h.loggedIn(t);
-    expect((await t.post(CONFIRM, { scanid: ticket.id }, phone.headers)).body).toMatchObject({ code: 1, msg: 'Scan id not found' });
+    const late = await t.post(CONFIRM, { scanid: ticket.id }, phone.headers);
+    expect(late.status).toBe(410);
+    expect(late.body).toMatchObject({ code: 1, msg: SCAN_EXPIRED_MSG });
   });
 
   it('still hands over a confirmation that came just before the expiry, within the grace period', async () => {
@@ -143,5 +150,84 @@ describe('scan login', () => {
     const ticket = await openTicket(t);
     expect((await t.post(CONFIRM, { scanid: ticket.id })).status).toBe(401);
     expect((await t.post(VALIDATE, { id: ticket.id, fingerPrint: ticket.fingerPrint })).body.data.status).toBe('waiting');
+  });
+
+  it('shows the person asked to approve which browser asks, from where and until when, without deciding anything', async () => {
+    const t = h.makeApp();
+    const ticket = await openTicket(t, { 'user-agent': PHONE_UA });
+    const phone = await h.loggedIn(t);
+    const details = await t.get(DETAILS, { scanid: ticket.id }, phone.headers);
+    expect(details.status).toBe(200);
+    expect(details.body.data).toEqual({
+      status: 'waiting',
+      device: { browser: 'Chrome 131', os: 'Windows' },
+      address: expect.any(String),
+      createdAt: t.clock.now().toISOString(),
+      expiresAt: ticket.expiresAt,
+    });
+    // Looking is not approving: the waiting browser still waits.
+    expect((await t.post(VALIDATE, { id: ticket.id, fingerPrint: ticket.fingerPrint })).body.data).toEqual({ status: 'waiting' });
+    expect((await t.get(DETAILS, { scanid: ticket.id })).status).toBe(401);
+    expect((await t.get(DETAILS, { scanid: 'unknown-ticket' }, phone.headers)).status).toBe(404);
+    t.clock.advance(3 * 60 * 1000);
+    expect((await t.get(DETAILS, { scanid: ticket.id }, phone.headers)).body.data.status).toBe('expired');
+  });
+
+  it('records who approved which ticket, from which session, and when', async () => {
+    const t = h.makeApp();
+    const ticket = await openTicket(t);
+    const phone = await h.loggedIn(t);
+    t.clock.advance(5000);
+    expect((await t.post(CONFIRM, { scanid: ticket.id }, phone.headers)).status).toBe(200);
+    const [row] = await h.db.select().from(scanTickets).where(eq(scanTickets.id, ticket.id));
+    const [session] = await h.db.select().from(sessions).where(eq(sessions.userId, phone.user.id));
+    expect(row).toMatchObject({ status: 'confirmed', userId: phone.user.id, decidedBySession: session!.id, decidedAt: t.clock.now() });
+    expect(t.logs.some((line) => line.includes(`scan login approved by session ${session!.id}`))).toBe(true);
+    expect((await t.get(DETAILS, { scanid: ticket.id }, phone.headers)).body.data.status).toBe('approved');
+    // Someone else who has the link learns nothing of the decision.
+    const other = await h.loggedIn(t);
+    expect((await t.get(DETAILS, { scanid: ticket.id }, other.headers)).body.data.status).toBe('expired');
+  });
+
+  it('Deny tells the waiting browser it was declined, and it can never be approved after', async () => {
+    const t = h.makeApp();
+    const ticket = await openTicket(t);
+    const phone = await h.loggedIn(t);
+    expect((await t.post(DENY, { scanid: ticket.id }, phone.headers)).status).toBe(200);
+    expect((await t.post(VALIDATE, { id: ticket.id, fingerPrint: ticket.fingerPrint })).body.data).toEqual({ status: 'denied' });
+    const byScanId = await t.post(BY_SCAN_ID, { scanid: ticket.id, fingerPrint: ticket.fingerPrint });
+    expect(byScanId.status).toBe(403);
+    expect(byScanId.body.msg).toBe(SCAN_DENIED_MSG);
+    expect((await t.post(CONFIRM, { scanid: ticket.id }, phone.headers)).status).toBe(409);
+    const other = await h.loggedIn(t);
+    expect((await t.post(CONFIRM, { scanid: ticket.id }, other.headers)).status).toBe(409);
+    expect((await t.post(VALIDATE, { id: ticket.id, fingerPrint: ticket.fingerPrint })).body.data.status).toBe('denied');
+    expect((await t.get(DETAILS, { scanid: ticket.id }, phone.headers)).body.data.status).toBe('denied');
+    const [row] = await h.db.select().from(scanTickets).where(eq(scanTickets.id, ticket.id));
+    expect(row).toMatchObject({ status: 'denied', userId: phone.user.id });
+    expect(row!.decidedBySession).toEqual(expect.any(String));
+  });
+
+  it('says an expired ticket expired, on approve and on deny', async () => {
+    const t = h.makeApp();
+    const ticket = await openTicket(t);
+    const phone = await h.loggedIn(t);
+    t.clock.advance(3 * 60 * 1000);
+    for (const path of [CONFIRM, DENY]) {
+      const reply = await t.post(path, { scanid: ticket.id }, phone.headers);
+      expect(reply.status).toBe(410);
+      expect(reply.body.msg).toBe(SCAN_EXPIRED_MSG);
+    }
+  });
+
+  it('signs the waiting browser in as a scan session with its own browser and address', async () => {
+    const t = h.makeApp();
+    const ticket = await openTicket(t, { 'user-agent': PHONE_UA });
+    const phone = await h.loggedIn(t);
+    await t.post(CONFIRM, { scanid: ticket.id }, phone.headers);
+    const login = await t.post(VALIDATE, { id: ticket.id, fingerPrint: ticket.fingerPrint }, { 'user-agent': PHONE_UA });
+    const list = await t.get('/api/system/user/sessions', {}, { authorization: `Bearer ${login.body.data.token}` });
+    const current = list.body.data.find((session: { current: boolean }) => session.current);
+    expect(current).toMatchObject({ method: 'scan', device: { browser: 'Chrome 131', os: 'Windows' } });
   });
 });

@@ -28,7 +28,16 @@ import {
   transitionRequestSchema,
   updateTaskRequestSchema,
 } from './tasks';
-import { updateScanIdRequestSchema, updateUserRequestSchema, userInfoSchema } from './users';
+import {
+  revokedCountSchema,
+  scanApprovalSchema,
+  scanTicketQuerySchema,
+  sessionIdRequestSchema,
+  sessionListSchema,
+  updateScanIdRequestSchema,
+  updateUserRequestSchema,
+  userInfoSchema,
+} from './users';
 import {
   registerLoginQuerySchema,
   scanIdRequestSchema,
@@ -71,6 +80,11 @@ export const endpoints = {
   userInfo: { ...routes.userInfo, response: userInfoSchema },
   userUpdate: { ...routes.userUpdate, request: updateUserRequestSchema, response: userInfoSchema },
   userUpdateScanId: { ...routes.userUpdateScanId, request: updateScanIdRequestSchema, response: nothing },
+  userScanTicket: { ...routes.userScanTicket, request: scanTicketQuerySchema, response: scanApprovalSchema },
+  userDenyScanId: { ...routes.userDenyScanId, request: updateScanIdRequestSchema, response: nothing },
+  sessionList: { ...routes.sessionList, response: sessionListSchema },
+  sessionRevoke: { ...routes.sessionRevoke, request: sessionIdRequestSchema, response: nothing },
+  sessionRevokeOthers: { ...routes.sessionRevokeOthers, response: revokedCountSchema },
   upload: { ...routes.upload, response: fileRefSchema },
   appDownloadManifest: { ...routes.appDownloadManifest, response: downloadManifestSchema },
   wxConfig: { ...routes.wxConfig, request: wxConfigQuerySchema, response: wxConfigSchema },

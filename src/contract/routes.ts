@@ -89,7 +89,27 @@ export const routes = {
   },
   userUpdateScanId: {
     method: 'POST', path: '/api/system/user/update-scanid', access: 'user', input: 'body',
-    summary: 'Confirm a pending scan login with the signed-in account.',
+    summary: 'Approve a pending scan login with the signed-in account (only after the person pressed Approve).',
+  },
+  userScanTicket: {
+    method: 'GET', path: '/api/system/user/scan-ticket', access: 'user', input: 'query',
+    summary: 'The browser asking to be signed in by a scan code: device, address, when it asked and until when.',
+  },
+  userDenyScanId: {
+    method: 'POST', path: '/api/system/user/deny-scanid', access: 'user', input: 'body',
+    summary: 'Decline a pending scan login; the waiting browser is told it was declined.',
+  },
+  sessionList: {
+    method: 'GET', path: '/api/system/user/sessions', access: 'user', input: 'none',
+    summary: "The account's active sessions, the caller's own marked current, most recently used first.",
+  },
+  sessionRevoke: {
+    method: 'POST', path: '/api/system/user/sessions/revoke', access: 'user', input: 'body',
+    summary: "Sign out one of the account's sessions.",
+  },
+  sessionRevokeOthers: {
+    method: 'POST', path: '/api/system/user/sessions/revoke-others', access: 'user', input: 'none',
+    summary: "Sign out every session of the account but the caller's own.",
   },
   upload: {
     method: 'POST', path: '/api/media/upload', access: 'visitor', input: 'multipart',

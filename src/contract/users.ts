@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { idSchema } from './common';
+import { idSchema, timestampSchema } from './common';
 
 export const userInfoSchema = v.object({
   id: idSchema,
@@ -25,3 +25,46 @@ export type UpdateUserRequest = v.InferInput<typeof updateUserRequestSchema>;
 
 export const updateScanIdRequestSchema = v.object({ scanid: idSchema });
 export type UpdateScanIdRequest = v.InferInput<typeof updateScanIdRequestSchema>;
+
+/** A browser as a person recognises it, read from its User-Agent (empty when unknown). */
+export const deviceSchema = v.object({ browser: v.string(), os: v.string() });
+export type BrowserInfo = v.InferOutput<typeof deviceSchema>;
+
+export const scanTicketQuerySchema = v.object({ scanid: idSchema });
+/**
+ * What the person asked to approve a scan login sees before deciding: which browser asks, from
+ * where, and for how long. `approved` / `denied` only to whoever decided; to anyone else a
+ * decided ticket reads `expired`.
+ */
+export const SCAN_DECISIONS = ['waiting', 'approved', 'denied', 'expired'] as const;
+export type ScanDecision = (typeof SCAN_DECISIONS)[number];
+export const scanApprovalSchema = v.object({
+  status: v.picklist(SCAN_DECISIONS),
+  device: deviceSchema,
+  /** The waiting browser's address as the server saw it. */
+  address: v.string(),
+  createdAt: timestampSchema,
+  expiresAt: timestampSchema,
+});
+export type ScanApproval = v.InferOutput<typeof scanApprovalSchema>;
+
+export const SIGN_IN_METHODS = ['password', 'wechat', 'miniprogram', 'google', 'scan'] as const;
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
+
+/** One signed-in browser of the account; `id` names it for signing it out and is no credential. */
+export const sessionSchema = v.object({
+  id: idSchema,
+  device: deviceSchema,
+  address: v.string(),
+  /** How it signed in; absent for sessions opened before this was recorded. */
+  method: v.optional(v.picklist(SIGN_IN_METHODS)),
+  signedInAt: timestampSchema,
+  lastUsedAt: timestampSchema,
+  /** The session this call was made with. */
+  current: v.boolean(),
+});
+export type Session = v.InferOutput<typeof sessionSchema>;
+export const sessionListSchema = v.array(sessionSchema);
+
+export const sessionIdRequestSchema = v.object({ id: idSchema });
+export const revokedCountSchema = v.object({ revoked: v.number() });

@@ -33,7 +33,8 @@ export const scanTicketSchema = v.object({ id: idSchema, expiresAt: timestampSch
 export type ScanTicket = v.InferOutput<typeof scanTicketSchema>;
 
 export const validateLoginRequestSchema = v.object({ id: idSchema, fingerPrint: fingerPrintSchema });
-export const SCAN_STATUSES = ['waiting', 'confirmed', 'expired'] as const;
+/** `denied`: the person asked to approve pressed Deny; the waiting browser may ask for a new code. */
+export const SCAN_STATUSES = ['waiting', 'confirmed', 'denied', 'expired'] as const;
 export type ScanState = (typeof SCAN_STATUSES)[number];
 export const scanStatusSchema = v.object({
   status: v.picklist(SCAN_STATUSES),

@@ -14,9 +14,16 @@ export type ScanTicketState = {
   id: string;
   fingerPrint: string;
   expiresAt: string;
-  status: 'waiting' | 'confirmed' | 'consumed';
+  status: 'waiting' | 'confirmed' | 'denied' | 'consumed';
   userId?: string;
+  /** The asking browser, as the approval page shows it. */
+  device: { browser: string; os: string };
+  address: string;
+  createdAt: string;
 };
+
+/** A session's public details, beside the token → user map. */
+export type SessionDetails = { id: string; device: { browser: string; os: string }; address: string; signedInAt: string; lastUsedAt: string };
 
 /** An answer's text pieces; `cut` closes the stream without its end event (an incomplete answer). */
 export type QueuedAnswer = { pieces: string[]; cut: boolean };
@@ -25,6 +32,7 @@ type Db = {
   users: Map<string, StoredUser>;
   /** token → user id */
   sessions: Map<string, string>;
+  sessionDetails: Map<string, SessionDetails>;
   agents: Agent[];
   conversations: Map<string, StoredConversation>;
   messages: Map<string, Message[]>;
@@ -44,6 +52,7 @@ type Db = {
 const fresh = (): Db => ({
   users: new Map(),
   sessions: new Map(),
+  sessionDetails: new Map(),
   agents: [],
   conversations: new Map(),
   messages: new Map(),
@@ -113,8 +122,11 @@ export const seedUser = (partial: Partial<StoredUser> = {}): SeededUser => {
 
 /** Opens a session for the user and answers its token (what login would have answered). */
 export const issueToken = (userId: string): string => {
-  const token = `token-${nextId('session')}-abcdefghijklmnop`;
+  const id = nextId('session');
+  const token = `token-${id}-abcdefghijklmnop`;
   db.sessions.set(token, userId);
+  const now = new Date().toISOString();
+  db.sessionDetails.set(token, { id, device: { browser: 'Chrome 131', os: 'Windows' }, address: '127.0.0.1', signedInAt: now, lastUsedAt: now });
   return token;
 };
 

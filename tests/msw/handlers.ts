@@ -43,7 +43,10 @@ const ok = <N extends EndpointName>(name: N, data: EndpointData<N>) => {
   return HttpResponse.json({ code: 0, msg: 'ok', data: data ?? null, success: true });
 };
 
-type Caller = { kind: 'user'; userId: string; owner: string } | { kind: 'visitor'; owner: string } | { kind: 'anonymous' };
+type Caller =
+  | { kind: 'user'; userId: string; owner: string; token: string }
+  | { kind: 'visitor'; owner: string }
+  | { kind: 'anonymous' };
 
 const callerOf = (request: Request): Caller => {
   const header = request.headers.get('authorization');
@@ -51,7 +54,7 @@ const callerOf = (request: Request): Caller => {
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     const userId = token ? db.sessions.get(token) : undefined;
     if (!userId || !db.users.has(userId)) throw new FakeApiError(401, 'Your session has expired or was ended. Please log in again.');
-    return { kind: 'user', userId, owner: userOwner(userId) };
+    return { kind: 'user', userId, owner: userOwner(userId), token: token! };
   }
   const visitorId = request.headers.get('x-visitor-id');
   return visitorId ? { kind: 'visitor', owner: visitorOwner(visitorId) } : { kind: 'anonymous' };
@@ -106,6 +109,17 @@ const page = <T>(items: T[], current: number, pageSize: number): Page<T> => ({
   current,
   pageSize,
 });
+
+/** Approves or declines a waiting ticket as the real server does: expired 410, already answered 409. */
+const decideScanTicket = (userId: string, scanId: string, decision: 'confirmed' | 'denied') => {
+  const ticket = db.scanTickets.get(scanId);
+  if (!ticket) throw new FakeApiError(404, 'Scan id not found');
+  if (ticket.status !== 'waiting') throw new FakeApiError(409, 'This login code was already answered.');
+  if (Date.parse(ticket.expiresAt) <= Date.now()) {
+    throw new FakeApiError(410, 'This login code has expired. Ask for a new code on the other device.');
+  }
+  Object.assign(ticket, { status: decision, userId });
+};
 
 const ownConversation = (caller: Caller, conversationId: string) => {
   const owner = ownerOf(caller);
@@ -281,14 +295,49 @@ export const handlers = {
     if (input.wechatId !== undefined) stored.wechatId = input.wechatId;
     return ok('userUpdate', publicUser(user.id)!);
   }),
-  userUpdateScanId: route('userUpdateScanId', ({ input, caller }) => {
+  userScanTicket: route('userScanTicket', ({ input, caller }) => {
     const user = requireUser(caller);
     const ticket = db.scanTickets.get(input.scanid);
-    if (!ticket || ticket.status !== 'waiting' || Date.parse(ticket.expiresAt) <= Date.now()) {
-      throw new FakeApiError(404, 'Scan id not found');
-    }
-    Object.assign(ticket, { status: 'confirmed', userId: user.id });
+    if (!ticket) throw new FakeApiError(404, 'Scan id not found');
+    const waiting = ticket.status === 'waiting' && Date.parse(ticket.expiresAt) > Date.now();
+    const mine = ticket.userId === user.id;
+    const status = waiting ? 'waiting' : mine && ticket.status === 'denied' ? 'denied' : mine && ticket.status !== 'waiting' ? 'approved' : 'expired';
+    const { device, address, createdAt, expiresAt } = ticket;
+    return ok('userScanTicket', { status, device, address, createdAt, expiresAt });
+  }),
+  userUpdateScanId: route('userUpdateScanId', ({ input, caller }) => {
+    decideScanTicket(requireUser(caller).id, input.scanid, 'confirmed');
     return ok('userUpdateScanId', null);
+  }),
+  userDenyScanId: route('userDenyScanId', ({ input, caller }) => {
+    decideScanTicket(requireUser(caller).id, input.scanid, 'denied');
+    return ok('userDenyScanId', null);
+  }),
+  sessionList: route('sessionList', ({ caller }) => {
+    const user = requireUser(caller);
+    const own = [...db.sessions].filter(([, userId]) => userId === user.id);
+    return ok(
+      'sessionList',
+      own.map(([token]) => ({ ...db.sessionDetails.get(token)!, current: caller.kind === 'user' && caller.token === token })),
+    );
+  }),
+  sessionRevoke: route('sessionRevoke', ({ input, caller }) => {
+    const user = requireUser(caller);
+    const found = [...db.sessionDetails].find(([token, details]) => details.id === input.id && db.sessions.get(token) === user.id);
+    if (!found) throw new FakeApiError(404, 'Session not found');
+    db.sessions.delete(found[0]);
+    db.sessionDetails.delete(found[0]);
+    return ok('sessionRevoke', null);
+  }),
+  sessionRevokeOthers: route('sessionRevokeOthers', ({ caller }) => {
+    const user = requireUser(caller);
+    const current = caller.kind === 'user' ? caller.token : '';
+    const others = [...db.sessions].filter(([token, userId]) => userId === user.id && token !== current);
+    for (const [token] of others) {
+      db.sessions.delete(token);
+      db.sessionDetails.delete(token);
+    }
+    return ok('sessionRevokeOthers', { revoked: others.length });
   }),
   upload: route('upload', async ({ request, caller }) => {
     ownerOf(caller);
@@ -326,6 +375,9 @@ export const handlers = {
       fingerPrint: input.fingerPrint,
       expiresAt: new Date(Date.now() + 3 * 60_000).toISOString(),
       status: 'waiting',
+      device: { browser: 'Firefox 133', os: 'Linux' },
+      address: '203.0.113.7',
+      createdAt: new Date().toISOString(),
     };
     db.scanTickets.set(ticket.id, ticket);
     return ok('wxRegisterLogin', { id: ticket.id, expiresAt: ticket.expiresAt });
@@ -336,6 +388,7 @@ export const handlers = {
       ticket.status = 'consumed';
       return ok('wxValidateLogin', { status: 'confirmed', ...loginResult(ticket.userId) });
     }
+    if (ticket.status === 'denied') return ok('wxValidateLogin', { status: 'denied' });
     const waiting = ticket.status === 'waiting' && Date.parse(ticket.expiresAt) > Date.now();
     return ok('wxValidateLogin', { status: waiting ? 'waiting' : 'expired' });
   }),
