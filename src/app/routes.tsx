@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch } from 'wouter';
-import { GOOGLE_RETURN_PATH } from '../services/redirect';
+import { GOOGLE_RETURN_PATH, SCAN_APPROVAL_PATH } from '../services/redirect';
 import { lazyScreen, ScreenBoundary } from './lazy-screen';
 
 const HomeScreen = lazyScreen(() => import('../screens/home/home-screen'), { translations: 'shell' });
@@ -11,6 +11,7 @@ const ChatScreen = lazyScreen(() => import('../screens/chat/chat-screen'));
 const AccountScreen = lazyScreen(() => import('../screens/account/account-screen'));
 const DownloadScreen = lazyScreen(() => import('../screens/download/download-screen'));
 const OperationsArea = lazyScreen(() => import('../screens/operations/operations-area'));
+const ScanApprovalScreen = lazyScreen(() => import('../screens/scan-approval/scan-approval-screen'));
 const NotFoundScreen = lazyScreen(() => import('../screens/not-found/not-found-screen'));
 
 const PageLoading = () => {
@@ -34,6 +35,7 @@ export const Routes = () => (
         <Route path="/chat" component={ChatScreen} />
         <Route path="/chat/*" component={ChatScreen} />
         <Route path="/account" component={AccountScreen} />
+        <Route path={SCAN_APPROVAL_PATH} component={ScanApprovalScreen} />
         <Route path="/download" component={DownloadScreen} />
         <Route path="/kraken-operation" component={OperationsArea} />
         <Route path="/kraken-operation/*" component={OperationsArea} />

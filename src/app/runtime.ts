@@ -9,7 +9,7 @@ import type { ToastInput } from '../machines/toast.machine';
 import { clearToken, getToken, setToken } from '../services/cookies';
 import { configureHttp } from '../services/http-hooks';
 import { resetVisitorId } from '../services/visitor';
-import { GOOGLE_RETURN_PATH, isOperationsPath, loginUrlFor } from '../services/redirect';
+import { GOOGLE_RETURN_PATH, isOperationsPath, loginUrlFor, SCAN_APPROVAL_PATH } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
 import type { createWechatActors, WechatRuntimeOptions } from './wechat-runtime';
 import { detectDevice } from '../services/env';
@@ -171,7 +171,8 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
   };
   const wechatNeededAtStart = (): boolean =>
     (wechat?.device ?? detectDevice(navigator.userAgent, window.innerWidth)).wechat ||
-    /[?&]scanid=/.test(location.search) ||
+    // a scan link opens the approval page through the WeChat login state (signed in first, in WeChat)
+    (/[?&]scanid=/.test(location.search) && location.pathname !== SCAN_APPROVAL_PATH) ||
     // Google's code comes back to /login/google, which is not WeChat's business
     (/[?&]code=/.test(location.search) && location.pathname !== GOOGLE_RETURN_PATH);
 

@@ -5,17 +5,11 @@ import { isSignedIn, type appMachine } from '../machines/app.machine';
 import { scanLoginMachine, type ScanLoginInput } from '../machines/scan-login.machine';
 import type { ToastInput } from '../machines/toast.machine';
 import { wechatLoginMachine, type Notice } from '../machines/wechat-login.machine';
-import { updateScanId } from '../services/api/users';
 import { getWxConfig, loginWithWxCode, openScanTicket, validateScanLogin } from '../services/api/wechat';
 import { detectDevice, environmentFromHost, type Device, type Environment } from '../services/env';
+import { scanApprovalPath } from '../services/redirect';
 import { getScanFingerPrint } from '../services/scan-fingerprint';
-import {
-  addressAfterWechatSignIn,
-  loginPageReturningTo,
-  pageUrlForSignature,
-  pathWithout,
-  type MiniProgram,
-} from '../services/wechat-links';
+import { addressAfterWechatSignIn, pageUrlForSignature, type MiniProgram } from '../services/wechat-links';
 
 const OAUTH_STATE_KEY = 'ai-chat-ops:wechat-oauth-state';
 
@@ -58,18 +52,11 @@ const buildMiniProgram = (): MiniProgram | null => {
   return appId ? { appId, path: (import.meta.env.VITE_WECHAT_MINIPROGRAM_PATH as string | undefined) ?? 'pages/index/index' } : null;
 };
 
-const noticeToast = (notice: Notice): ToastInput => {
-  switch (notice.kind) {
-    case 'wechatFailed':
-      return { title: i18n.t('wechatLogin.failedTitle'), description: notice.msg, variant: 'destructive' };
-    case 'scanApproved':
-      return { title: i18n.t('scanApproval.approvedTitle'), description: i18n.t('scanApproval.approvedDescription'), variant: 'success' };
-    case 'scanFailed':
-      return { title: i18n.t('scanApproval.failedTitle'), description: notice.msg, variant: 'destructive' };
-    case 'logInToApprove':
-      return { title: i18n.t('scanApproval.logInFirst') };
-  }
-};
+const noticeToast = (notice: Notice): ToastInput => ({
+  title: i18n.t('wechatLogin.failedTitle'),
+  description: notice.msg,
+  variant: 'destructive',
+});
 
 /**
  * The WeChat and scan-login actors with their real side effects: the login-state actor runs for
@@ -88,20 +75,13 @@ export const createWechatActors = ({ app, navigate, toast, inspect, ...options }
       actors: {
         fetchConfig: fromPromise(({ input }) => getWxConfig(pageUrlForSignature(input.href), { silent: true })),
         exchangeCode: fromPromise(({ input }) => loginWithWxCode(input.code, { silent: true })),
-        submitScanId: fromPromise(async ({ input }) => {
-          await updateScanId(input.scanId, { silent: true });
-        }),
       },
       actions: {
         signedIn: (_, result) => signIn(result.token, result.userInfo),
         redirect: (_, { url }) => redirect(url),
         rememberState: (_, { state }) => writeState(state),
         leaveSignInAddress: (_, { href }) => navigate(addressAfterWechatSignIn(href), { replace: true }),
-        forgetScanIdInAddress: () => {
-          const next = pathWithout(location.href, ['scanid']);
-          if (next !== `${location.pathname}${location.search}${location.hash}`) navigate(next, { replace: true });
-        },
-        askToLogIn: (_, { href }) => navigate(loginPageReturningTo(href), { replace: true }),
+        openApproval: (_, { scanId }) => navigate(scanApprovalPath(scanId), { replace: true }),
         notify: (_, notice) => toast(noticeToast(notice)),
       },
     }),

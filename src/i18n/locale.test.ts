@@ -87,15 +87,31 @@ describe('the language bundles', () => {
     expect(files.map((file) => file.replace(/\.json$/, '')).sort()).toEqual([...LOCALES].sort());
   });
 
+  // Plural forms are the language's own (one/other in English, one/many/other in French, other
+  // alone in Chinese and Japanese): keys are compared without them, and each plural has `other`.
+  const PLURAL = /_(zero|one|two|few|many|other)$/;
+  const withoutPlurals = (keys: Iterable<string>) => [...new Set([...keys].map((key) => key.replace(PLURAL, '')))].sort();
+  const textFor = (bundle: Map<string, string>, key: string) => bundle.get(key) ?? bundle.get(key.replace(PLURAL, '_other')) ?? '';
+
   it.each(files.filter((file) => file !== 'zh-CN.json'))('%s has exactly the keys of zh-CN.json', (file) => {
     const bundle = flatten(read(file));
-    expect([...bundle.keys()].sort()).toEqual([...reference.keys()].sort());
+    expect(withoutPlurals(bundle.keys())).toEqual(withoutPlurals(reference.keys()));
+  });
+
+  it.each(files)("%s gives every plural its language's forms, `other` always among them", (file) => {
+    const locale = file.replace(/\.json$/, '');
+    const bundle = flatten(read(file));
+    const plurals = withoutPlurals([...bundle.keys()].filter((key) => PLURAL.test(key)));
+    const forms = new Intl.PluralRules(locale).resolvedOptions().pluralCategories.filter((form) => form !== 'zero' && form !== 'two');
+    for (const key of plurals) {
+      for (const form of forms) expect(bundle.has(`${key}_${form}`), `${file} ${key}_${form}`).toBe(true);
+    }
   });
 
   it.each(files)('%s keeps every {{variable}} and leaves no text empty', (file) => {
     const bundle = flatten(read(file));
     for (const [key, text] of reference) {
-      const translated = bundle.get(key) ?? '';
+      const translated = textFor(bundle, key);
       expect(variables(translated), `${file} ${key}`).toEqual(variables(text));
       expect(translated.trim(), `${file} ${key}`).not.toBe('');
     }

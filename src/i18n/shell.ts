@@ -12,7 +12,6 @@ export const SHELL_KEYS = [
   'userMenu',
   'preferences',
   'attachments',
-  'scanApproval',
   'wechatLogin',
   'chat.placeholder',
   'chat.send',

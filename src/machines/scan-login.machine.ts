@@ -41,7 +41,8 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 
 /**
  * Scan login on a desktop: open a ticket, show its QR code, poll it until someone signed in
- * elsewhere confirms it (then sign in here and leave) or it expires (then offer a fresh code).
+ * elsewhere approves it (then sign in here and leave), declines it, or it expires (then offer a
+ * fresh code).
  * Stopping the actor (the tab or dialog closes) stops the polling.
  */
 export const scanLoginMachine = setup({
@@ -82,6 +83,7 @@ export const scanLoginMachine = setup({
     isConfirmed: (_, params: { status: ScanStatus }) =>
       params.status.status === 'confirmed' && Boolean(params.status.token) && Boolean(params.status.userInfo),
     isExpired: (_, params: { status: ScanStatus }) => params.status.status === 'expired',
+    isDenied: (_, params: { status: ScanStatus }) => params.status.status === 'denied',
     /** The server no longer knows the ticket: it is as good as expired. */
     isGone: (_, params: { error: unknown }) => statusOf(params.error) === 404,
   },
@@ -131,6 +133,7 @@ export const scanLoginMachine = setup({
                 },
               },
               { guard: { type: 'isExpired', params: ({ event }) => ({ status: event.output }) }, target: '#scanLogin.expired' },
+              { guard: { type: 'isDenied', params: ({ event }) => ({ status: event.output }) }, target: '#scanLogin.denied' },
               { target: 'waiting' },
             ],
             onError: [
@@ -143,6 +146,10 @@ export const scanLoginMachine = setup({
       },
     },
     expired: {
+      on: { refresh: 'opening' },
+    },
+    /** The person asked on the other device pressed Deny. */
+    denied: {
       on: { refresh: 'opening' },
     },
     failed: {

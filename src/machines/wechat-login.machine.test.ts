@@ -17,20 +17,17 @@ type Fakes = {
   savedState?: string | null;
   fetchConfig?: () => Promise<WxConfig>;
   exchangeCode?: (code: string) => Promise<LoginResult>;
-  submitScanId?: (scanId: string) => Promise<void>;
 };
 
 const start = (fakes: Fakes = {}) => {
   const calls = {
     fetchConfig: vi.fn(fakes.fetchConfig ?? (async () => config)),
     exchangeCode: vi.fn(fakes.exchangeCode ?? (async () => session)),
-    submitScanId: vi.fn(fakes.submitScanId ?? (async () => undefined)),
     signedIn: vi.fn(),
     redirect: vi.fn(),
     rememberState: vi.fn(),
     leaveSignInAddress: vi.fn(),
-    forgetScanIdInAddress: vi.fn(),
-    askToLogIn: vi.fn(),
+    openApproval: vi.fn(),
     notices: [] as Notice[],
   };
   const actor = createActor(
@@ -38,15 +35,13 @@ const start = (fakes: Fakes = {}) => {
       actors: {
         fetchConfig: fromPromise(() => calls.fetchConfig()),
         exchangeCode: fromPromise(({ input }) => calls.exchangeCode(input.code)),
-        submitScanId: fromPromise(({ input }) => calls.submitScanId(input.scanId)),
       },
       actions: {
         signedIn: (_, result) => calls.signedIn(result),
         redirect: (_, { url }) => calls.redirect(url),
         rememberState: (_, { state }) => calls.rememberState(state),
         leaveSignInAddress: (_, { href }) => calls.leaveSignInAddress(href),
-        forgetScanIdInAddress: () => calls.forgetScanIdInAddress(),
-        askToLogIn: (_, { href }) => calls.askToLogIn(href),
+        openApproval: (_, { scanId }) => calls.openApproval(scanId),
         notify: (_, notice) => void calls.notices.push(notice),
       },
     }),
@@ -86,16 +81,15 @@ describe('login state: inside WeChat', () => {
     expect(redirectedTo(calls).href.startsWith('https://chat.example.com/api/wechat-simulator/authorize?appid=wx-app&')).toBe(true);
   });
 
-  it('with its own code back, exchanges it, signs in, leaves the code behind, then approves a pending scan id', async () => {
+  it('with its own code back, exchanges it, signs in, leaves the code behind, then opens the approval of a pending scan id', async () => {
     const { actor, calls } = start({ href: 'https://chat.example.com/login?scanid=s9&code=C1&state=1.nonce1', savedState: '1.nonce1' });
     actor.send({ type: 'session.visitor' });
     await waitFor(actor, (state) => state.matches('idle'));
     expect(calls.exchangeCode).toHaveBeenCalledWith('C1');
     expect(calls.signedIn).toHaveBeenCalledWith(session);
     expect(calls.leaveSignInAddress).toHaveBeenCalledWith('https://chat.example.com/login?scanid=s9&code=C1&state=1.nonce1');
-    expect(calls.submitScanId).toHaveBeenCalledWith('s9');
-    expect(calls.forgetScanIdInAddress).toHaveBeenCalled();
-    expect(calls.notices).toEqual([{ kind: 'scanApproved' }]);
+    expect(calls.openApproval).toHaveBeenCalledExactlyOnceWith('s9');
+    expect(calls.notices).toEqual([]);
     expect(calls.redirect).not.toHaveBeenCalled();
   });
 
@@ -170,37 +164,28 @@ describe('login state: outside WeChat', () => {
     expect(calls.notices).toEqual([]);
   });
 
-  it('already signed in with a scan id: submits it and says so', async () => {
+  it('already signed in with a scan id: opens the approval page, approving nothing by itself', async () => {
     const { actor, calls } = start({ device: DESKTOP, href: 'https://chat.example.com/?scanid=s1' });
     actor.send({ type: 'session.signedIn' });
     await waitFor(actor, (state) => state.matches('idle'));
-    expect(calls.submitScanId).toHaveBeenCalledWith('s1');
-    expect(calls.notices).toEqual([{ kind: 'scanApproved' }]);
+    expect(calls.openApproval).toHaveBeenCalledExactlyOnceWith('s1');
+    expect(calls.notices).toEqual([]);
   });
 
-  it('says the server’s msg when the scan id cannot be approved (expired)', async () => {
-    const { actor, calls } = start({
-      device: DESKTOP,
-      href: 'https://chat.example.com/?scanid=old',
-      submitScanId: async () => {
-        throw apiError('Scan id not found', 404);
-      },
-    });
-    actor.send({ type: 'session.signedIn' });
-    await waitFor(actor, (state) => state.matches('idle'));
-    expect(calls.notices).toEqual([{ kind: 'scanFailed', msg: 'Scan id not found' }]);
-    expect(calls.forgetScanIdInAddress).toHaveBeenCalled();
-  });
-
-  it('a visitor with a scan id is sent to log in first, then the scan id is submitted', async () => {
+  it('a visitor with a scan id is sent to the approval page (which asks to log in), once', async () => {
     const { actor, calls } = start({ device: DESKTOP, href: 'https://chat.example.com/chat?scanid=s2' });
     actor.send({ type: 'session.visitor' });
-    expect(calls.askToLogIn).toHaveBeenCalledWith('https://chat.example.com/chat?scanid=s2');
-    expect(calls.notices).toEqual([{ kind: 'logInToApprove' }]);
-    expect(calls.submitScanId).not.toHaveBeenCalled();
+    expect(calls.openApproval).toHaveBeenCalledExactlyOnceWith('s2');
     actor.send({ type: 'session.signedIn' });
     await waitFor(actor, (state) => state.matches('idle'));
-    expect(calls.submitScanId).toHaveBeenCalledWith('s2');
+    expect(calls.openApproval).toHaveBeenCalledTimes(1);
+  });
+
+  it('on the approval page itself, leaves the scan id to that page', async () => {
+    const { actor, calls } = start({ device: DESKTOP, href: 'https://chat.example.com/scan-approval?scanid=s3' });
+    actor.send({ type: 'session.signedIn' });
+    await waitFor(actor, (state) => state.matches('idle'));
+    expect(calls.openApproval).not.toHaveBeenCalled();
   });
 });
 

@@ -3,6 +3,7 @@ import type { LoginResult } from '../contract/auth';
 import type { WxConfig } from '../contract/wechat';
 import type { Device } from '../services/env';
 import { authorizationUrl } from '../services/wechat-links';
+import { SCAN_APPROVAL_PATH } from '../services/redirect';
 
 /** Redirects to WeChat's authorisation in a row before giving up (a code that keeps failing must not loop). */
 export const MAX_WECHAT_ATTEMPTS = 3;
@@ -17,11 +18,7 @@ export type WechatLoginInput = {
   nonce: string;
 };
 
-export type Notice =
-  | { kind: 'wechatFailed'; msg: string }
-  | { kind: 'scanApproved' }
-  | { kind: 'scanFailed'; msg: string }
-  | { kind: 'logInToApprove' };
+export type Notice = { kind: 'wechatFailed'; msg: string };
 
 type WechatLoginContext = WechatLoginInput & {
   code: string | null;
@@ -52,8 +49,8 @@ export const attemptOf = (state: string | null): number => {
 /**
  * The login state of section 4 beyond the session check: inside WeChat's in-app browser, a
  * visitor is signed in through WeChat's authorisation (config, then the code exchange, or a
- * redirect to get a code); elsewhere a visitor stays logged out. A `scanid` in the address is
- * submitted as soon as someone is signed in, which is how a scan login is approved.
+ * redirect to get a code); elsewhere a visitor stays logged out. A `scanid` in the address opens
+ * the approval page (once signed in, in WeChat), where only a click approves: a link never does.
  */
 export const wechatLoginMachine = setup({
   types: {
@@ -68,9 +65,6 @@ export const wechatLoginMachine = setup({
     exchangeCode: fromPromise<LoginResult, { code: string }>(async () => {
       throw new Error('exchangeCode is provided where the app starts');
     }),
-    submitScanId: fromPromise<void, { scanId: string }>(async () => {
-      throw new Error('submitScanId is provided where the app starts');
-    }),
   },
   actions: {
     /** Hands the session to the app (which stores the token in the cookie). */
@@ -81,10 +75,8 @@ export const wechatLoginMachine = setup({
     rememberState: (_, _params: { state: string }) => undefined,
     /** The address once signed in: without the used code (and off the login page). */
     leaveSignInAddress: (_, _params: { href: string }) => undefined,
-    /** Takes the submitted scan id out of the address, so a reload does not send it again. */
-    forgetScanIdInAddress: () => undefined,
-    /** Sends a visitor who opened a scan link to the login page. */
-    askToLogIn: (_, _params: { href: string }) => undefined,
+    /** Opens the page that asks whether to approve the scan login (it sends a visitor to log in first). */
+    openApproval: (_, _params: { scanId: string }) => undefined,
     notify: (_, _params: Notice) => undefined,
     setConfig: assign((_, params: { config: WxConfig }) => ({ config: params.config })),
     setFailure: assign((_, params: { error: unknown }) => ({ failure: messageOf(params.error) })),
@@ -109,7 +101,7 @@ export const wechatLoginMachine = setup({
       ...input,
       code: query.get('code') || null,
       returnedState,
-      scanId: query.get('scanid') || null,
+      scanId: new URL(input.href).pathname === SCAN_APPROVAL_PATH ? null : query.get('scanid') || null,
       attempt: attemptOf(returnedState),
       config: null,
       failure: null,
@@ -126,7 +118,7 @@ export const wechatLoginMachine = setup({
         {
           guard: 'hasScanId',
           target: 'loggedOut',
-          actions: [{ type: 'notify', params: { kind: 'logInToApprove' } }, { type: 'askToLogIn', params: ({ context }) => ({ href: context.href }) }],
+          actions: [{ type: 'openApproval', params: ({ context }) => ({ scanId: context.scanId! }) }, 'forgetScanId'],
         },
         { target: 'loggedOut' },
       ],
@@ -206,22 +198,14 @@ export const wechatLoginMachine = setup({
       },
     },
     signedIn: {
-      always: [{ guard: 'hasScanId', target: 'submittingScanId' }, { target: 'idle' }],
-    },
-    submittingScanId: {
-      invoke: {
-        src: 'submitScanId',
-        input: ({ context }) => ({ scanId: context.scanId! }),
-        onDone: { target: 'idle', actions: ['forgetScanId', 'forgetScanIdInAddress', { type: 'notify', params: { kind: 'scanApproved' } }] },
-        onError: {
+      always: [
+        {
+          guard: 'hasScanId',
           target: 'idle',
-          actions: [
-            'forgetScanId',
-            'forgetScanIdInAddress',
-            { type: 'notify', params: ({ event }) => ({ kind: 'scanFailed', msg: messageOf(event.error) }) },
-          ],
+          actions: [{ type: 'openApproval', params: ({ context }) => ({ scanId: context.scanId! }) }, 'forgetScanId'],
         },
-      },
+        { target: 'idle' },
+      ],
     },
     idle: {},
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOperationsPath, loginUrlFor, OPERATIONS_PREFIX, toSafeRedirectPath } from './redirect';
+import { isOperationsPath, loginToApprove, loginUrlFor, OPERATIONS_PREFIX, toSafeRedirectPath } from './redirect';
 
 const ORIGIN = 'https://app.example.com';
 
@@ -143,5 +143,15 @@ describe('isOperationsPath', () => {
 
   it.each(['/', '/kraken-operations', '/kraken-operation-evil', '/chat/kraken-operation', '/login'])('%s is not', (path) => {
     expect(isOperationsPath(path)).toBe(false);
+  });
+});
+
+describe('loginToApprove', () => {
+  it('comes back to the approval page of that code, through the redirect check', () => {
+    const url = new URL(loginToApprove('a/b?c&redirect_url=//evil.example'), ORIGIN);
+    expect(url.pathname).toBe('/login');
+    const back = toSafeRedirectPath(url.searchParams.get('redirect_url'), ORIGIN)!;
+    expect(back).toBe(`/scan-approval?scanid=${encodeURIComponent('a/b?c&redirect_url=//evil.example')}`);
+    expect(new URL(back, ORIGIN).searchParams.get('scanid')).toBe('a/b?c&redirect_url=//evil.example');
   });
 });

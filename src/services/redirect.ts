@@ -39,6 +39,13 @@ export const OPERATIONS_PREFIX = '/kraken-operation';
 /** Where Google returns after its consent page: `GOOGLE_REDIRECT_URI` is this path on the site. */
 export const GOOGLE_RETURN_PATH = '/login/google';
 
+/** Where a scan link sends a person: the page that asks before anything is approved. */
+export const SCAN_APPROVAL_PATH = '/scan-approval';
+export const scanApprovalPath = (scanId: string) => `${SCAN_APPROVAL_PATH}?scanid=${encodeURIComponent(scanId)}`;
+
+/** The login page that comes back to the approval of this scan code. */
+export const loginToApprove = (scanId: string) => `/login?redirect_url=${encodeURIComponent(scanApprovalPath(scanId))}`;
+
 export const isOperationsPath = (pathname: string): boolean =>
   pathname === OPERATIONS_PREFIX || pathname.startsWith(`${OPERATIONS_PREFIX}/`);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressAfterWechatSignIn, authorizationUrl, loginPageReturningTo, pageUrlForSignature } from './wechat-links';
+import { addressAfterWechatSignIn, authorizationUrl, pageUrlForSignature } from './wechat-links';
 
 describe('WeChat links', () => {
   it('sends a person only to WeChat’s page or this site’s own consent page', () => {
@@ -21,9 +21,5 @@ describe('WeChat links', () => {
     expect(addressAfterWechatSignIn('https://chat.example.com/chat/c1?code=C&state=S&scanid=s')).toBe('/chat/c1?scanid=s');
     expect(addressAfterWechatSignIn('https://chat.example.com/login?redirect_url=%2Faccount&code=C&state=S')).toBe('/account');
     expect(addressAfterWechatSignIn('https://chat.example.com/login?redirect_url=%2F%2Fevil.example&code=C')).toBe('/');
-  });
-
-  it('sends a visitor with a scan link to log in and come back, without the scan id', () => {
-    expect(loginPageReturningTo('https://chat.example.com/chat?scanid=s1&x=2')).toBe(`/login?redirect_url=${encodeURIComponent('/chat?x=2')}`);
   });
 });

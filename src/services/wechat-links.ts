@@ -52,10 +52,6 @@ export const addressAfterWechatSignIn = (href: string): string => {
   return pathWithout(href, OAUTH_RETURN_PARAMS);
 };
 
-/** The login page that comes back to this page (without the scan id, which is kept aside). */
-export const loginPageReturningTo = (href: string): string =>
-  `/login?redirect_url=${encodeURIComponent(pathWithout(href, ['scanid', ...OAUTH_RETURN_PARAMS]))}`;
-
 /** A WeChat mini program that can confirm scan logins (its page reads the `scanid` query). */
 export type MiniProgram = { appId: string; path: string };
 

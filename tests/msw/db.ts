@@ -204,3 +204,20 @@ export const seedGoogleCode = (code: string, userId: string): void => {
 export const seedWechatCode = (code: string, userId: string): void => {
   db.wechatCodes.set(code, userId);
 };
+
+/** A scan ticket some browser opened and waits on (as register-login would have made it). */
+export const seedScanTicket = (partial: Partial<ScanTicketState> = {}): ScanTicketState => {
+  const now = Date.now();
+  const ticket: ScanTicketState = {
+    id: nextId('scan'),
+    fingerPrint: 'waiting-browser-secret',
+    status: 'waiting',
+    expiresAt: new Date(now + 3 * 60_000).toISOString(),
+    createdAt: new Date(now).toISOString(),
+    device: { browser: 'Firefox 133', os: 'Linux' },
+    address: '203.0.113.7',
+    ...partial,
+  };
+  db.scanTickets.set(ticket.id, ticket);
+  return ticket;
+};

@@ -6,7 +6,7 @@ import { RootLayout } from '../../src/app/root-layout';
 import { Routes } from '../../src/app/routes';
 import { i18n, initI18n } from '../../src/i18n';
 import { LOCALES, type Locale } from '../../src/i18n/locale';
-import { seedConversation, seedUser, userOwner } from '../msw/db';
+import { seedConversation, seedScanTicket, seedUser, userOwner } from '../msw/db';
 import { renderWithRuntime } from './harness';
 
 type Page = { name: string; url: string; title: string; signedIn?: boolean; ready: () => Promise<unknown> };
@@ -17,7 +17,8 @@ const PAGES: Page[] = [
   { name: 'login', url: '/login?source=kraken', title: 'login.title', ready: () => screen.findByRole('heading', { level: 1 }) },
   { name: 'new chat', url: '/chat', title: 'nav.chat', ready: () => screen.findByRole('textbox') },
   { name: 'stored chat', url: '/chat/{conversation}', title: 'nav.chat', signedIn: true, ready: () => screen.findByTestId('answer') },
-  { name: 'account', url: '/account', title: 'account.title', signedIn: true, ready: () => screen.findByRole('heading', { level: 1 }) },
+  { name: 'account', url: '/account', title: 'account.title', signedIn: true, ready: () => screen.findAllByTestId('session-row') },
+  { name: 'scan approval', url: '/scan-approval?scanid={scan}', title: 'scanApproval.title', signedIn: true, ready: () => screen.findByTestId('scan-ticket') },
   { name: 'download', url: '/download', title: 'download.title', ready: () => screen.findByRole('heading', { level: 1 }) },
   { name: 'operations', url: '/kraken-operation', title: 'operations.title', signedIn: true, ready: () => screen.findByRole('heading', { level: 1 }) },
   {
@@ -84,7 +85,8 @@ describe.each(LOCALES)('every screen in %s', (locale: Locale) => {
         { role: 'assistant', content: 'About two hours.' },
       ],
     });
-    const url = page.url.replace('{conversation}', conversation.conversationId);
+    const scan = seedScanTicket();
+    const url = page.url.replace('{conversation}', conversation.conversationId).replace('{scan}', scan.id);
     const view = await renderWithRuntime(
       <RootLayout>
         <Routes />

@@ -8,6 +8,7 @@ import { accountFormMachine, type AccountField } from '../../machines/account-fo
 import { uploadFile } from '../../services/api/media';
 import { getUserInfo, updateUser } from '../../services/api/users';
 import { AvatarField } from './avatar-field';
+import { SessionsPanel } from './sessions-panel';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { useScreenActor } from '../../app/use-screen-actor';
 
@@ -166,6 +167,7 @@ const AccountScreen = () => {
         </h1>
         <p className="mb-6 mt-0 text-muted">{t('account.subtitle')}</p>
         <AccountForm />
+        <SessionsPanel />
       </section>
     </div>
   );

@@ -31,7 +31,7 @@ export const ScanLoginPanel = ({ returnTo }: { returnTo: string }) => {
   const { scanLogin } = useWechatActors();
   const actor = useScreenActor(scanLogin.logic, { input: scanLogin.input(returnTo) });
   const phase = useSelector(actor, (state) =>
-    state.matches('showing') ? 'showing' : state.matches('expired') ? 'expired' : state.matches('failed') ? 'failed' : state.matches('signedIn') ? 'signedIn' : 'opening',
+    (['showing', 'expired', 'denied', 'failed', 'signedIn'] as const).find((phase) => state.matches(phase)) ?? 'opening',
   );
   const link = useSelector(actor, (state) => state.context.link);
   const failure = useSelector(actor, (state) => state.context.failure);
@@ -70,10 +70,10 @@ export const ScanLoginPanel = ({ returnTo }: { returnTo: string }) => {
           </p>
         </>
       )}
-      {phase === 'expired' && (
+      {(phase === 'expired' || phase === 'denied') && (
         <div className="flex flex-col items-center gap-3 py-10">
           <p role="status" className="text-sm">
-            {t('scanLogin.expired')}
+            {t(phase === 'denied' ? 'scanLogin.denied' : 'scanLogin.expired')}
           </p>
           <button type="button" className="btn-primary" onClick={() => actor.send({ type: 'refresh' })}>
             {t('scanLogin.refresh')}

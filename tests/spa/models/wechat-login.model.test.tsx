@@ -13,7 +13,7 @@ import { coverageGaps, NO_GAPS, transitionsOf, uniquePaths } from './model-cover
 
 /**
  * WeChat's in-app browser as a person meets it on the login page: sent to authorise, coming back
- * with a code that works (maybe with a scan id to approve), with one that WeChat refuses (told
+ * with a code that works (maybe with a scan id, whose approval page opens), with one that WeChat refuses (told
  * why, sent again), or finding WeChat unreachable (told why, trying again when it is back).
  */
 const wechatLogin = createMachine({
@@ -34,7 +34,7 @@ const wechatLogin = createMachine({
       on: {
         OPEN_WITHOUT_CODE: 'sentToAuthorize',
         OPEN_WITH_CODE: 'signedIn',
-        OPEN_WITH_CODE_AND_SCANID: 'signedInAndApproved',
+        OPEN_WITH_CODE_AND_SCANID: 'signedInAndAskedToApprove',
         OPEN_WITH_USED_CODE: 'refusedAndSentAgain',
         OPEN_WHILE_WECHAT_DOWN: 'configFailed',
       },
@@ -43,7 +43,7 @@ const wechatLogin = createMachine({
     refusedAndSentAgain: { on: { CONSENT: 'signedIn' } },
     configFailed: { on: { RETRY_WHEN_BACK: 'sentToAuthorize' } },
     signedIn: { type: 'final' },
-    signedInAndApproved: { type: 'final' },
+    signedInAndAskedToApprove: { type: 'final' },
   },
 });
 
@@ -119,12 +119,12 @@ const expectSentToAuthorize = async (world: World, attempt: number) => {
   expect(tokenCookie()).toBeUndefined();
 };
 
-const expectSignedIn = async (world: World) => {
+const expectSignedIn = async (world: World, at = RETURN_TO) => {
   await waitFor(() => expect(isSignedIn(world.view!.runtime.app.getSnapshot())).toBe(true));
   expect(world.view!.runtime.app.getSnapshot().context.user?.id).toBe(world.userId);
   const token = decodeURIComponent(tokenCookie()!.slice(TOKEN_COOKIE.length + 1));
   expect(db.sessions.get(token)).toBe(world.userId);
-  await waitFor(() => expect(world.view!.url()).toBe(RETURN_TO));
+  await waitFor(() => expect(world.view!.url()).toBe(at));
 };
 
 const destructiveToast = async (text: string) => {
@@ -163,11 +163,11 @@ const testParams = (world: () => World): TestParam<SnapshotFrom<typeof wechatLog
       expect(world().exchanges.length).toBeGreaterThanOrEqual(1);
       expect(world().approvals).toHaveLength(0);
     },
-    signedInAndApproved: async () => {
-      await expectSignedIn(world());
-      await waitFor(() => expect(db.scanTickets.get(world().scanId!)).toMatchObject({ status: 'confirmed', userId: world().userId }));
-      expect(world().approvals).toHaveLength(1);
-      expect(await screen.findByText('Login approved')).toBeInTheDocument();
+    signedInAndAskedToApprove: async () => {
+      // Signed in, on the page that asks: the scan code itself is not approved by coming back.
+      await expectSignedIn(world(), `/scan-approval?scanid=${world().scanId}`);
+      expect(db.scanTickets.get(world().scanId!)).toMatchObject({ status: 'waiting' });
+      expect(world().approvals).toHaveLength(0);
     },
   },
   events: {
@@ -179,7 +179,15 @@ const testParams = (world: () => World): TestParam<SnapshotFrom<typeof wechatLog
     },
     OPEN_WITH_CODE_AND_SCANID: async () => {
       const scanId = nextId('scan');
-      db.scanTickets.set(scanId, { id: scanId, fingerPrint: 'desktop-browser-secret', status: 'waiting', expiresAt: new Date(Date.now() + 60_000).toISOString() });
+      db.scanTickets.set(scanId, {
+        id: scanId,
+        fingerPrint: 'desktop-browser-secret',
+        status: 'waiting',
+        expiresAt: new Date(Date.now() + 60_000).toISOString(),
+        createdAt: new Date().toISOString(),
+        device: { browser: 'Chrome 131', os: 'Windows' },
+        address: '198.51.100.4',
+      });
       world().scanId = scanId;
       localStorage.setItem(STATE_KEY, '1.feedc0de');
       seedWechatCode('code-scan', world().userId);

@@ -1,0 +1,56 @@
+import { fromPromise } from 'xstate';
+import { i18n } from '../i18n';
+import { scanApprovalMachine } from '../machines/scan-approval.machine';
+import { sessionsMachine, type SessionsNotice } from '../machines/sessions.machine';
+import {
+  denyScanId,
+  getScanTicket,
+  listSessions,
+  revokeOtherSessions,
+  revokeSession,
+  updateScanId,
+} from '../services/api/users';
+import { loginToApprove } from '../services/redirect';
+import type { Runtime } from './runtime';
+
+/**
+ * The real side effects of the account's own screen machines (scan approval, sessions), given
+ * here rather than in the screens, so a screen only reads its machine and sends events.
+ */
+export const scanApprovalLogic = ({ navigate, toast }: Pick<Runtime, 'toast'> & { navigate: (to: string, options?: { replace?: boolean }) => void }) =>
+  scanApprovalMachine.provide({
+    actors: {
+      fetchTicket: fromPromise(({ input }) => getScanTicket(input.scanId, { silent: true })),
+      approveTicket: fromPromise(async ({ input }) => {
+        await updateScanId(input.scanId, { silent: true });
+      }),
+      denyTicket: fromPromise(async ({ input }) => {
+        await denyScanId(input.scanId, { silent: true });
+      }),
+    },
+    actions: {
+      askToLogIn: (_, { scanId }) => {
+        toast({ title: i18n.t('scanApproval.logInFirst') });
+        navigate(loginToApprove(scanId), { replace: true });
+      },
+    },
+  });
+
+const sessionsNoticeToast = (notice: SessionsNotice) =>
+  notice.kind === 'revoked'
+    ? { title: i18n.t('sessions.revokedToast'), variant: 'success' as const }
+    : { title: i18n.t('sessions.revokedOthersToast', { count: notice.count }), variant: 'success' as const };
+
+export const sessionsLogic = ({ toast }: Pick<Runtime, 'toast'>) =>
+  sessionsMachine.provide({
+    actors: {
+      listSessions: fromPromise(() => listSessions({ silent: true })),
+      revokeSession: fromPromise(async ({ input }) => {
+        await revokeSession(input.id, { silent: true });
+      }),
+      revokeOthers: fromPromise(() => revokeOtherSessions({ silent: true })),
+    },
+    actions: {
+      notify: (_, notice) => toast(sessionsNoticeToast(notice)),
+    },
+  });
