@@ -6,7 +6,7 @@ import { useRuntime } from '../../app/runtime-context';
 import { useScreenActor } from '../../app/use-screen-actor';
 import type { Session } from '../../contract/users';
 import { formatDateTime, formatRelativeTime } from '../../i18n/format';
-import { DeviceName } from './device-name';
+import { deviceName, DeviceName } from './device-name';
 
 const METHOD_ICONS: Record<NonNullable<Session['method']>, string> = {
   password: 'i-lucide-key-round',
@@ -44,13 +44,16 @@ const SessionRow = ({ session, busy, disabled, onRevoke }: { session: Session; b
         </p>
       </div>
       {!session.current && (
-        <button type="button" className="btn-outline" disabled={disabled} aria-busy={busy || undefined} onClick={onRevoke}>
+        <button
+          type="button"
+          className="btn-outline"
+          disabled={disabled}
+          aria-busy={busy || undefined}
+          aria-label={t('sessions.signOutDevice', { device: deviceName(t, session.device) })}
+          onClick={onRevoke}
+        >
           <span className={busy ? 'i-lucide-loader-circle animate-spin' : 'i-lucide-log-out'} aria-hidden="true" />
           {t('sessions.signOut')}
-          <span className="sr-only">
-            {' '}
-            <DeviceName device={session.device} />
-          </span>
         </button>
       )}
     </li>
