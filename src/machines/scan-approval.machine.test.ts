@@ -12,7 +12,7 @@ const waiting = (lifetimeMs: number): ScanApproval => ({
 });
 
 const start = (input: ScanApprovalInput, ticket: ScanApproval = waiting(180_000)) => {
-  const calls = { fetch: vi.fn(async () => ticket), approve: vi.fn(async () => undefined), deny: vi.fn(async () => undefined), askToLogIn: vi.fn() };
+  const calls = { fetch: vi.fn(async () => ticket), approve: vi.fn(async (): Promise<void> => undefined), deny: vi.fn(async (): Promise<void> => undefined), askToLogIn: vi.fn() };
   const actor = createActor(
     scanApprovalMachine.provide({
       actors: {
