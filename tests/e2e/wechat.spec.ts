@@ -5,7 +5,7 @@ import { expect, logIn, test, useEnglish } from './fixtures';
 const WECHAT_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.49(0x18003131) NetType/WIFI Language/en';
 
-test('scan login: a QR link opened where someone is logged in logs the waiting browser in within two seconds', async ({ browser, baseURL }) => {
+test('scan login: a link opened by a signed-in person signs nobody in until the click on Approve', async ({ browser, baseURL }) => {
   const waiting = await browser.newContext({ baseURL });
   const phone = await browser.newContext({ baseURL });
   try {
@@ -21,18 +21,37 @@ test('scan login: a QR link opened where someone is logged in logs the waiting b
     await expect(a.getByRole('img', { name: 'QR code for logging in' })).toBeVisible();
     const link = await a.getByRole('link', { name: 'Open the login link' }).getAttribute('href');
     expect(link).toMatch(new RegExp(`^${baseURL}/\\?scanid=[A-Za-z0-9_-]{32}$`));
+    const scanId = new URL(link!).searchParams.get('scanid')!;
+    const polls: string[] = [];
+    a.on('response', (response) => {
+      if (response.url().endsWith('/wx/validate-login')) void response.json().then((body) => polls.push(body.data.status));
+    });
 
     await b.goto('/login');
     await logIn(b);
     await expect(b.getByRole('button', { name: 'User menu' })).toBeVisible();
+    const decisions: string[] = [];
+    b.on('request', (request) => {
+      if (/update-scanid|deny-scanid/.test(request.url())) decisions.push(request.url());
+    });
 
-    const confirmed = b.waitForResponse((response) => response.url().endsWith('/api/system/user/update-scanid'));
+    // Opening the link shows who asks and decides nothing, however long the page stays open.
     await b.goto(link!);
-    expect((await confirmed).status()).toBe(200);
+    await expect(b).toHaveURL(`${baseURL}/scan-approval?scanid=${scanId}`);
+    const details = b.getByTestId('scan-ticket');
+    await expect(details).toContainText(/Chrome \d+ on Windows/);
+    await expect(details).toContainText('127.0.0.1');
+    await expect(b.getByRole('button', { name: 'Approve' })).toBeEnabled();
+    const pollsBefore = polls.length;
+    await expect.poll(() => polls.length, { timeout: 6000 }).toBeGreaterThanOrEqual(pollsBefore + 2);
+    expect(polls.every((status) => status === 'waiting')).toBe(true);
+    expect(decisions).toEqual([]);
+    await expect(a.getByRole('button', { name: 'User menu' })).toHaveCount(0);
+
+    await b.getByRole('button', { name: 'Approve' }).click();
     const approvedAt = Date.now();
     await expect(b.getByText('Login approved', { exact: true })).toBeVisible();
-    await expect(b).toHaveURL(`${baseURL}/`);
-
+    expect(decisions).toHaveLength(1);
     await expect(a.getByRole('button', { name: 'User menu' })).toBeVisible({ timeout: 2000 });
     expect(Date.now() - approvedAt).toBeLessThan(2000);
     await expect(a).toHaveURL(`${baseURL}/chat`);
@@ -42,7 +61,7 @@ test('scan login: a QR link opened where someone is logged in logs the waiting b
   }
 });
 
-test('scan login: a visitor who opens the QR link logs in first, and the login is approved right after', async ({ browser, baseURL }) => {
+test('scan login: a visitor who opens the link logs in first, sees the same question, and Deny tells the waiting browser', async ({ browser, baseURL }) => {
   const waiting = await browser.newContext({ baseURL });
   const phone = await browser.newContext({ baseURL });
   try {
@@ -53,16 +72,51 @@ test('scan login: a visitor who opens the QR link logs in first, and the login i
     await a.goto('/login');
     await a.getByRole('tab', { name: 'Scan code' }).click();
     const link = await a.getByRole('link', { name: 'Open the login link' }).getAttribute('href');
+    const scanId = new URL(link!).searchParams.get('scanid')!;
 
     await b.goto(link!);
-    await expect(b).toHaveURL(`${baseURL}/login?redirect_url=%2F`);
-    await expect(b.getByText('Log in to approve the login on your other device.', { exact: true })).toBeVisible();
+    await expect(b).toHaveURL(`${baseURL}/login?redirect_url=${encodeURIComponent(`/scan-approval?scanid=${scanId}`)}`);
+    await expect(b.getByText('Log in to approve or deny the login on your other device.', { exact: true })).toBeVisible();
     await logIn(b);
-    await expect(b.getByText('Login approved', { exact: true })).toBeVisible();
-    await expect(a.getByRole('button', { name: 'User menu' })).toBeVisible({ timeout: 5000 });
-    await expect(a).toHaveURL(`${baseURL}/`);
+    await expect(b).toHaveURL(`${baseURL}/scan-approval?scanid=${scanId}`);
+    await expect(b.getByTestId('scan-ticket')).toBeVisible();
+    await b.getByRole('button', { name: 'Deny' }).click();
+    await expect(b.getByText('Login denied', { exact: true })).toBeVisible();
+
+    await expect(a.getByText('The login was declined on the other device.')).toBeVisible({ timeout: 5000 });
+    await expect(a.getByRole('button', { name: 'Refresh code' })).toBeVisible();
+    await expect(a.getByRole('button', { name: 'User menu' })).toHaveCount(0);
   } finally {
     await waiting.close();
+    await phone.close();
+  }
+});
+
+test('sessions: the account page lists both browsers and signs the other one out', async ({ browser, baseURL }) => {
+  const laptop = await browser.newContext({ baseURL });
+  const phone = await browser.newContext({ baseURL, userAgent: devices['iPhone 13'].userAgent });
+  try {
+    const a = await laptop.newPage();
+    const b = await phone.newPage();
+    await useEnglish(a);
+    await useEnglish(b);
+    await b.goto('/login?redirect_url=%2Faccount');
+    await logIn(b);
+    await a.goto('/login?redirect_url=%2Faccount');
+    await logIn(a);
+    await expect(a).toHaveURL(`${baseURL}/account`);
+
+    const row = a.getByTestId('session-row').filter({ hasText: /Safari \d+ on iOS/ }).first();
+    await expect(row).toBeVisible();
+    await expect(a.getByTestId('session-row').filter({ hasText: 'This device' })).toContainText(/Chrome \d+ on Windows/);
+    await row.getByRole('button', { name: /Sign out Safari/ }).click();
+    await expect(a.getByText('Session signed out', { exact: true })).toBeVisible();
+
+    // The phone's token no longer works: its next look at the account sends it to log in.
+    await b.reload();
+    await expect(b).toHaveURL(/\/login\?redirect_url=%2Faccount/);
+  } finally {
+    await laptop.close();
     await phone.close();
   }
 });
