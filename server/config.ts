@@ -1,5 +1,6 @@
 import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../src/contract/media';
 import { googleConfigFromEnv, type GoogleConfig } from './auth/google';
+import { PROVIDER_PICTURE_SOURCES, type PictureSources } from './media/provider-picture';
 import { wechatSettingsFromEnv, type WechatSettings } from './wechat/settings';
 
 export type LlmConfig = { baseUrl: string; apiKey?: string; model: string };
@@ -25,6 +26,8 @@ export type ServerConfig = {
   wechat: WechatSettings;
   /** The Google OAuth connector; null refuses Google login. */
   google: GoogleConfig | null;
+  /** Where WeChat's and Google's pictures of a new account may be fetched from; not from the environment (tests only loosen it). */
+  providerPictures: PictureSources;
   /** How long a scan-login ticket waits for its confirmation. */
   scanTicketTtlMs: number;
   /** Scan-login tickets one client address may open per minute. */
@@ -46,6 +49,7 @@ export const defaultConfig: ServerConfig = {
   trustProxy: false,
   wechat: { mode: 'simulator' },
   google: null,
+  providerPictures: PROVIDER_PICTURE_SOURCES,
   scanTicketTtlMs: 3 * 60 * 1000,
   scanTicketsPerMinute: 20,
 };
@@ -76,6 +80,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     wechat: wechatSettingsFromEnv(env),
     google: googleConfigFromEnv(env),
+    providerPictures: PROVIDER_PICTURE_SOURCES,
     scanTicketTtlMs: positiveNumber(env, 'SCAN_TICKET_TTL_SECONDS', defaultConfig.scanTicketTtlMs / 1000) * 1000,
     scanTicketsPerMinute: positiveNumber(env, 'SCAN_TICKETS_PER_MINUTE', defaultConfig.scanTicketsPerMinute),
   };
