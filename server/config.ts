@@ -62,8 +62,11 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number):
   return value;
 }
 
-/** Reads every setting the server takes from the environment (see docs/api.md, "Configuration"). */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+/**
+ * Reads every setting the server takes from the environment (see docs/api.md, "Configuration").
+ * `listen.host` is where the server will listen: some defaults are safe only on loopback.
+ */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { host?: string } = {}): ServerConfig {
   const baseUrl = env.LLM_BASE_URL?.trim();
   return {
     llm: baseUrl
@@ -78,7 +81,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     loginWindowMs: positiveNumber(env, 'LOGIN_WINDOW_SECONDS', defaultConfig.loginWindowMs / 1000) * 1000,
     sseHeartbeatMs: defaultConfig.sseHeartbeatMs,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
-    wechat: wechatSettingsFromEnv(env),
+    wechat: wechatSettingsFromEnv(env, listen),
     google: googleConfigFromEnv(env),
     providerPictures: PROVIDER_PICTURE_SOURCES,
     scanTicketTtlMs: positiveNumber(env, 'SCAN_TICKET_TTL_SECONDS', defaultConfig.scanTicketTtlMs / 1000) * 1000,

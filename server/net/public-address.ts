@@ -107,3 +107,7 @@ export function classifyAddress(address: string): AddressClass {
 }
 
 export const isPublicAddress = (address: string): boolean => classifyAddress(address) === 'public';
+
+/** A listen address only this machine can reach: `localhost`, 127.0.0.0/8 or ::1. */
+export const isLoopbackHost = (host: string): boolean =>
+  /^localhost\.?$/i.test(host.trim()) || classifyAddress(host.trim()) === 'loopback';
