@@ -151,5 +151,7 @@ export async function fetchProviderPicture(
     new Promise<string>((resolve) => setTimeout(() => resolve(`${url.hostname} did not resolve within ${timeoutMs} ms`), timeoutMs).unref()),
   ]);
   if (typeof address === 'string') return refused(address);
-  return download(url, address, options.maxBytes ?? PICTURE_MAX_BYTES, Math.max(1, timeoutMs - (Date.now() - started)));
+  return download(url, address, options.maxBytes ?? PICTURE_MAX_BYTES, Math.max(1, timeoutMs - (Date.now() - started))).catch((error: Error) =>
+    refused(`request failed (${error.name})`),
+  );
 }

@@ -87,3 +87,16 @@ describe('importing a provider’s picture at sign-up', () => {
     expect(await storedAvatar(user.id)).toBe('/api/media/file/chosen');
   });
 });
+
+describe('a picture that cannot be had', () => {
+  it('never fails the sign-in: no avatar, and the log says why', async () => {
+    const logs: string[] = [];
+    const user = await withAvatar('https://thirdwx.qlogo.cn/mmopen/z/132');
+    const broken: FetchPicture = async () => {
+      throw new TypeError('boom');
+    };
+    const result = await importAvatar(depsOf(logs), user, { provider: 'wechat', url: 'https://thirdwx.qlogo.cn/mmopen/z/132?secret=1' }, broken);
+    expect(result.avatar).toBe('');
+    expect(logs).toEqual(['avatar: wechat picture https://thirdwx.qlogo.cn/mmopen/z/132 not imported: TypeError']);
+  });
+});

@@ -44,11 +44,14 @@ export async function importAvatar<U extends { id: string; avatar: string }>(
   if (!isNetworkLink(marker)) return user;
   let avatar = '';
   if (picture.url) {
-    const fetched = await fetchPicture(picture.url, picture.provider, services.config.providerPictures);
-    if (fetched.ok) {
-      avatar = (await storeUpload(services.db, services.storage, services.clock, { userId: user.id }, { name: 'avatar', bytes: fetched.bytes })).url;
-    } else {
-      services.log(`avatar: ${picture.provider} picture ${shownUrl(picture.url)} not imported: ${fetched.reason}`);
+    const notImported = (reason: string) => services.log(`avatar: ${picture.provider} picture ${shownUrl(picture.url)} not imported: ${reason}`);
+    try {
+      const fetched = await fetchPicture(picture.url, picture.provider, services.config.providerPictures);
+      if (fetched.ok) {
+        avatar = (await storeUpload(services.db, services.storage, services.clock, { userId: user.id }, { name: 'avatar', bytes: fetched.bytes })).url;
+      } else notImported(fetched.reason);
+    } catch (error) {
+      notImported(error instanceof Error ? error.name : 'error');
     }
   }
   const [updated] = await services.db
