@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,23 +7,25 @@ import { SIMULATOR_APP_ID, SIMULATOR_AUTHORIZE_PATH } from './wechat/simulator';
 import { WECHAT_NOT_CONFIGURED } from './wechat/routes';
 
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const started: ChildProcess[] = [];
+const started: { child: ChildProcess; dataDir: string }[] = [];
 afterEach(async () => {
-  for (const child of started.splice(0)) {
+  for (const { child, dataDir } of started.splice(0)) {
     if (child.exitCode === null) {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
 /** `npm run serve` as an operator runs it: only the variables given here, on a free port. */
 async function serve(env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kraken-main-'));
   const child = spawn(TSX, ['server/main.ts'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'kraken-main-')), ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  started.push(child);
+  started.push({ child, dataDir });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk) => {
