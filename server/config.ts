@@ -1,5 +1,6 @@
 import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../src/contract/media';
 import { googleConfigFromEnv, type GoogleConfig } from './auth/google';
+import { PROVIDER_PICTURE_SOURCES, type PictureSources } from './media/provider-picture';
 import { wechatSettingsFromEnv, type WechatSettings } from './wechat/settings';
 
 export type LlmConfig = { baseUrl: string; apiKey?: string; model: string };
@@ -25,6 +26,8 @@ export type ServerConfig = {
   wechat: WechatSettings;
   /** The Google OAuth connector; null refuses Google login. */
   google: GoogleConfig | null;
+  /** Where WeChat's and Google's pictures of a new account may be fetched from; not from the environment (tests only loosen it). */
+  providerPictures: PictureSources;
   /** How long a scan-login ticket waits for its confirmation. */
   scanTicketTtlMs: number;
   /** Scan-login tickets one client address may open per minute. */
@@ -46,6 +49,7 @@ export const defaultConfig: ServerConfig = {
   trustProxy: false,
   wechat: { mode: 'simulator' },
   google: null,
+  providerPictures: PROVIDER_PICTURE_SOURCES,
   scanTicketTtlMs: 3 * 60 * 1000,
   scanTicketsPerMinute: 20,
 };
@@ -58,8 +62,11 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number):
   return value;
 }
 
-/** Reads every setting the server takes from the environment (see docs/api.md, "Configuration"). */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+/**
+ * Reads every setting the server takes from the environment (see docs/api.md, "Configuration").
+ * `listen.host` is where the server will listen: some defaults are safe only on loopback.
+ */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { host?: string } = {}): ServerConfig {
   const baseUrl = env.LLM_BASE_URL?.trim();
   return {
     llm: baseUrl
@@ -74,8 +81,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     loginWindowMs: positiveNumber(env, 'LOGIN_WINDOW_SECONDS', defaultConfig.loginWindowMs / 1000) * 1000,
     sseHeartbeatMs: defaultConfig.sseHeartbeatMs,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
-    wechat: wechatSettingsFromEnv(env),
+    wechat: wechatSettingsFromEnv(env, listen),
     google: googleConfigFromEnv(env),
+    providerPictures: PROVIDER_PICTURE_SOURCES,
     scanTicketTtlMs: positiveNumber(env, 'SCAN_TICKET_TTL_SECONDS', defaultConfig.scanTicketTtlMs / 1000) * 1000,
     scanTicketsPerMinute: positiveNumber(env, 'SCAN_TICKETS_PER_MINUTE', defaultConfig.scanTicketsPerMinute),
   };

@@ -1,3 +1,5 @@
+import { isLoopbackHost } from './net/public-address';
+import { signInSummary } from './sign-in-summary';
 import { startServer } from './start';
 
 /** `npm start` / `npm run serve`: the SPA and the API on one port. */
@@ -6,10 +8,13 @@ async function main() {
   const port = env.PORT ? Number(env.PORT) : 8080;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   const dataDir = env.DATA_DIR || './.data';
-  const server = await startServer({ port, host: env.HOST || '0.0.0.0', dataDir });
+  // Loopback unless told otherwise: a first start on someone's machine is not open to their network.
+  const host = env.HOST || '127.0.0.1';
+  const server = await startServer({ port, host, dataDir });
 
   const db = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}/pglite`;
   console.log(`\nKraken chat is running at ${server.url}`);
+  console.log(isLoopbackHost(host) ? '  reachable from this machine only (HOST=0.0.0.0 opens it to others)' : `  reachable from other machines (HOST=${host})`);
   console.log(`  database: ${db}`);
   console.log(`  answers:  ${server.runtimeLabel}`);
   const where =
@@ -18,7 +23,9 @@ async function main() {
       : `${server.demo.source === 'generated' ? 'generated now, ' : ''}kept in ${dataDir}/demo-account.json`;
   console.log(`  demo account (${where}):`);
   console.log(`    username: ${server.demo.username}`);
-  console.log(`    password: ${server.demo.password}\n`);
+  console.log(`    password: ${server.demo.password}`);
+  for (const line of signInSummary(server.config, host)) console.log(line);
+  console.log('');
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -57,7 +57,8 @@ export function runtimeFor(config: ServerConfig): AgentRuntime {
 /** Opens the database, migrates, seeds, and serves the app: what `npm start` and browser tests run. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const env = options.env ?? process.env;
-  const config: ServerConfig = { ...configFromEnv(env), ...options.config };
+  const host = options.host ?? '127.0.0.1';
+  const config: ServerConfig = { ...configFromEnv(env, { host }), ...options.config };
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const databaseUrl = options.databaseUrl ?? env.DATABASE_URL;
@@ -87,7 +88,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       log: options.log,
       ...(spaDir ? { spaDir } : {}),
     });
-    const host = options.host ?? '127.0.0.1';
     const listening = await new Promise<ServerType>((resolveListen, reject) => {
       const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolveListen(s));
       s.once('error', reject);

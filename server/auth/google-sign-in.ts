@@ -108,6 +108,6 @@ export async function googleLogin(
 ): Promise<LoginResult> {
   if (!(await consumeState(services.db, input.state, services.clock.now()))) throw badRequest(GOOGLE_STATE_USED);
   const profile = await google.profileForCode(input.code);
-  const user = await importAvatar(services, await userForGoogleProfile(services, profile));
+  const user = await importAvatar(services, await userForGoogleProfile(services, profile), { provider: 'google', url: profile.picture });
   return finishLogin(services, user, input.visitorId, input.origin);
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHarness } from '../test/harness';
+import { loopbackPictureSources } from '../test/pictures';
 import { startFakeGoogle, type FakeGoogle, type FakeGoogleUser } from './fake-google';
 import { createGoogleConnector, GOOGLE_INVALID_CODE, GOOGLE_NOT_CONFIGURED, GOOGLE_UNREACHABLE, googleConfigFromEnv } from './google';
 import { GOOGLE_STATE_TTL_MS, GOOGLE_STATE_USED } from './google-sign-in';
@@ -23,7 +24,9 @@ afterAll(async () => {
   await h.close();
 });
 
-const configured = (options: Parameters<typeof h.makeApp>[0] = {}) => h.makeApp({ ...options, config: { google: google.config, ...options.config } });
+/** Google's pictures are served by the fake on loopback over http: allowed for this test only. */
+const configured = (options: Parameters<typeof h.makeApp>[0] = {}) =>
+  h.makeApp({ ...options, config: { google: google.config, providerPictures: loopbackPictureSources(google.url), ...options.config } });
 
 /** What a person does on Google's page: start, pick the account, come back with code and state. */
 async function signIn(t: ReturnType<typeof configured>, user: FakeGoogleUser, headers: Record<string, string> = {}) {

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { userInfoSchema } from '../../src/contract/users';
 import { scanTickets } from '../db/schema';
 import { openHarness } from '../test/harness';
+import { pngOf } from '../test/png';
 
 const ME = '/api/system/user/get-user-info';
 const UPDATE = '/api/system/user/update';
@@ -33,13 +34,16 @@ describe('updating the user', () => {
   it('changes nickname, avatar and WeChat id, never the username', async () => {
     const t = h.makeApp();
     const { headers, username } = await h.loggedIn(t);
+    const form = new FormData();
+    form.set('file', new File([new Uint8Array(pngOf(4, [1, 2, 3]))], 'me.png', { type: 'image/png' }));
+    const avatar = (await (await t.raw('/api/media/upload', { method: 'POST', body: form, headers })).json()).data.url;
     const reply = await t.post(
       UPDATE,
-      { nickname: '  Ada L ', avatar: '/api/media/file/abc', wechatId: 'ada_lovelace', username: 'hacker@evil.example' },
+      { nickname: '  Ada L ', avatar, wechatId: 'ada_lovelace', username: 'hacker@evil.example' },
       headers,
     );
     expect(reply.status).toBe(200);
-    expect(reply.body.data).toMatchObject({ username, nickname: 'Ada L', avatar: '/api/media/file/abc', wechatId: 'ada_lovelace' });
+    expect(reply.body.data).toMatchObject({ username, nickname: 'Ada L', avatar, wechatId: 'ada_lovelace' });
     expect((await t.get(ME, {}, headers)).body.data.username).toBe(username);
     const cleared = await t.post(UPDATE, { wechatId: '' }, headers);
     expect(cleared.body.data).not.toHaveProperty('wechatId');

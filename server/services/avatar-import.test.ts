@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../config';
 import { users } from '../db/schema';
+import type { PictureResult } from '../media/provider-picture';
 import { openHarness } from '../test/harness';
 import { pngOf } from '../test/png';
-import { AVATAR_IMPORT_MAX_BYTES, importAvatar } from './avatar-import';
+import { importAvatar, type FetchPicture } from './avatar-import';
 
 let h: Awaited<ReturnType<typeof openHarness>>;
 beforeAll(async () => {
@@ -11,15 +13,16 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** A provider's picture host that answers these bytes, counting its calls. */
-const host = (body: () => BodyInit, headers: Record<string, string> = { 'content-type': 'image/png' }) => {
+/** The picture fetch, answering this result and remembering what it was asked. */
+const fetcher = (result: PictureResult) => {
   const calls: string[] = [];
-  const fetchImpl = (async (url: string) => {
+  const fetchPicture: FetchPicture = async (url) => {
     calls.push(url);
-    return new Response(body(), { headers });
-  }) as unknown as typeof fetch;
-  return { calls, fetchImpl };
+    return result;
+  };
+  return { calls, fetchPicture };
 };
+const png: PictureResult = { ok: true, bytes: new Uint8Array(pngOf(4, [1, 2, 3])), mimeType: 'image/png' };
 
 const withAvatar = async (avatar: string) => {
   const { user } = await h.newUser();
@@ -27,45 +30,73 @@ const withAvatar = async (avatar: string) => {
   return { ...user, avatar };
 };
 const storedAvatar = async (id: string) => (await h.db.select().from(users).where(eq(users.id, id)))[0]!.avatar;
+const depsOf = (logs: string[] = []) => {
+  const t = h.makeApp();
+  return { db: h.db, storage: t.storage, clock: t.clock, log: (line: string) => logs.push(line), config: defaultConfig };
+};
 
-describe('importing a provider’s picture', () => {
-  it('stores an image as the account’s own upload and points the avatar at it', async () => {
-    const t = h.makeApp();
-    const user = await withAvatar('https://thirdwx.qlogo.cn/mmopen/x/132');
-    const picture = host(() => new Uint8Array(pngOf(4, [1, 2, 3])));
-    const imported = await importAvatar({ db: h.db, storage: t.storage, clock: t.clock, log: () => undefined }, user, picture.fetchImpl);
-    expect(picture.calls).toEqual(['https://thirdwx.qlogo.cn/mmopen/x/132']);
+describe('importing a provider’s picture at sign-up', () => {
+  it('stores the picture of the provider’s answer as the new account’s own upload', async () => {
+    const picture = 'https://thirdwx.qlogo.cn/mmopen/x/132';
+    const user = await withAvatar(picture);
+    const host = fetcher(png);
+    const imported = await importAvatar(depsOf(), user, { provider: 'wechat', url: picture }, host.fetchPicture);
+    expect(host.calls).toEqual([picture]);
     expect(imported.avatar).toMatch(/^\/api\/media\/file\//);
     expect(await storedAvatar(user.id)).toBe(imported.avatar);
   });
 
-  it('keeps no avatar for something that is not an image, or too large', async () => {
-    const t = h.makeApp();
-    const deps = { db: h.db, storage: t.storage, clock: t.clock, log: () => undefined };
-    const page = await importAvatar(deps, await withAvatar('https://lh3.example/a'), host(() => '<html><script>alert(1)</script>').fetchImpl);
-    expect(page.avatar).toBe('');
-    const huge = new Uint8Array(AVATAR_IMPORT_MAX_BYTES + 1);
-    huge.set(pngOf(2, [0, 0, 0]));
-    const big = await importAvatar(deps, await withAvatar('https://lh3.example/b'), host(() => huge, {}).fetchImpl);
-    expect(big.avatar).toBe('');
+  it('imports once: an account that has its avatar, or none after a failed import, is not fetched for again', async () => {
+    const picture = 'https://lh3.googleusercontent.com/a/p=s96-c';
+    const logs: string[] = [];
+    const user = await withAvatar(picture);
+    const refused = fetcher({ ok: false, reason: 'not an image' });
+    const first = await importAvatar(depsOf(logs), user, { provider: 'google', url: `${picture}?sz=96&token=secret` }, refused.fetchPicture);
+    expect(first.avatar).toBe('');
+    expect(logs).toEqual(['avatar: google picture https://lh3.googleusercontent.com/a/p=s96-c not imported: not an image']);
+
+    const later = fetcher(png);
+    expect(await importAvatar(depsOf(), first, { provider: 'google', url: picture }, later.fetchPicture)).toEqual(first);
+    const own = await withAvatar('/api/media/file/00000000-0000-4000-8000-000000000000');
+    expect(await importAvatar(depsOf(), own, { provider: 'google', url: picture }, later.fetchPicture)).toEqual(own);
+    const inline = await withAvatar('data:image/svg+xml;charset=utf-8,%3Csvg%3E');
+    expect(await importAvatar(depsOf(), inline, { provider: 'wechat', url: picture }, later.fetchPicture)).toEqual(inline);
+    expect(later.calls).toEqual([]);
   });
 
-  it('leaves the app’s own avatars alone, and never overwrites one the person chose meanwhile', async () => {
-    const t = h.makeApp();
-    const deps = { db: h.db, storage: t.storage, clock: t.clock, log: () => undefined };
-    const picture = host(() => new Uint8Array(pngOf(4, [1, 2, 3])));
-    const own = await withAvatar('/api/media/file/00000000-0000-4000-8000-000000000000');
-    expect(await importAvatar(deps, own, picture.fetchImpl)).toEqual(own);
-    expect(picture.calls).toEqual([]);
+  it('never fetches a link stored as the avatar: it asks for the provider’s picture instead', async () => {
+    const stored = 'http://127.0.0.1:9/internal';
+    const user = await withAvatar(stored);
+    const host = fetcher(png);
+    const imported = await importAvatar(depsOf(), user, { provider: 'wechat', url: 'https://thirdwx.qlogo.cn/mmopen/y/132' }, host.fetchPicture);
+    expect(host.calls).toEqual(['https://thirdwx.qlogo.cn/mmopen/y/132']);
+    expect(imported.avatar).toMatch(/^\/api\/media\/file\//);
+    const none = await withAvatar(stored);
+    expect((await importAvatar(depsOf(), none, { provider: 'google', url: '' }, host.fetchPicture)).avatar).toBe('');
+    expect(host.calls).toHaveLength(1);
+  });
 
-    const user = await withAvatar('https://lh3.example/c');
-    const slow = (async () => {
-      // the person saves their own avatar while the picture downloads
+  it('never overwrites an avatar the person chose while the picture downloaded', async () => {
+    const user = await withAvatar('https://lh3.googleusercontent.com/c');
+    const slow: FetchPicture = async () => {
       await h.db.update(users).set({ avatar: '/api/media/file/chosen' }).where(eq(users.id, user.id));
-      return new Response(new Uint8Array(pngOf(4, [1, 2, 3])));
-    }) as unknown as typeof fetch;
-    const result = await importAvatar(deps, user, slow);
+      return png;
+    };
+    const result = await importAvatar(depsOf(), user, { provider: 'google', url: 'https://lh3.googleusercontent.com/c' }, slow);
     expect(result.avatar).toBe('/api/media/file/chosen');
     expect(await storedAvatar(user.id)).toBe('/api/media/file/chosen');
+  });
+});
+
+describe('a picture that cannot be had', () => {
+  it('never fails the sign-in: no avatar, and the log says why', async () => {
+    const logs: string[] = [];
+    const user = await withAvatar('https://thirdwx.qlogo.cn/mmopen/z/132');
+    const broken: FetchPicture = async () => {
+      throw new TypeError('boom');
+    };
+    const result = await importAvatar(depsOf(logs), user, { provider: 'wechat', url: 'https://thirdwx.qlogo.cn/mmopen/z/132?secret=1' }, broken);
+    expect(result.avatar).toBe('');
+    expect(logs).toEqual(['avatar: wechat picture https://thirdwx.qlogo.cn/mmopen/z/132 not imported: TypeError']);
   });
 });

@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { NICKNAME_MAX, type UserInfo } from '../../src/contract/users';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
-import { users } from '../db/schema';
+import { uploads, users } from '../db/schema';
 import type { UserRow } from '../http/caller';
+import { badRequest } from '../http/errors';
 
 /** A sign-in provider's display name as a nickname: trimmed, cut to the nickname's length, null when empty. */
 export const nicknameFromProvider = (name: string): string | null => [...name.trim()].slice(0, NICKNAME_MAX).join('') || null;
@@ -19,6 +20,27 @@ export function toUserInfo(row: UserRow): UserInfo {
   };
 }
 
+export const AVATAR_NOT_OWN_IMAGE = 'The avatar must be an image you uploaded here (/api/media/file/<id>), or empty for no avatar.';
+const OWN_FILE_PATH = /^\/api\/media\/file\/([A-Za-z0-9-]{1,64})$/;
+
+/**
+ * An avatar is shown to others and, if it were a link, fetched by whoever trusts it: so only
+ * the person's own image upload, nothing, or what they already have (the form sends it back).
+ */
+async function checkAvatar(db: Db, user: UserRow, avatar: string): Promise<void> {
+  if (avatar === '' || avatar === user.avatar) return;
+  const fileId = OWN_FILE_PATH.exec(avatar)?.[1];
+  if (fileId) {
+    const [own] = await db
+      .select({ id: uploads.id })
+      .from(uploads)
+      .where(and(eq(uploads.id, fileId), eq(uploads.ownerUserId, user.id), eq(uploads.kind, 'image')))
+      .limit(1);
+    if (own) return;
+  }
+  throw badRequest(AVATAR_NOT_OWN_IMAGE);
+}
+
 /** Changes nickname, avatar or WeChat id; the username is not in the request and never changes. */
 export async function updateUser(
   db: Db,
@@ -26,6 +48,7 @@ export async function updateUser(
   user: UserRow,
   input: { nickname?: string; avatar?: string; wechatId?: string },
 ): Promise<UserInfo> {
+  if (input.avatar !== undefined) await checkAvatar(db, user, input.avatar);
   const [row] = await db
     .update(users)
     .set({

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { wechatIdentities } from '../db/schema';
 import { openHarness, type TestApp } from '../test/harness';
+import { loopbackPictureSources } from '../test/pictures';
 import { startFakeWechatApi } from './fake-wechat-api';
 import { HIGH_RISK_MSG, INVALID_CODE_MSG, INVALID_MINIPROGRAM_CODE_MSG, WECHAT_UNREACHABLE_MSG } from './provider';
 import { MINIPROGRAM_NOT_CONFIGURED } from './routes';
@@ -29,7 +30,8 @@ const officialApp = (options: { miniProgram?: boolean } = {}): TestApp => {
   for (const key of Object.keys(fake.calls)) delete fake.calls[key];
   Object.assign(fake.state, { staleTokenAnswers: 0, expiresIn: 7200, broken: false });
   const miniProgram = options.miniProgram ? { miniProgram: MINI_PROGRAM } : {};
-  return h.makeApp({ config: { wechat: { mode: 'official', ...APP, apiBase: fake.url, ...miniProgram } } });
+  // WeChat's head images are served by the fake on loopback over http: allowed for this test only.
+  return h.makeApp({ config: { wechat: { mode: 'official', ...APP, apiBase: fake.url, ...miniProgram }, providerPictures: loopbackPictureSources(fake.url) } });
 };
 
 describe("WeChat's real API (a local fake of it on loopback)", () => {

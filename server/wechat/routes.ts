@@ -72,7 +72,8 @@ export function wechatRoutes(app: Hono<AppEnv>, services: Services): { codeLogin
     const login = loginType === 'wechat-miniprogram' ? current.miniProgram : current;
     if (!login) throw new ApiError(503, MINIPROGRAM_NOT_CONFIGURED);
     const profile = await login.profileForCode(code);
-    const user = await importAvatar(services, await userForWechatProfile(services.db, services.clock, login.appId, profile));
+    const account = await userForWechatProfile(services.db, services.clock, login.appId, profile);
+    const user = await importAvatar(services, account, { provider: 'wechat', url: profile.avatar });
     return finishLogin(services, user, visitorId, origin);
   };
 

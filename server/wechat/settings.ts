@@ -1,13 +1,16 @@
+import { isLoopbackHost } from '../net/public-address';
+
 /**
  * Which WeChat the server talks to:
  * - `official`: WeChat's real API, when WECHAT_APP_ID and WECHAT_APP_SECRET are set;
  * - `simulator`: a local stand-in (consent page, codes, users) so every flow works on one machine;
- * - `off`: WeChat login refused (WECHAT_SIMULATOR=off without credentials).
+ * - `off`: WeChat login refused: WECHAT_SIMULATOR=off, or (`reachable`) the server can be reached
+ *   from other machines and nobody asked for the simulator there.
  */
 export type WechatSettings =
   | { mode: 'official'; appId: string; appSecret: string; apiBase: string; miniProgram?: MiniProgramCredentials }
   | { mode: 'simulator' }
-  | { mode: 'off' };
+  | { mode: 'off'; reason?: 'switched-off' | 'reachable' };
 
 /** The mini program's own app (WeChat gives it an appId and secret apart from the official account's). */
 export type MiniProgramCredentials = { appId: string; appSecret: string };
@@ -24,7 +27,14 @@ function miniProgramFromEnv(env: NodeJS.ProcessEnv): MiniProgramCredentials | un
   return undefined;
 }
 
-export function wechatSettingsFromEnv(env: NodeJS.ProcessEnv): WechatSettings {
+const SWITCH = { on: ['on', '1', 'true', 'yes'], off: ['off', '0', 'false', 'no'] };
+
+/**
+ * The simulator signs anyone in as whatever WeChat user they name, so by default it runs only
+ * where nobody else can reach it: a server listening on loopback and not behind a proxy
+ * (TRUST_PROXY). Anywhere else it takes WECHAT_SIMULATOR=on, said out loud.
+ */
+export function wechatSettingsFromEnv(env: NodeJS.ProcessEnv, listen: { host?: string } = {}): WechatSettings {
   const appId = env.WECHAT_APP_ID?.trim();
   const appSecret = env.WECHAT_APP_SECRET?.trim();
   const miniProgram = miniProgramFromEnv(env);
@@ -32,8 +42,12 @@ export function wechatSettingsFromEnv(env: NodeJS.ProcessEnv): WechatSettings {
     const apiBase = (env.WECHAT_API_BASE?.trim() || WECHAT_API_BASE).replace(/\/+$/, '');
     return { mode: 'official', appId, appSecret, apiBase, ...(miniProgram ? { miniProgram } : {}) };
   }
-  if (appId || appSecret) throw new Error('Set both WECHAT_APP_ID and WECHAT_APP_SECRET, or neither (the simulator then runs).');
+  if (appId || appSecret) throw new Error('Set both WECHAT_APP_ID and WECHAT_APP_SECRET, or neither.');
   if (miniProgram) throw new Error('The mini program login talks to WeChat: set WECHAT_APP_ID and WECHAT_APP_SECRET as well.');
-  const simulator = env.WECHAT_SIMULATOR?.trim().toLowerCase();
-  return simulator === 'off' || simulator === '0' || simulator === 'false' ? { mode: 'off' } : { mode: 'simulator' };
+  const simulator = env.WECHAT_SIMULATOR?.trim().toLowerCase() ?? '';
+  if (SWITCH.on.includes(simulator)) return { mode: 'simulator' };
+  if (SWITCH.off.includes(simulator)) return { mode: 'off', reason: 'switched-off' };
+  if (simulator) throw new Error(`WECHAT_SIMULATOR must be on or off, got "${env.WECHAT_SIMULATOR}"`);
+  const behindProxy = env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true';
+  return listen.host && isLoopbackHost(listen.host) && !behindProxy ? { mode: 'simulator' } : { mode: 'off', reason: 'reachable' };
 }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wechatIdentities } from '../db/schema';
 import { openHarness, type TestApp } from '../test/harness';
 import { INVALID_CODE_MSG, INVALID_MINIPROGRAM_CODE_MSG } from './provider';
 import { WECHAT_NOT_CONFIGURED } from './routes';
-import { SIMULATOR_APP_ID, SIMULATOR_AUTHORIZE_PATH } from './simulator';
+import { SIMULATOR_APP_ID, SIMULATOR_AUTHORIZE_PATH, simulatedProfile } from './simulator';
 
 const CONFIG = '/api/system/openapi/wx/config';
 const LOGIN = '/api/system/auth/wx-login';
@@ -123,6 +124,24 @@ describe('the WeChat simulator (no WeChat credentials)', () => {
     const t = h.makeApp();
     expect((await consent(t, { redirect_uri: RETURN_TO, state: '', name: '  ' })).status).toBe(400);
     expect((await consent(t, { redirect_uri: RETURN_TO, state: '', name: 'x'.repeat(33) })).status).toBe(400);
+  });
+
+  it('never signs in as an account of a real person, whatever name is typed', async () => {
+    const t = h.makeApp();
+    const person = await h.newUser({ nickname: 'Ada' });
+    const linked = await h.newUser({ nickname: 'Lin' });
+    // a real WeChat user of the official app, with the very openid the simulator derives from "Lin"
+    const now = new Date();
+    await h.db.insert(wechatIdentities).values({
+      appId: 'wx-real-app', openid: simulatedProfile('Lin').openid, unionid: 'o-real-union', nickname: 'Lin', avatar: '', userId: linked.user.id, createdAt: now, updatedAt: now,
+    });
+    for (const name of [person.username, 'Ada', 'Lin', linked.username, 'demo@kraken.local']) {
+      const login = await t.get(LOGIN, { code: codeFrom(await consent(t, { redirect_uri: RETURN_TO, state: 's', name })) });
+      expect(login.status).toBe(200);
+      expect(login.body.data.userInfo.id).not.toBe(person.user.id);
+      expect(login.body.data.userInfo.id).not.toBe(linked.user.id);
+      expect(login.body.data.userInfo.username).toMatch(/^wechat-sim-/);
+    }
   });
 
   it('expires unused codes after five minutes', async () => {

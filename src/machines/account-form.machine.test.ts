@@ -103,7 +103,7 @@ describe('account form', () => {
     actor.send({ type: 'save' });
     expect(actor.getSnapshot().matches({ ready: { form: 'saving' } })).toBe(true);
     await waitFor(actor, (state) => state.matches({ ready: { form: 'saved' } }));
-    expect(saveUser).toHaveBeenCalledWith({ nickname: 'Countess', wechatId: 'countess_ada', avatar: '' });
+    expect(saveUser).toHaveBeenCalledWith({ nickname: 'Countess', wechatId: 'countess_ada' });
     expect(userSaved).toHaveBeenCalledWith(expect.objectContaining({ nickname: 'Countess', wechatId: 'countess_ada' }));
     expect(actor.getSnapshot().context.saved.nickname).toBe('Countess');
   });
@@ -174,9 +174,23 @@ describe('account form', () => {
   });
 
   it('removes the avatar', async () => {
-    const { actor, ready } = startForm({ loadUser: async () => ({ ...ada, avatar: '/api/media/file/old' }) });
+    const { actor, saveUser, ready } = startForm({ loadUser: async () => ({ ...ada, avatar: '/api/media/file/old' }) });
     await ready();
     actor.send({ type: 'avatar.remove' });
     expect(actor.getSnapshot().context.values.avatar).toBe('');
+    actor.send({ type: 'save' });
+    await waitFor(actor, (state) => state.matches({ ready: { form: 'saved' } }));
+    expect(saveUser).toHaveBeenCalledWith(expect.objectContaining({ avatar: '' }));
+  });
+
+  it('saves a new nickname for someone whose avatar the server gave them, without sending that avatar back', async () => {
+    // a simulated WeChat user's avatar is an inline picture longer than any avatar a person may send
+    const inline = `data:image/svg+xml;charset=utf-8,${'%3Csvg%3E'.repeat(60)}`;
+    const { actor, saveUser, ready } = startForm({ loadUser: async () => ({ ...ada, avatar: inline }) });
+    await ready();
+    actor.send({ type: 'field.change', field: 'nickname', value: 'Lin' });
+    actor.send({ type: 'save' });
+    await waitFor(actor, (state) => state.matches({ ready: { form: 'saved' } }));
+    expect(saveUser.mock.calls[0]![0]).not.toHaveProperty('avatar');
   });
 });

@@ -41,11 +41,15 @@ const messageOf = (error: unknown): string => {
   return error instanceof Error ? error.message : '';
 };
 
-/** The request a save sends: the same schema the server validates with, so both sides agree. */
-export const requestOf = (values: AccountValues): UpdateUserRequest => ({
+/**
+ * The request a save sends: the same schema the server validates with, so both sides agree. The
+ * avatar goes only when it changed: the server accepts only the person's own upload or none, and
+ * an avatar it gave them (a provider's inline picture) need not come back.
+ */
+export const requestOf = (values: AccountValues, saved?: AccountValues): UpdateUserRequest => ({
   nickname: values.nickname,
   wechatId: values.wechatId.trim(),
-  avatar: values.avatar,
+  ...(saved && values.avatar === saved.avatar ? {} : { avatar: values.avatar }),
 });
 
 /** The contract's rules applied here, each broken one named for its field. */
@@ -157,7 +161,7 @@ export const accountFormMachine = setup({
             saving: {
               invoke: {
                 src: 'saveUser',
-                input: ({ context }) => requestOf(context.values),
+                input: ({ context }) => requestOf(context.values, context.saved),
                 onDone: {
                   target: 'saved',
                   actions: [

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SIMULATOR_APP_ID, SIMULATOR_AUTHORIZE_PATH } from './wechat/simulator';
+import { WECHAT_NOT_CONFIGURED } from './wechat/routes';
+
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const started: { child: ChildProcess; dataDir: string }[] = [];
+afterEach(async () => {
+  for (const { child, dataDir } of started.splice(0)) {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** `npm run serve` as an operator runs it: only the variables given here, on a free port. */
+async function serve(env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kraken-main-'));
+  const child = spawn(TSX, ['server/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push({ child, dataDir });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      if (/sign-in:[\s\S]*\n\n/.test(output)) resolve();
+    });
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.once('exit', () => reject(new Error(`the server stopped:\n${output}`)));
+  });
+  const port = output.match(/running at http:\/\/[^:]+:(\d+)/)![1];
+  return { output, base: `http://127.0.0.1:${port}` };
+}
+
+const consentQuery = new URLSearchParams({ appid: SIMULATOR_APP_ID, redirect_uri: 'http://127.0.0.1/login', response_type: 'code', scope: 'snsapi_userinfo', state: 's' });
+
+describe('npm start / npm run serve', { timeout: 60_000 }, () => {
+  it('listens on loopback by default, runs the WeChat simulator there, and says it is not for production', async () => {
+    const { output, base } = await serve({});
+    expect(output).toMatch(/running at http:\/\/127\.0\.0\.1:\d+/);
+    expect(output).toContain('reachable from this machine only (HOST=0.0.0.0 opens it to others)');
+    expect(output).toMatch(/password\s+on/);
+    expect(output).toMatch(/WeChat\s+on, SIMULATOR/);
+    expect(output).toContain('NOT for production');
+    expect((await fetch(`${base}${SIMULATOR_AUTHORIZE_PATH}?${consentQuery}`)).status).toBe(200);
+  });
+
+  it('on HOST=0.0.0.0 without a WeChat app, refuses simulated WeChat sign-in and says why', async () => {
+    const { output, base } = await serve({ HOST: '0.0.0.0' });
+    expect(output).toMatch(/WeChat\s+off: listening on 0\.0\.0\.0/);
+    expect(output).not.toContain('NOT for production');
+    const config = await fetch(`${base}/api/system/openapi/wx/config?url=${encodeURIComponent(`${base}/`)}`);
+    expect(config.status).toBe(503);
+    expect((await config.json()).msg).toBe(WECHAT_NOT_CONFIGURED);
+    const login = await fetch(`${base}/api/system/auth/wx-login?code=anything`);
+    expect(login.status).toBe(503);
+    const consent = await fetch(`${base}${SIMULATOR_AUTHORIZE_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ redirect_uri: `${base}/login`, state: 's', name: 'Anyone' }).toString(),
+      redirect: 'manual',
+    });
+    expect(consent.status).toBe(404);
+  });
+
+  it('runs the simulator on HOST=0.0.0.0 only when WECHAT_SIMULATOR=on says so, with the warning', async () => {
+    const { output, base } = await serve({ HOST: '0.0.0.0', WECHAT_SIMULATOR: 'on' });
+    expect(output).toMatch(/WeChat\s+on, SIMULATOR/);
+    expect(output).toContain('NOT for production');
+    expect((await fetch(`${base}${SIMULATOR_AUTHORIZE_PATH}?${consentQuery}`)).status).toBe(200);
+  });
+});
