@@ -35,6 +35,14 @@ export async function spend(counters: Counters, quotas: readonly Quota[], amount
   throw refusal(`You have reached the limit of ${quota.name}.`, tally.resetsAt, now);
 }
 
+/** Refuses at once when a quota is already used up, before anything costly (reading an upload) is done. */
+export async function refuseIfSpent(counters: Counters, quotas: readonly Quota[], now: Date): Promise<void> {
+  for (const quota of quotas) {
+    const tally = await counters.read(quota.key);
+    if (tally && tally.count >= quota.limit) throw refusal(`You have reached the limit of ${quota.name}.`, tally.resetsAt, now);
+  }
+}
+
 /** Counts one attempt at something limited per window (not only failures), refusing it past the limit. */
 export async function countAttempt(counters: Counters, quota: Omit<Quota, 'name'>, sentence: string, now: Date): Promise<void> {
   const tally = (await counters.add([quota])).get(quota.key)!;
