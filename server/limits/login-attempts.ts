@@ -5,7 +5,8 @@ import { refusal } from './quotas';
 /** The first pause once an account is being guessed at from everywhere; it doubles from there. */
 const FIRST_PAUSE_MS = 500;
 
-export type AdmittedLogin = { succeeded(): Promise<void>; failed(): Promise<void> };
+/** An attempt counts as a failure unless it is told it succeeded. */
+export type AdmittedLogin = { succeeded(): Promise<void> };
 
 /** How long to pause before answering an account that has had `failures` failures in the window. */
 export function loginPauseMs(failures: number, config: Pick<Services['config'], 'loginMaxFailures' | 'loginSlowdownMaxMs'>): number {
@@ -32,17 +33,25 @@ export async function admitLoginAttempt(services: Services, username: string, ad
   const windowMs = config.loginWindowMs;
   const now = clock.now();
 
-  // Counted before the password is checked, so a burst of concurrent guesses cannot all slip in
-  // while the first ones are still being verified: the upsert hands each attempt its own number.
-  const pair = (await counters.add([{ key: pairKey, windowMs }])).get(pairKey)!;
-  if (pair.count > config.loginMaxFailures) throw refusal('Too many failed logins.', pair.resetsAt, now);
+  // Counted before the password is checked, and kept unless it is right: a burst of concurrent
+  // guesses cannot all slip in while the first ones are still being verified, since the upsert
+  // hands each attempt its own number.
+  const counted = await counters.add([
+    { key: pairKey, windowMs },
+    { key: accountKey, windowMs },
+  ]);
+  const pair = counted.get(pairKey)!;
+  if (pair.count > config.loginMaxFailures) {
+    await counters.takeBack([accountKey]);
+    throw refusal('Too many failed logins.', pair.resetsAt, now);
+  }
   const fromAddress = (await counters.add([{ key: addressKey, windowMs }])).get(addressKey)!;
   if (fromAddress.count > config.loginMaxFailuresPerAddress) {
-    await counters.takeBack([pairKey]);
+    await counters.takeBack([pairKey, accountKey]);
     throw refusal('Too many failed logins.', fromAddress.resetsAt, now);
   }
 
-  const failures = (await counters.read(accountKey))?.count ?? 0;
+  const failures = counted.get(accountKey)!.count - 1;
   const pause = loginPauseMs(failures, config);
   if (pause > 0) {
     if (isPowerOfTwo(failures - config.loginMaxFailures)) {
@@ -55,10 +64,7 @@ export async function admitLoginAttempt(services: Services, username: string, ad
   return {
     async succeeded() {
       await counters.forget(pairKey);
-      await counters.takeBack([addressKey]);
-    },
-    async failed() {
-      await counters.add([{ key: accountKey, windowMs }]);
+      await counters.takeBack([addressKey, accountKey]);
     },
   };
 }

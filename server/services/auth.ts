@@ -56,10 +56,7 @@ export async function passwordLogin(
   const attempt = await admitLoginAttempt(services, username, input.clientAddress);
   const [user] = await services.db.select().from(users).where(eq(users.username, username)).limit(1);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? DECOY_HASH);
-  if (!user || !valid) {
-    await attempt.failed();
-    throw new ApiError(401, LOGIN_FAILED_MSG);
-  }
+  if (!user || !valid) throw new ApiError(401, LOGIN_FAILED_MSG);
   await attempt.succeeded();
   return finishLogin(services, user, input.visitorId);
 }

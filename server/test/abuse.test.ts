@@ -41,6 +41,25 @@ describe('the login rate limit under a burst', () => {
     expect((await loginAs(t, username, password)).status).toBe(200);
   });
 
+  it('slows down a burst at one account from 30 addresses, each answer waiting up to 3 s, and locks none of them out', async () => {
+    const t = h.makeApp({ config: { trustProxy: 1 } });
+    const { username } = await h.newUser();
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        t.raw(LOGIN, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i + 1}` },
+          body: JSON.stringify({ username, password: `wrong-${i}` }),
+        }),
+      ),
+    );
+    expect(burst.map((response) => response.status)).toEqual(Array.from({ length: 30 }, () => 401));
+    // Every attempt after the 6th waited; from the 9th on, the 3 s cap.
+    expect(t.pauses).toHaveLength(24);
+    expect(t.pauses.filter((ms) => ms === 3000)).toHaveLength(21);
+    expect(Math.max(...t.pauses)).toBe(3000);
+  });
+
   it('enforces one limit across instances sharing the database', async () => {
     const address = '203.0.113.77';
     const first = h.makeApp({ address });
