@@ -49,8 +49,9 @@ const tooLongQuestion = (budget: number) =>
 
 /**
  * What the agent is told: answered turns up to and including the question, never failed answers,
- * the newest that fit in the character budget, whole (and never an answer without its question). The question is always sent; the agent's
- * system prompt is not counted (the runtime sends it first, whatever the budget).
+ * the newest that fit in the character budget, whole, and never an answer without its question.
+ * The question is always sent; the agent's system prompt is not counted (the runtime sends it
+ * first, whatever the budget).
  */
 async function loadHistory(db: Db, conversationId: string, question: MessageRow, budget: number): Promise<HistoryMessage[]> {
   const rows = await db
