@@ -277,6 +277,7 @@ const clockOffset = async (page) => {
  */
 export const streamingFigures = async ({ spaDir, launchBrowser, root }) => {
   const { startServer } = await tsImport(join(root, 'server', 'start.ts'), import.meta.url);
+  const { generousLimits } = await tsImport(join(root, 'tests', 'load', 'generous-limits.ts'), import.meta.url);
   const answer = benchAnswer();
   const runtime = scriptedRuntime(answer, TOKENS_PER_SECOND);
   const dataDir = mkdtempSync(join(tmpdir(), 'kraken-bench-'));
@@ -284,6 +285,8 @@ export const streamingFigures = async ({ spaDir, launchBrowser, root }) => {
     dataDir,
     host: '127.0.0.1',
     env: { LLM_BASE_URL: '', DATABASE_URL: '' },
+    // Best-of runs of the same question from 127.0.0.1: the public quotas would refuse them.
+    config: generousLimits,
     runtime,
     spaDir,
     log: () => undefined,

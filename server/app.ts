@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { endpoints } from '../src/contract/endpoints';
-import { FailureLimiter } from './auth/rate-limit';
 import type { AppDeps, Services } from './deps';
 import { fail } from './http/envelope';
+import { createCounters } from './limits/counters';
 import { ApiError } from './http/errors';
 import { requestLog } from './http/request-log';
 import type { AppEnv } from './http/route';
@@ -32,10 +32,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     storage: deps.storage,
     publishing: deps.publishing ?? exportOnlyPublishing,
     log: deps.log ?? ((line) => console.log(line)),
-    loginFailures: {
-      account: new FailureLimiter(deps.config.loginMaxFailures, deps.config.loginWindowMs),
-      address: new FailureLimiter(deps.config.loginMaxFailuresPerAddress, deps.config.loginWindowMs),
-    },
+    sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    counters: createCounters(deps.db, deps.clock),
   };
   const app = new Hono<AppEnv>();
 
@@ -61,7 +59,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.spaDir) serveSpa(app, deps.spaDir);
 
   app.onError((error, c) => {
-    if (error instanceof ApiError) return fail(c, error.status, error.message);
+    if (error instanceof ApiError) {
+      if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
+      return fail(c, error.status, error.message);
+    }
     services.log(`error: ${c.req.method} ${c.req.path}: ${error.stack ?? error}`);
     return fail(c, 500, 'Something went wrong on the server. Please try again.');
   });

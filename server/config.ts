@@ -5,6 +5,18 @@ import { wechatSettingsFromEnv, type WechatSettings } from './wechat/settings';
 
 export type LlmConfig = { baseUrl: string; apiKey?: string; model: string };
 
+/** What one visitor or one signed-in user may spend; see README, "Configuration". */
+export type IdentityQuotas = {
+  questionsPerMinute: number;
+  questionsPerDay: number;
+  uploadBytesPerDay: number;
+  /** The sum of the sizes of the identity's uploads kept on the server. */
+  storedBytes: number;
+};
+
+/** What visitors from one client address may spend together, whatever ids they make up. */
+export type AddressQuotas = { questionsPerMinute: number; questionsPerDay: number; uploadBytesPerDay: number };
+
 export type ServerConfig = {
   /** OpenAI-compatible model service; null runs the offline responder. */
   llm: LlmConfig | null;
@@ -14,14 +26,29 @@ export type ServerConfig = {
   /** Largest JSON body any endpoint accepts. */
   jsonBodyLimitBytes: number;
   sessionTtlMs: number;
-  /** Failed logins one account may have in the window. */
+  /** Failed logins one account may have from one client address in the window. */
   loginMaxFailures: number;
   /** Failed logins one client address may make in the window, whatever the accounts. */
   loginMaxFailuresPerAddress: number;
   loginWindowMs: number;
+  /**
+   * Longest pause before answering a login for an account that had more than `loginMaxFailures`
+   * failures in the window from all addresses together (it grows from 0.5 s); 0 never pauses.
+   */
+  loginSlowdownMaxMs: number;
   sseHeartbeatMs: number;
-  /** Read the client address from X-Forwarded-For (only behind a proxy you trust). */
-  trustProxy: boolean;
+  /**
+   * How many reverse proxies in front of the server add to X-Forwarded-For; 0 ignores the header.
+   * The client address is the entry that many places from the right (server/http/client-address.ts).
+   */
+  trustProxy: number;
+  visitorQuotas: IdentityQuotas;
+  userQuotas: IdentityQuotas;
+  addressQuotas: AddressQuotas;
+  /** Answers one visitor or user may have streaming at once, on all instances together. */
+  streamingAnswersPerIdentity: number;
+  /** Characters of conversation sent to the model with a question, the question included. */
+  historyCharBudget: number;
   /** WeChat's real API, the local simulator, or neither (see server/wechat/settings.ts). */
   wechat: WechatSettings;
   /** The Google OAuth connector; null refuses Google login. */
@@ -36,6 +63,8 @@ export type ServerConfig = {
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
 
+const MB = 1024 * 1024;
+
 export const defaultConfig: ServerConfig = {
   llm: null,
   offlineTokenDelayMs: 15,
@@ -45,8 +74,14 @@ export const defaultConfig: ServerConfig = {
   loginMaxFailures: 5,
   loginMaxFailuresPerAddress: 20,
   loginWindowMs: 60 * 1000,
+  loginSlowdownMaxMs: 3000,
   sseHeartbeatMs: 15 * 1000,
-  trustProxy: false,
+  trustProxy: 0,
+  visitorQuotas: { questionsPerMinute: 20, questionsPerDay: 200, uploadBytesPerDay: 100 * MB, storedBytes: 500 * MB },
+  userQuotas: { questionsPerMinute: 60, questionsPerDay: 2000, uploadBytesPerDay: 500 * MB, storedBytes: 2048 * MB },
+  addressQuotas: { questionsPerMinute: 60, questionsPerDay: 1000, uploadBytesPerDay: 1024 * MB },
+  streamingAnswersPerIdentity: 2,
+  historyCharBudget: 24_000,
   wechat: { mode: 'simulator' },
   google: null,
   providerPictures: PROVIDER_PICTURE_SOURCES,
@@ -60,6 +95,25 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number):
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
   return value;
+}
+
+/** TRUST_PROXY: a number of proxies; `true` (and `1`) mean one, as before hops were counted. */
+function proxyHops(raw: string | undefined): number {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'false' || value === 'off') return 0;
+  if (value === 'true') return 1;
+  const hops = Number(value);
+  if (!Number.isInteger(hops) || hops < 0) throw new Error(`TRUST_PROXY must be the number of proxies in front of the server, got "${raw}"`);
+  return hops;
+}
+
+function identityQuotasFromEnv(env: NodeJS.ProcessEnv, prefix: 'VISITOR' | 'USER', fallback: IdentityQuotas): IdentityQuotas {
+  return {
+    questionsPerMinute: positiveNumber(env, `${prefix}_QUESTIONS_PER_MINUTE`, fallback.questionsPerMinute),
+    questionsPerDay: positiveNumber(env, `${prefix}_QUESTIONS_PER_DAY`, fallback.questionsPerDay),
+    uploadBytesPerDay: positiveNumber(env, `${prefix}_UPLOAD_MB_PER_DAY`, fallback.uploadBytesPerDay / MB) * MB,
+    storedBytes: positiveNumber(env, `${prefix}_STORED_MB`, fallback.storedBytes / MB) * MB,
+  };
 }
 
 /**
@@ -79,8 +133,18 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     loginMaxFailures: positiveNumber(env, 'LOGIN_MAX_FAILURES', defaultConfig.loginMaxFailures),
     loginMaxFailuresPerAddress: positiveNumber(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', defaultConfig.loginMaxFailuresPerAddress),
     loginWindowMs: positiveNumber(env, 'LOGIN_WINDOW_SECONDS', defaultConfig.loginWindowMs / 1000) * 1000,
+    loginSlowdownMaxMs: positiveNumber(env, 'LOGIN_SLOWDOWN_MAX_MS', defaultConfig.loginSlowdownMaxMs),
     sseHeartbeatMs: defaultConfig.sseHeartbeatMs,
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: proxyHops(env.TRUST_PROXY),
+    visitorQuotas: identityQuotasFromEnv(env, 'VISITOR', defaultConfig.visitorQuotas),
+    userQuotas: identityQuotasFromEnv(env, 'USER', defaultConfig.userQuotas),
+    addressQuotas: {
+      questionsPerMinute: positiveNumber(env, 'ADDRESS_QUESTIONS_PER_MINUTE', defaultConfig.addressQuotas.questionsPerMinute),
+      questionsPerDay: positiveNumber(env, 'ADDRESS_QUESTIONS_PER_DAY', defaultConfig.addressQuotas.questionsPerDay),
+      uploadBytesPerDay: positiveNumber(env, 'ADDRESS_UPLOAD_MB_PER_DAY', defaultConfig.addressQuotas.uploadBytesPerDay / MB) * MB,
+    },
+    streamingAnswersPerIdentity: positiveNumber(env, 'STREAMING_ANSWERS_PER_IDENTITY', defaultConfig.streamingAnswersPerIdentity),
+    historyCharBudget: positiveNumber(env, 'HISTORY_CHAR_BUDGET', defaultConfig.historyCharBudget),
     wechat: wechatSettingsFromEnv(env, listen),
     google: googleConfigFromEnv(env),
     providerPictures: PROVIDER_PICTURE_SOURCES,

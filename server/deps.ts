@@ -1,7 +1,7 @@
 import type { AgentRuntime } from './agents/runtime';
-import type { FailureLimiter } from './auth/rate-limit';
 import type { Clock, ServerConfig } from './config';
 import type { Db } from './db/client';
+import type { Counters } from './limits/counters';
 import type { FileStorage } from './media/storage';
 import type { Publishing } from './publishing/publishing';
 
@@ -16,12 +16,14 @@ export type AppDeps = {
   log?: (line: string) => void;
   /** How tasks reach their platforms; default: exported by hand, no scheduler. */
   publishing?: Publishing;
+  /** How the server pauses (the login slowdown); tests record the pauses instead of waiting. */
+  sleep?: (ms: number) => Promise<void>;
   /** The built SPA (`dist/`) to serve for every non-API GET; omitted in API-only tests. */
   spaDir?: string;
 };
 
 /** The deps after createApp filled in its own parts. */
 export type Services = Required<Omit<AppDeps, 'spaDir'>> & {
-  /** Failed logins per account, and per client address (looser: an office shares one address). */
-  loginFailures: { account: FailureLimiter; address: FailureLimiter };
+  /** Every limit and quota, counted in the database so all instances share them. */
+  counters: Counters;
 };

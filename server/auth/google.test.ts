@@ -171,7 +171,7 @@ describe('Google sign-in, configured (against a local fake of Google)', () => {
   });
 
   it('limits how many sign-ins one address starts in a minute', async () => {
-    const t = configured({ config: { trustProxy: true } });
+    const t = configured({ config: { trustProxy: 1 } });
     const headers = { 'x-forwarded-for': '203.0.113.9' };
     for (let i = 0; i < GOOGLE_STARTS_PER_MINUTE; i += 1) expect((await t.post(AUTHORIZE, undefined, headers)).status).toBe(200);
     const refused = await t.post(AUTHORIZE, undefined, headers);

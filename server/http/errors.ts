@@ -5,6 +5,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
     message: string,
+    /** Answered as Retry-After: when a refused caller may try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -17,4 +19,4 @@ export const unauthorized = (msg = 'Please log in first.') => new ApiError(401, 
 export const notFound = (what: string) => new ApiError(404, `${what} not found`);
 export const conflict = (msg: string) => new ApiError(409, msg);
 export const tooLarge = (msg: string) => new ApiError(413, msg);
-export const tooManyRequests = (msg: string) => new ApiError(429, msg);
+export const tooManyRequests = (msg: string, retryAfterSeconds: number) => new ApiError(429, msg, retryAfterSeconds);

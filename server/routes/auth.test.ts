@@ -72,30 +72,86 @@ describe('password login', () => {
 });
 
 describe('login rate limit', () => {
-  it('answers 429 after 5 failures a minute for one account, and lets it in again after the window', async () => {
-    const t = h.makeApp({ config: { trustProxy: true } });
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+
+  it('locks out only the address that failed 5 times for an account: its owner elsewhere still signs in', async () => {
+    const t = h.makeApp({ config: { trustProxy: 1 } });
     const { username, password } = await h.newUser();
-    for (let i = 0; i < 5; i++) {
-      const addr = { 'x-forwarded-for': `10.0.0.${i}` };
-      expect((await t.post(LOGIN, { username, password: 'wrong-pass' }, addr)).status).toBe(401);
-    }
-    const blocked = await t.post(LOGIN, { username, password }, { 'x-forwarded-for': '10.0.0.99' });
+    const attacker = from('203.0.113.5');
+    for (let i = 0; i < 5; i++) expect((await t.post(LOGIN, { username, password: `guess-${i}` }, attacker)).status).toBe(401);
+    const blocked = await t.post(LOGIN, { username, password }, attacker);
     expect(blocked.status).toBe(429);
-    expect(blocked.body).toMatchObject({ code: 1, success: false });
-    expect(blocked.body.msg).toMatch(/Too many failed logins/);
+    expect(blocked.body).toMatchObject({ code: 1, success: false, msg: 'Too many failed logins. Please wait 60 seconds and try again.' });
+    expect(blocked.headers.get('retry-after')).toBe('60');
+
+    expect((await t.post(LOGIN, { username, password }, from('198.51.100.7'))).status).toBe(200);
     t.clock.advance(61_000);
-    expect((await t.post(LOGIN, { username, password }, { 'x-forwarded-for': '10.0.0.99' })).status).toBe(200);
+    expect((await t.post(LOGIN, { username, password: 'guess-again' }, attacker)).status).toBe(401);
+  });
+
+  it('slows an account guessed at from many addresses down to at most 3 s, and logs it without the name', async () => {
+    const t = h.makeApp({ config: { trustProxy: 1 } });
+    const { username, password } = await h.newUser();
+    for (let address = 1; address <= 4; address++) {
+      for (let i = 0; i < 3; i++) {
+        expect((await t.post(LOGIN, { username, password: `guess-${i}` }, from(`203.0.113.${address}`))).status).toBe(401);
+      }
+    }
+    // After 5 failures each further answer waits: 0.5 s, doubling, never more than 3 s.
+    expect(t.pauses).toEqual([500, 1000, 2000, 3000, 3000, 3000]);
+    expect((await t.post(LOGIN, { username, password }, from('198.51.100.7'))).status).toBe(200);
+    expect(t.pauses.at(-1)).toBe(3000);
+    const slowing = t.logs.filter((line) => line.startsWith('login: slowing down'));
+    // One line as the slowdown starts, then one each time the failures beyond 5 double.
+    expect(slowing).toEqual([
+      'login: slowing down an account after 6 failures from 3 addresses',
+      'login: slowing down an account after 7 failures from 3 addresses',
+      'login: slowing down an account after 9 failures from 4 addresses',
+    ]);
+    expect(t.logs.join('\n')).not.toContain(username.split('@')[0]);
+  });
+
+  it('forgets an address’s failures for an account once it signs in', async () => {
+    const t = h.makeApp();
+    const { username, password } = await h.newUser();
+    for (let i = 0; i < 4; i++) expect((await t.post(LOGIN, { username, password: `typo-${i}` })).status).toBe(401);
+    expect((await t.post(LOGIN, { username, password })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await t.post(LOGIN, { username, password: `typo-${i}` })).status).toBe(401);
+    expect((await t.post(LOGIN, { username, password })).status).toBe(429);
   });
 
   it('answers 429 after 20 failures a minute from one address, whatever the account', async () => {
-    const t = h.makeApp({ config: { trustProxy: true } });
-    const addr = { 'x-forwarded-for': '192.0.2.7' };
+    const t = h.makeApp({ config: { trustProxy: 1 } });
+    const addr = from('192.0.2.7');
     for (let i = 0; i < 20; i++) {
       expect((await t.post(LOGIN, { username: `guess${i}@test.local`, password: 'wrong-pass' }, addr)).status).toBe(401);
     }
     const { username, password } = await h.newUser();
     expect((await t.post(LOGIN, { username, password }, addr)).status).toBe(429);
-    expect((await t.post(LOGIN, { username, password }, { 'x-forwarded-for': '192.0.2.8' })).status).toBe(200);
+    expect((await t.post(LOGIN, { username, password }, from('192.0.2.8'))).status).toBe(200);
+  });
+
+  // What reaches the server for one attacker, each guess with a new made-up X-Forwarded-For start.
+  const forgedChains: [string, number, (forged: string) => string | undefined][] = [
+    ['no proxy trusted: the header is ignored', 0, (forged) => forged],
+    ['one proxy: only its entry, the right-most, counts', 1, (forged) => `${forged}, 203.0.113.50`],
+    ['two proxies: the entry the outer proxy saw counts', 2, (forged) => `${forged}, 203.0.113.50, 10.0.0.2`],
+    ['two proxies, but a header with one entry: the left-most counts', 2, () => '203.0.113.50'],
+  ];
+  it.each(forgedChains)('cannot be dodged with a forged X-Forwarded-For (%s)', async (_case, hops, header) => {
+    const t = h.makeApp({ config: { trustProxy: hops } });
+    const { username } = await h.newUser();
+    const guess = (i: number) => t.post(LOGIN, { username, password: `guess-${i}` }, { 'x-forwarded-for': header(`192.0.2.${i}`)! });
+    for (let i = 0; i < 5; i++) expect((await guess(i)).status).toBe(401);
+    expect((await guess(99)).status).toBe(429);
+  });
+
+  it('treats TRUST_PROXY=true as one proxy, and never the first entry a client can forge', async () => {
+    const { configFromEnv } = await import('../config');
+    expect(configFromEnv({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(configFromEnv({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(configFromEnv({}).trustProxy).toBe(0);
+    expect(() => configFromEnv({ TRUST_PROXY: 'yes please' })).toThrow(/TRUST_PROXY/);
   });
 });
 

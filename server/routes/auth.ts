@@ -1,12 +1,12 @@
 import type { Hono } from 'hono';
 import { createGoogleConnector, GOOGLE_NOT_CONFIGURED } from '../auth/google';
 import { googleLogin, startGoogleSignIn } from '../auth/google-sign-in';
-import { countAttempt, FailureLimiter } from '../auth/rate-limit';
 import type { Services } from '../deps';
 import { visitorIdOf } from '../http/caller';
 import { clientAddress } from '../http/client-address';
 import { ApiError } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
+import { countAttempt } from '../limits/quotas';
 import { passwordLogin, revokeSession } from '../services/auth';
 import { signInOriginOf } from '../services/sessions';
 import type { WechatCodeLogin } from '../wechat/routes';
@@ -20,7 +20,6 @@ export const GOOGLE_STARTS_PER_MINUTE = 30;
  */
 export function authRoutes(app: Hono<AppEnv>, services: Services, wechat: { codeLogin: WechatCodeLogin }) {
   const google = services.config.google ? createGoogleConnector(services.config.google) : null;
-  const googleStarts = new FailureLimiter(GOOGLE_STARTS_PER_MINUTE, 60 * 1000);
 
   defineRoute(app, services, 'login', async ({ input, c }) => {
     const visitorId = visitorIdOf(c);
@@ -55,7 +54,12 @@ export function authRoutes(app: Hono<AppEnv>, services: Services, wechat: { code
   defineRoute(app, services, 'googleAuthorize', async ({ c }) => {
     if (!google) throw new ApiError(503, GOOGLE_NOT_CONFIGURED);
     const address = clientAddress(c, services.config.trustProxy);
-    countAttempt([googleStarts, address], services.clock.now().getTime(), 'Too many Google sign-ins started.');
+    await countAttempt(
+      services.counters,
+      { key: `google-start:${address}`, limit: GOOGLE_STARTS_PER_MINUTE, windowMs: 60 * 1000 },
+      'Too many Google sign-ins started.',
+      services.clock.now(),
+    );
     return startGoogleSignIn(services, google);
   });
 

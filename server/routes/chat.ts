@@ -4,7 +4,10 @@ import type { ChatEvent } from '../../src/contract/chat';
 import { AgentError } from '../agents/runtime';
 import type { Services } from '../deps';
 import { ownerOf, type Owner } from '../http/caller';
+import { clientAddress } from '../http/client-address';
 import { defineRoute, type AppEnv } from '../http/route';
+import { questionQuotas } from '../limits/identity-quotas';
+import { spend } from '../limits/quotas';
 import { finishReply, prepareChat, type PreparedChat } from '../services/chat';
 
 const GENERIC_FAILURE = 'The agent could not answer this time. Please try again.';
@@ -107,7 +110,19 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services) {
     const owner = ownerOf(caller);
     if (input.retryMessageId !== undefined) await stopRunningAnswer(running, input.retryMessageId, ownerKey(owner));
     // Everything that can be refused is refused here, as a JSON error, before the stream opens.
-    const chat = await prepareChat(services.db, services.clock, caller, owner, input);
+    const quotas = questionQuotas(services.config, owner, clientAddress(c, services.config.trustProxy));
+    await spend(services.counters, quotas, 1, services.clock.now());
+    let chat: PreparedChat;
+    try {
+      chat = await prepareChat(services.db, services.clock, caller, owner, input, {
+        historyCharBudget: services.config.historyCharBudget,
+        streamingAnswers: services.config.streamingAnswersPerIdentity,
+      });
+    } catch (error) {
+      // A question refused here never reaches the agent: it costs nothing.
+      await services.counters.takeBack(quotas.map((quota) => quota.key));
+      throw error;
+    }
     // Proxies such as nginx would otherwise hold the deltas back until the answer is complete.
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, (stream) => streamAnswer(services, stream, chat, running, ownerKey(owner)));

@@ -5,7 +5,10 @@ import type { Services } from '../deps';
 import { ownerOf } from '../http/caller';
 import { fail } from '../http/envelope';
 import { badRequest, notFound, tooLarge } from '../http/errors';
+import { clientAddress } from '../http/client-address';
 import { defineRoute, type AppEnv } from '../http/route';
+import { storedBytesLimit, uploadQuotas } from '../limits/identity-quotas';
+import { refuseIfSpent, spend } from '../limits/quotas';
 import { findUpload, storeUpload } from '../services/uploads';
 
 /** Room for the multipart framing around the file itself. */
@@ -35,6 +38,8 @@ export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
       throw badRequest('Invalid request: send the file as multipart/form-data in the field "file".');
     }
+    const quotas = uploadQuotas(services.config, owner, clientAddress(c, services.config.trustProxy));
+    await refuseIfSpent(services.counters, quotas, services.clock.now());
     let form: FormData;
     try {
       form = await c.req.raw.formData();
@@ -46,7 +51,16 @@ export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
     if (file.size > limit) throw tooLarge(tooLargeMsg);
     if (file.size === 0) throw badRequest('Invalid request: the file is empty.');
     const bytes = new Uint8Array(await file.arrayBuffer());
-    return storeUpload(services.db, services.storage, services.clock, owner, { name: file.name, bytes });
+    await spend(services.counters, quotas, bytes.byteLength, services.clock.now());
+    try {
+      return await storeUpload(services.db, services.storage, services.clock, owner, { name: file.name, bytes }, storedBytesLimit(services.config, owner));
+    } catch (error) {
+      await services.counters.takeBack(
+        quotas.map((quota) => quota.key),
+        bytes.byteLength,
+      );
+      throw error;
+    }
   });
 
   /**

@@ -7,7 +7,7 @@ import { conversations, sessions, uploads, users } from '../db/schema';
 import type { Services } from '../deps';
 import type { UserRow } from '../http/caller';
 import { ApiError } from '../http/errors';
-import { refuseWhileBlocked, type Limit } from '../auth/rate-limit';
+import { admitLoginAttempt } from '../limits/login-attempts';
 import type { SignInOrigin } from './sessions';
 import { toUserInfo } from './users';
 
@@ -62,18 +62,11 @@ export async function passwordLogin(
   input: { username: string; password: string; clientAddress: string; visitorId?: string; origin: SignInOrigin },
 ): Promise<LoginResult> {
   const username = normalizeUsername(input.username);
-  const account: Limit = [services.loginFailures.account, username];
-  const address: Limit = [services.loginFailures.address, input.clientAddress];
-  refuseWhileBlocked([account, address], services.clock.now().getTime(), 'Too many failed logins.');
-  // The attempt counts as a failure from the start, before any await: a burst of concurrent
-  // guesses cannot all pass the check above while the first ones are still being verified.
-  const attemptedAt = services.clock.now().getTime();
-  for (const [limiter, key] of [account, address]) limiter.fail(key, attemptedAt);
+  const attempt = await admitLoginAttempt(services, username, input.clientAddress);
   const [user] = await services.db.select().from(users).where(eq(users.username, username)).limit(1);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? DECOY_HASH);
   if (!user || !valid) throw new ApiError(401, LOGIN_FAILED_MSG);
-  account[0].clear(account[1]);
-  address[0].forgive(address[1], attemptedAt);
+  await attempt.succeeded();
   return finishLogin(services, user, input.visitorId, input.origin);
 }
 

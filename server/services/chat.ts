@@ -1,17 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNull, lte, ne } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { HistoryMessage, RuntimeAgent } from '../agents/runtime';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { conversations, messages, type StoredFileRef } from '../db/schema';
 import type { Caller, Owner } from '../http/caller';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound, tooLarge, tooManyRequests } from '../http/errors';
+import { identityLockKey } from '../limits/identity-quotas';
 import { findVisibleAgent } from './agents';
 import { findOwnedConversation, titleFromQuestion, type MessageRow } from './conversations';
+import { ownedBy } from './ownership';
 import { resolveOwnFiles } from './uploads';
 
 /** How many earlier messages the agent sees; older ones are left out to bound the request. */
 export const HISTORY_LIMIT = 40;
+
+/** What bounds one chat request: what the model is sent, and how many answers stream at once. */
+export type ChatLimits = { historyCharBudget: number; streamingAnswers: number };
+
+/** An answer still `streaming` after this long was left by an instance that stopped: it no longer counts. */
+const ABANDONED_STREAM_MS = 15 * 60 * 1000;
+/** A guess of when one of the answers being written will have finished. */
+const STREAMING_RETRY_SECONDS = 10;
 
 export type ChatInput = {
   conversationId: string;
@@ -29,29 +39,82 @@ export type PreparedChat = {
   history: HistoryMessage[];
 };
 
-function historyEntry(row: MessageRow): HistoryMessage {
+function historyEntry(row: Pick<MessageRow, 'role' | 'content' | 'files'>): HistoryMessage {
   const attachments = row.files.map((f) => `[Attached ${f.kind} file: ${f.name} (${f.mimeType}, ${f.size} bytes)]`);
   return { role: row.role, content: [row.content, ...attachments].filter(Boolean).join('\n\n') };
 }
 
-/** What the agent is told: answered turns up to and including the question, never failed answers. */
-async function loadHistory(db: Db, conversationId: string, question: MessageRow): Promise<HistoryMessage[]> {
+const tooLongQuestion = (budget: number) =>
+  tooLarge(`The question is too long: at most ${budget} characters, attachment descriptions included, are sent to the agent.`);
+
+/**
+ * What the agent is told: answered turns up to and including the question, never failed answers,
+ * the newest that fit in the character budget, whole, and never an answer without its question.
+ * The question is always sent; the agent's system prompt is not counted (the runtime sends it
+ * first, whatever the budget).
+ */
+async function loadHistory(db: Db, conversationId: string, question: MessageRow, budget: number): Promise<HistoryMessage[]> {
   const rows = await db
     .select()
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), lte(messages.seq, question.seq)))
     .orderBy(messages.seq);
-  return rows
+  const entries = rows
     .filter((row) => row.role === 'user' || (row.status !== 'failed' && row.status !== 'streaming' && row.content !== ''))
     .slice(-HISTORY_LIMIT)
     .map(historyEntry);
+  const asked = entries.pop()!;
+  let left = budget - asked.content.length;
+  if (left < 0) throw tooLongQuestion(budget);
+  let first = entries.length;
+  while (first > 0 && entries[first - 1]!.content.length <= left) {
+    first -= 1;
+    left -= entries[first]!.content.length;
+  }
+  // An answer whose question was left out would read to the model as words of its own.
+  if (entries[first]?.role === 'assistant') first += 1;
+  return [...entries.slice(first), asked];
+}
+
+/**
+ * Refuses a new answer while the owner already has `max` being written, on any instance. The
+ * advisory lock (released at the end of the transaction) makes two requests of one owner count
+ * one after the other, so a burst cannot all see room and all start.
+ */
+async function refuseOverStreamingLimit(tx: Db, owner: Owner, now: Date, max: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${identityLockKey('streams', owner)}, 0))`);
+  const [row] = await tx
+    .select({ streaming: count() })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(
+      and(
+        ownedBy(conversations, owner),
+        eq(messages.role, 'assistant'),
+        eq(messages.status, 'streaming'),
+        gt(messages.createdAt, new Date(now.getTime() - ABANDONED_STREAM_MS)),
+      ),
+    );
+  if ((row?.streaming ?? 0) >= max) {
+    throw tooManyRequests(
+      `You have reached the limit of ${max} answers being written at once. Please wait ${STREAMING_RETRY_SECONDS} seconds and try again.`,
+      STREAMING_RETRY_SECONDS,
+    );
+  }
 }
 
 /**
  * Checks everything a chat request names and stores the question (or reopens it, for a retry)
  * with an empty answer in `streaming` state, all before the stream opens.
  */
-export async function prepareChat(db: Db, clock: Clock, caller: Caller, owner: Owner, input: ChatInput): Promise<PreparedChat> {
+export async function prepareChat(
+  db: Db,
+  clock: Clock,
+  caller: Caller,
+  owner: Owner,
+  input: ChatInput,
+  limits: ChatLimits,
+): Promise<PreparedChat> {
   const conversation = await findOwnedConversation(db, owner, input.conversationId);
   if (conversation.source === 'agent' && conversation.sourceId !== input.agentId) {
     throw badRequest('This conversation is with another agent; start a new conversation to talk to this one.');
@@ -63,6 +126,7 @@ export async function prepareChat(db: Db, clock: Clock, caller: Caller, owner: O
   if (input.retryMessageId !== undefined) {
     const retryId = input.retryMessageId;
     return db.transaction(async (tx) => {
+      await refuseOverStreamingLimit(tx as unknown as Db, owner, now, limits.streamingAnswers);
       const [question] = await tx
         .select()
         .from(messages)
@@ -88,14 +152,18 @@ export async function prepareChat(db: Db, clock: Clock, caller: Caller, owner: O
         agent,
         userMessageId: question.id,
         replyMessageId,
-        history: await loadHistory(tx as unknown as Db, conversation.id, question),
+        history: await loadHistory(tx as unknown as Db, conversation.id, question, limits.historyCharBudget),
       };
     });
   }
 
   const text = (input.text ?? '').trim();
   const files: StoredFileRef[] = await resolveOwnFiles(db, owner, input.files);
+  if (historyEntry({ role: 'user', content: text, files }).content.length > limits.historyCharBudget) {
+    throw tooLongQuestion(limits.historyCharBudget);
+  }
   return db.transaction(async (tx) => {
+    await refuseOverStreamingLimit(tx as unknown as Db, owner, now, limits.streamingAnswers);
     const userMessageId = randomUUID();
     const replyMessageId = randomUUID();
     const [question] = await tx
@@ -116,7 +184,7 @@ export async function prepareChat(db: Db, clock: Clock, caller: Caller, owner: O
       agent,
       userMessageId,
       replyMessageId,
-      history: await loadHistory(tx as unknown as Db, conversation.id, question!),
+      history: await loadHistory(tx as unknown as Db, conversation.id, question!, limits.historyCharBudget),
     };
   });
 }

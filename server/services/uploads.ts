@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql, sum } from 'drizzle-orm';
 import type { FileRef } from '../../src/contract/media';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { uploads, type StoredFileRef } from '../db/schema';
 import type { Owner } from '../http/caller';
-import { ApiError } from '../http/errors';
+import { ApiError, tooManyRequests } from '../http/errors';
+import { identityLockKey } from '../limits/identity-quotas';
 import { sniff } from '../media/sniff';
 import type { FileStorage } from '../media/storage';
 import { ownedBy, ownerColumns } from './ownership';
@@ -39,28 +40,51 @@ export async function storeUpload(
   clock: Clock,
   owner: Owner,
   file: { name: string; bytes: Uint8Array },
+  /** How much the owner may keep stored in all; none for what the server stores itself (avatars). */
+  stored?: { limit: number; name: string },
 ): Promise<FileRef> {
   const id = randomUUID();
   const { kind, mimeType } = sniff(file.bytes);
   await storage.put(id, file.bytes);
   try {
-    const [row] = await db
-      .insert(uploads)
-      .values({
-        id,
-        ...ownerColumns(owner),
-        name: cleanFileName(file.name),
-        kind,
-        mimeType,
-        size: file.bytes.byteLength,
-        storageKey: id,
-        createdAt: clock.now(),
-      })
-      .returning();
+    const [row] = await db.transaction(async (tx) => {
+      if (stored) await refuseOverStoredLimit(tx as unknown as Db, owner, file.bytes.byteLength, stored);
+      return tx
+        .insert(uploads)
+        .values({
+          id,
+          ...ownerColumns(owner),
+          name: cleanFileName(file.name),
+          kind,
+          mimeType,
+          size: file.bytes.byteLength,
+          storageKey: id,
+          createdAt: clock.now(),
+        })
+        .returning();
+    });
     return toFileRef(row!);
   } catch (error) {
     await storage.delete(id).catch(() => {});
     throw error;
+  }
+}
+
+/** Stored files are kept until deleted: freeing room takes days, not seconds, so say a day. */
+const STORED_RETRY_SECONDS = 24 * 3600;
+
+/**
+ * Refuses an upload that would take the owner past what they may keep stored. The advisory lock
+ * (held until the transaction ends) makes one owner's concurrent uploads add up one at a time.
+ */
+async function refuseOverStoredLimit(tx: Db, owner: Owner, size: number, stored: { limit: number; name: string }): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${identityLockKey('stored', owner)}, 0))`);
+  const [row] = await tx.select({ bytes: sum(uploads.size) }).from(uploads).where(ownedBy(uploads, owner));
+  if (Number(row?.bytes ?? 0) + size > stored.limit) {
+    throw tooManyRequests(
+      `You have reached the limit of ${stored.name}. Please wait ${STORED_RETRY_SECONDS} seconds and try again.`,
+      STORED_RETRY_SECONDS,
+    );
   }
 }
 

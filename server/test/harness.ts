@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { createOfflineResponder } from '../agents/offline-responder';
 import type { AgentRuntime } from '../agents/runtime';
 import { createApp } from '../app';
@@ -30,6 +30,10 @@ export type TestApp = {
   clock: TestClock;
   storage: FileStorage;
   logs: string[];
+  /** The pauses the server made (the login slowdown), in ms; none of them is waited for. */
+  pauses: number[];
+  /** The address requests come from, as the socket reports it (each app has its own). */
+  address: string;
   raw(path: string, init?: RequestInit): Promise<Response>;
   post<T = Loose>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
   get<T = Loose>(path: string, query?: Record<string, string>, headers?: Record<string, string>): Promise<Reply<T>>;
@@ -40,11 +44,17 @@ export async function openHarness() {
   const database: DbHandle = await openTestDb();
   const db = database.db;
 
-  function makeApp(options: { config?: Partial<ServerConfig>; runtime?: AgentRuntime; clock?: TestClock } = {}): TestApp {
+  function makeApp(
+    options: { config?: Partial<ServerConfig>; runtime?: AgentRuntime; clock?: TestClock; address?: string } = {},
+  ): TestApp {
     const config: ServerConfig = { ...defaultConfig, offlineTokenDelayMs: 0, ...options.config };
     const clock = options.clock ?? testClock();
     const storage = createMemoryStorage();
     const logs: string[] = [];
+    const pauses: number[] = [];
+    // Limits are kept in the one database of the file: a fresh address per app keeps one test's
+    // spent quotas from refusing the next test's requests.
+    const address = options.address ?? `198.51.${randomInt(256)}.${randomInt(256)}`;
     const app = createApp({
       db,
       config,
@@ -52,8 +62,10 @@ export async function openHarness() {
       runtime: options.runtime ?? createOfflineResponder(0),
       storage,
       log: (line) => logs.push(line),
+      sleep: async (ms) => void pauses.push(ms),
     });
-    const raw = async (path: string, init?: RequestInit) => app.request(path, init);
+    // What @hono/node-server hands the app: the socket the request came in on.
+    const raw = async (path: string, init?: RequestInit) => app.request(path, init, { incoming: { socket: { remoteAddress: address } } });
     const wrap = async (response: Response) => ({
       status: response.status,
       headers: response.headers,
@@ -64,6 +76,8 @@ export async function openHarness() {
       clock,
       storage,
       logs,
+      pauses,
+      address,
       raw,
       post: async (path, body, headers = {}) =>
         wrap(

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { LoginResult } from '../../src/contract/auth';
-import { countAttempt, FailureLimiter } from '../auth/rate-limit';
 import type { Services } from '../deps';
 import { visitorIdOf } from '../http/caller';
 import { clientAddress } from '../http/client-address';
 import { ApiError } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
+import { countAttempt } from '../limits/quotas';
 import { finishLogin } from '../services/auth';
 import { signInOriginOf, type SignInOrigin } from '../services/sessions';
 import { importAvatar } from '../services/avatar-import';
@@ -51,7 +51,6 @@ export function wechatRoutes(app: Hono<AppEnv>, services: Services): { codeLogin
     if (!provider) throw new ApiError(503, WECHAT_NOT_CONFIGURED);
     return provider;
   };
-  const ticketsOpened = new FailureLimiter(services.config.scanTicketsPerMinute, 60 * 1000);
 
   defineRoute(app, services, 'wxConfig', async ({ input }) => {
     const current = wechat();
@@ -83,7 +82,12 @@ export function wechatRoutes(app: Hono<AppEnv>, services: Services): { codeLogin
 
   defineRoute(app, services, 'wxRegisterLogin', async ({ input, c }) => {
     const address = clientAddress(c, services.config.trustProxy);
-    countAttempt([ticketsOpened, address], services.clock.now().getTime(), 'Too many scan codes requested.');
+    await countAttempt(
+      services.counters,
+      { key: `scan-ticket:${address}`, limit: services.config.scanTicketsPerMinute, windowMs: 60 * 1000 },
+      'Too many scan codes requested.',
+      services.clock.now(),
+    );
     return openScanTicket(services, input.fingerPrint, signInOriginOf(c, services, 'scan'));
   });
 

@@ -48,6 +48,7 @@ export function wechatSettingsFromEnv(env: NodeJS.ProcessEnv, listen: { host?: s
   if (SWITCH.on.includes(simulator)) return { mode: 'simulator' };
   if (SWITCH.off.includes(simulator)) return { mode: 'off', reason: 'switched-off' };
   if (simulator) throw new Error(`WECHAT_SIMULATOR must be on or off, got "${env.WECHAT_SIMULATOR}"`);
-  const behindProxy = env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true';
+  // Any number of proxies in front brings other machines in, whatever the listening address.
+  const behindProxy = !['', '0', 'false', 'off'].includes(env.TRUST_PROXY?.trim().toLowerCase() ?? '');
   return listen.host && isLoopbackHost(listen.host) && !behindProxy ? { mode: 'simulator' } : { mode: 'off', reason: 'reachable' };
 }

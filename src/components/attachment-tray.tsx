@@ -1,12 +1,13 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { Runtime } from '../app/runtime';
 import type { FileRef } from '../contract/media';
-import { formatBytes } from '../i18n/format';
+import { formatBytes, formatRetryAfter } from '../i18n/format';
 import { uploadQueueMachine, type QueuedUpload } from '../machines/upload-queue.machine';
-import { uploadMachine } from '../machines/upload.machine';
+import { uploadMachine, type UploadProblem } from '../machines/upload.machine';
 import { createTransferActor } from '../machines/upload-transfer.actor';
 import { uploadFileWithProgress } from '../services/api/media';
 import { useScreenActor } from '../app/use-screen-actor';
@@ -92,21 +93,31 @@ const StoredFile = ({ file, onRemove }: { file: FileRef; onRemove: () => void })
   );
 };
 
+/** Why a file is not attached, in the reader's language. */
+const describeProblem = (t: TFunction, problem: UploadProblem, file: { name: string; limitBytes: number; locale: string }): string => {
+  const { name } = file;
+  switch (problem.kind) {
+    case 'tooLarge':
+      return problem.message
+        ? t('attachments.tooLargeForServer', { name })
+        : t('attachments.tooLarge', { name, size: formatBytes(file.limitBytes, file.locale) });
+    case 'rateLimited':
+      return problem.retryAfterSeconds === undefined
+        ? t('attachments.rateLimitedLater', { name })
+        : t('attachments.rateLimited', { name, when: formatRetryAfter(problem.retryAfterSeconds, file.locale) });
+    case 'refused':
+      return t('attachments.refused', { name, reason: problem.message });
+    case 'network':
+      return t('attachments.network', { name });
+  }
+};
+
 const PendingFile = ({ item, queue }: { item: QueuedUpload; queue: UploadQueueRef }) => {
   const { t, i18n } = useTranslation();
   const state = useSelector(item.ref, (snapshot) => snapshot.value);
   const { file, loaded, total, problem, limitBytes } = useSelector(item.ref, (snapshot) => snapshot.context);
   const percent = total > 0 ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
-  const problemText =
-    problem?.kind === 'tooLarge'
-      ? problem.message
-        ? t('attachments.tooLargeForServer', { name: file.name })
-        : t('attachments.tooLarge', { name: file.name, size: formatBytes(limitBytes, i18n.language) })
-      : problem?.kind === 'refused'
-        ? t('attachments.refused', { name: file.name, reason: problem.message })
-        : problem?.kind === 'network'
-          ? t('attachments.network', { name: file.name })
-          : null;
+  const problemText = problem ? describeProblem(t, problem, { name: file.name, limitBytes, locale: i18n.language }) : null;
   return (
     <li
       className={`flex max-w-72 items-center gap-2 rounded-xl border bg-bg p-1.5 pe-1 ${problem ? 'border-danger' : 'border-line'}`}

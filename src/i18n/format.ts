@@ -34,6 +34,22 @@ export const formatRelativeTime = (date: Date | string, locale: string, now: Dat
   return format.format(seconds, 'second');
 };
 
+const waitFormats = new Map<string, Intl.RelativeTimeFormat>();
+
+/**
+ * When to try again, "in 42 seconds", "dans 3 heures", "5 分後": rounded up, so nobody is told
+ * a time at which they would still be refused.
+ */
+export const formatRetryAfter = (seconds: number, locale: string): string => {
+  const format = cached(waitFormats, locale, () => new Intl.RelativeTimeFormat(locale, { numeric: 'always' }));
+  if (seconds < 90) return format.format(Math.max(1, Math.ceil(seconds)), 'second');
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return format.format(minutes, 'minute');
+  const hours = Math.ceil(seconds / 3600);
+  if (hours < 36) return format.format(hours, 'hour');
+  return format.format(Math.ceil(seconds / 86400), 'day');
+};
+
 export const formatDateTime = (
   date: Date | string,
   locale: string,

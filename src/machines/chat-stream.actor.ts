@@ -7,7 +7,7 @@ export type ChatStreamReport =
   | { type: 'stream.accepted'; conversationId: string; userMessageId: string; replyMessageId: string }
   | { type: 'stream.delta'; text: string }
   | { type: 'stream.ended'; messageIds: string[] }
-  | { type: 'stream.failed'; kind: StreamFailureKind; message: string };
+  | { type: 'stream.failed'; kind: StreamFailureKind; message: string; retryAfterSeconds?: number };
 
 export type ChatTransport = (
   request: ChatRequest,
@@ -25,6 +25,11 @@ const nextFrame: FrameScheduler = (flush) => {
   const handle = setTimeout(flush, 16);
   return () => clearTimeout(handle);
 };
+
+const retryAfterOf = (error: unknown): number | undefined =>
+  typeof error === 'object' && error !== null && 'retryAfterSeconds' in error && typeof error.retryAfterSeconds === 'number'
+    ? error.retryAfterSeconds
+    : undefined;
 
 const failureKindOf = (error: unknown): StreamFailureKind =>
   typeof error === 'object' && error !== null && 'kind' in error
@@ -88,6 +93,7 @@ export const createChatStreamActor = (transport: ChatTransport, schedule: FrameS
         type: 'stream.failed',
         kind: failureKindOf(error),
         message: error instanceof Error ? error.message : '',
+        ...(retryAfterOf(error) === undefined ? {} : { retryAfterSeconds: retryAfterOf(error) }),
       } satisfies ChatStreamReport);
     });
 

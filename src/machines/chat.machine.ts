@@ -20,7 +20,12 @@ export type ChatMessage = {
   error: string | null;
 };
 
-export type ChatFailure = { kind: StreamFailureKind | 'create' | 'load'; message: string };
+export type ChatFailure = {
+  kind: StreamFailureKind | 'create' | 'load';
+  message: string;
+  /** A refusal for a used-up quota: when the server says the question may go again. */
+  retryAfterSeconds?: number;
+};
 
 type Outgoing = {
   text: string;
@@ -78,6 +83,12 @@ const blankConversation = (agentId: string): Pick<ChatContext, 'agentId' | 'conv
   replyKey: null,
   messageIds: [],
   failure: null,
+});
+
+const failureOf = (event: Extract<ChatStreamReport, { type: 'stream.failed' }>): ChatFailure => ({
+  kind: event.kind,
+  message: event.message,
+  ...(event.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: event.retryAfterSeconds }),
 });
 
 const updateMessage = (messages: ChatMessage[], key: string | null, patch: (message: ChatMessage) => Partial<ChatMessage>) =>
@@ -312,18 +323,18 @@ export const chatMachine = setup({
           {
             guard: and(['isRefusedRetry', 'replacedFailedAnswer']),
             target: 'failed',
-            actions: { type: 'restorePreviousReply', params: ({ event }) => ({ failure: { kind: event.kind, message: event.message } }) },
+            actions: { type: 'restorePreviousReply', params: ({ event }) => ({ failure: failureOf(event) }) },
           },
           {
             guard: 'isRefusedRetry',
             target: 'incomplete',
-            actions: { type: 'restorePreviousReply', params: ({ event }) => ({ failure: { kind: event.kind, message: event.message } }) },
+            actions: { type: 'restorePreviousReply', params: ({ event }) => ({ failure: failureOf(event) }) },
           },
           {
             guard: and(['wasAccepted', 'isAgentError']),
             target: 'failed',
             actions: [
-              { type: 'markReply', params: ({ event }) => ({ status: 'failed' as const, failure: { kind: event.kind, message: event.message } }) },
+              { type: 'markReply', params: ({ event }) => ({ status: 'failed' as const, failure: failureOf(event) }) },
               { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
             ],
           },
@@ -331,7 +342,7 @@ export const chatMachine = setup({
             guard: 'wasAccepted',
             target: 'incomplete',
             actions: [
-              { type: 'markReply', params: ({ event }) => ({ status: 'incomplete' as const, failure: { kind: event.kind, message: event.message } }) },
+              { type: 'markReply', params: ({ event }) => ({ status: 'incomplete' as const, failure: failureOf(event) }) },
               { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
             ],
           },
@@ -339,7 +350,7 @@ export const chatMachine = setup({
             target: 'idle',
             actions: {
               type: 'restoreOutgoing',
-              params: ({ event }) => ({ failure: { kind: event.kind, message: event.message } }),
+              params: ({ event }) => ({ failure: failureOf(event) }),
             },
           },
         ],

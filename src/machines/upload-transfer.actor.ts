@@ -13,6 +13,11 @@ const messageOf = (error: unknown): string => {
   return error instanceof Error ? error.message : String(error);
 };
 
+const retryAfterOf = (error: unknown): { retryAfterSeconds?: number } =>
+  typeof error === 'object' && error !== null && 'retryAfterSeconds' in error && typeof error.retryAfterSeconds === 'number'
+    ? { retryAfterSeconds: error.retryAfterSeconds }
+    : {};
+
 /** Runs one upload through the transport and reports to the upload machine; stopping it aborts. */
 export const createTransferActor = (transport: UploadTransport) =>
   fromCallback<{ type: 'noop' }, { file: File }>(({ input, sendBack }) => {
@@ -25,7 +30,7 @@ export const createTransferActor = (transport: UploadTransport) =>
       onProgress: (loaded, total) => report({ type: 'transfer.progress', loaded, total }),
     }).then(
       (file) => report({ type: 'transfer.done', file }),
-      (error: unknown) => report({ type: 'transfer.failed', status: statusOf(error), message: messageOf(error) }),
+      (error: unknown) => report({ type: 'transfer.failed', status: statusOf(error), message: messageOf(error), ...retryAfterOf(error) }),
     );
     return () => controller.abort();
   });

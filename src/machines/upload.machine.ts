@@ -1,14 +1,17 @@
 import { assign, fromCallback, sendParent, setup } from 'xstate';
 import type { FileRef } from '../contract/media';
 
-/** Why a file is not attached: over the limit (here or at the server), refused, or unreachable server. */
-export type UploadProblem = { kind: 'tooLarge' | 'refused' | 'network'; message: string };
+/**
+ * Why a file is not attached: over the limit (here or at the server), a used-up upload quota
+ * (with when to try again, if the server said), refused, or unreachable server.
+ */
+export type UploadProblem = { kind: 'tooLarge' | 'rateLimited' | 'refused' | 'network'; message: string; retryAfterSeconds?: number };
 
 /** What a transfer reports while it runs. */
 export type TransferReport =
   | { type: 'transfer.progress'; loaded: number; total: number }
   | { type: 'transfer.done'; file: FileRef }
-  | { type: 'transfer.failed'; status?: number; message: string };
+  | { type: 'transfer.failed'; status?: number; message: string; retryAfterSeconds?: number };
 
 export type UploadInput = { id: string; file: File; limitBytes: number };
 
@@ -26,6 +29,9 @@ export type UploadDone = { type: 'upload.done'; id: string; file: FileRef };
 
 const problemOf = (report: Extract<TransferReport, { type: 'transfer.failed' }>): UploadProblem => {
   if (report.status === 413) return { kind: 'tooLarge', message: report.message };
+  if (report.status === 429) {
+    return { kind: 'rateLimited', message: report.message, ...(report.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: report.retryAfterSeconds }) };
+  }
   if (report.status === undefined) return { kind: 'network', message: report.message };
   return { kind: 'refused', message: report.message };
 };

@@ -3,11 +3,14 @@ import * as v from 'valibot';
 import { chatEventSchema, type ChatEvent, type ChatRequest } from '../contract/chat';
 import { routes } from '../contract/routes';
 import { apiUrl, authHeaders, reportUnauthorized } from './http';
+import { retryAfterSeconds } from './retry-after';
 
 /** Why a stream did not finish with its end event. */
 export type StreamFailureKind =
   /** The server refused before streaming (non-200, or not an event stream). */
   | 'rejected'
+  /** Refused before streaming because a quota is used up (429): the question may go again later. */
+  | 'rate-limited'
   /** The agent sent an error event. */
   | 'agent-error'
   /** The connection closed or broke before the end event: the answer is incomplete. */
@@ -20,11 +23,14 @@ export type StreamFailureKind =
 export class StreamError extends Error {
   readonly kind: StreamFailureKind;
   readonly status: number | undefined;
-  constructor(kind: StreamFailureKind, message: string, status?: number) {
+  /** For 'rate-limited': when the server says to try again, if it said. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(kind: StreamFailureKind, message: string, status?: number, retryAfterSeconds?: number) {
     super(message);
     this.name = 'StreamError';
     this.kind = kind;
     this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -73,6 +79,9 @@ export const streamChat = async (request: ChatRequest, { signal, onEvent }: Stre
       if (!response.ok || !type.startsWith(EVENT_STREAM)) {
         const message = await readServerMessage(response);
         if (response.status === 401) reportUnauthorized(message);
+        if (response.status === 429) {
+          throw new StreamError('rate-limited', message, 429, retryAfterSeconds(response.headers.get('retry-after')));
+        }
         throw new StreamError('rejected', message, response.status);
       }
       opened = true;

@@ -4,6 +4,7 @@ import type { EndpointData, EndpointName } from '../contract/endpoints';
 import { routes } from '../contract/routes';
 import { getToken } from './cookies';
 import { httpHooks } from './http-hooks';
+import { retryAfterSeconds } from './retry-after';
 import { getVisitorId } from './visitor';
 
 /** Pages where a failed request is not announced by the generic toast (the page says it itself). */
@@ -14,12 +15,18 @@ export class ApiError extends Error {
   readonly code: number | undefined;
   /** What the server answered, as a person may read it: its `msg`, or the raw body. */
   readonly description: string;
-  constructor(message: string, options: { status?: number; code?: number; description?: string; cause?: unknown }) {
+  /** For a 429: when the server says to try again (its Retry-After), if it said. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(
+    message: string,
+    options: { status?: number; code?: number; description?: string; retryAfterSeconds?: number; cause?: unknown },
+  ) {
     super(message, { cause: options.cause });
     this.name = 'ApiError';
     this.status = options.status;
     this.code = options.code;
     this.description = options.description ?? message;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
   get unauthorized(): boolean {
     return this.status === 401;
@@ -81,6 +88,7 @@ const toApiError = (error: unknown): ApiError => {
       status: error.status,
       code: typeof body === 'object' && body ? body.code : undefined,
       description,
+      retryAfterSeconds: retryAfterSeconds(error.response?.headers.get('retry-after')),
       cause: error,
     });
   }

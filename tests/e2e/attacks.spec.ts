@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page, Request } from '@playwright/test';
 import type { AgentRuntime } from '../../server/agents/runtime';
 import { startServer, type RunningServer } from '../../server/start';
+import { generousLimits } from '../load/generous-limits';
 import { HOSTILE_PAYLOADS } from '../../src/components/markdown/hostile-payloads';
 import { expect, logIn, test, useEnglish } from './fixtures';
 
@@ -54,6 +55,8 @@ test.beforeAll(async () => {
     host: '127.0.0.1',
     dataDir,
     env: { ...process.env, LLM_BASE_URL: '', DATABASE_URL: '' },
+    // 88 payloads asked by one visitor in a minute or two: past a visitor's public quota.
+    config: generousLimits,
     runtime: replayRuntime,
     spaDir: process.env.E2E_SPA_DIR ?? join(REPO, 'dist'),
     log: () => undefined,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { startFakeGoogle, type FakeGoogleUser } from '../../server/auth/fake-google';
 import { startServer } from '../../server/start';
+import { generousLimits } from '../load/generous-limits';
 
 export const E2E_DEMO = { username: 'e2e-demo@kraken.local', password: 'e2e-Password-2026' };
 
@@ -46,7 +47,9 @@ export default async function globalSetup() {
     // Every browser test logs in from 127.0.0.1: with the production limit (5 failures a minute per
     // address) the wrong-password steps of different specs would lock out the next spec. The
     // limit itself is proven by the server suites (server/test/abuse.test.ts, routes/auth.test.ts).
-    config: { offlineTokenDelayMs: 5, loginMaxFailures: 1000, google: google.config },
+    // The same holds for the question and upload quotas: every spec asks from 127.0.0.1, many as
+    // one visitor (server/test/quotas.test.ts proves the quotas).
+    config: { offlineTokenDelayMs: 5, loginMaxFailures: 1000, loginMaxFailuresPerAddress: 1000, ...generousLimits, google: google.config },
     demo: E2E_DEMO,
     // Several builds can coexist: E2E_SPA_DIR points the tests at one of them (default dist/).
     ...(process.env.E2E_SPA_DIR ? { spaDir: process.env.E2E_SPA_DIR } : {}),

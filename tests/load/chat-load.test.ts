@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/start';
 import { oneStream, percentile, quickRuntime } from './chat-driver';
+import { generousLimits } from './generous-limits';
 
 /**
  * 200 chat streams open at the same time against the reference server on loopback. The agent
@@ -19,7 +20,7 @@ const runtime = quickRuntime({ hold: () => everyoneOpen });
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'kraken-load-'));
-  server = await startServer({ dataDir, host: '127.0.0.1', env: {}, runtime, spaDir: null, log: () => undefined });
+  server = await startServer({ dataDir, host: '127.0.0.1', env: {}, config: generousLimits, runtime, spaDir: null, log: () => undefined });
 });
 
 afterAll(async () => {

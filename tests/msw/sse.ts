@@ -90,8 +90,8 @@ export const chatStreamHandler = (steps: readonly StreamStep[] | (() => readonly
   );
 
 /** The chat endpoint refusing with an envelope, the way the API refuses before streaming. */
-export const chatRefusedHandler = (status: number, msg: string) =>
-  http.post(endpoints.chat.path, () => HttpResponse.json({ code: 1, msg, data: null, success: false }, { status }));
+export const chatRefusedHandler = (status: number, msg: string, headers: Record<string, string> = {}) =>
+  http.post(endpoints.chat.path, () => HttpResponse.json({ code: 1, msg, data: null, success: false }, { status, headers }));
 
 /** The chat endpoint answered by something else: a proxy's HTML error page. */
 export const chatHtmlHandler = (status = 502) =>

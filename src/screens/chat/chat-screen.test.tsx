@@ -69,12 +69,12 @@ describe('the chat screen', () => {
   });
 
   it('keeps a refused message in the box with the server’s words, and sends it again', async () => {
-    server.use(chatRefusedHandler(429, 'You have asked too many questions today'));
+    server.use(chatRefusedHandler(404, 'Attached file not found among your uploads: f1'));
     const view = await openChat();
 
     await view.user.type(box(), 'Please answer{Enter}');
 
-    expect(await screen.findByRole('alert')).toHaveTextContent('You have asked too many questions today');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Attached file not found among your uploads: f1');
     expect(box()).toHaveValue('Please answer');
     expect(screen.queryByTestId('question')).toBeNull();
 

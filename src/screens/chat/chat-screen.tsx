@@ -114,7 +114,7 @@ const useHistory = () => {
 };
 
 const ChatScreen = () => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { chat } = useRuntime();
   const params = useParams<{ '*': string }>();
   const [location] = useLocation();
@@ -269,7 +269,7 @@ const ChatScreen = () => {
               )}
               {failure && !canRetry && !loadFailed && (
                 <p role="alert" className="mb-2 text-sm text-danger">
-                  {describeFailure(t, failure)}
+                  {describeFailure(t, failure, i18n.language)}
                 </p>
               )}
               <ChatComposer

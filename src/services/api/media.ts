@@ -2,6 +2,7 @@ import type { Envelope } from '../../contract/envelope';
 import { routes } from '../../contract/routes';
 import type { FileRef } from '../../contract/media';
 import { ApiError, apiUrl, authHeaders, call, unwrap, type CallOptions } from '../http';
+import { retryAfterSeconds } from '../retry-after';
 
 export const uploadFile = (file: File, options?: CallOptions) => {
   const form = new FormData();
@@ -44,7 +45,8 @@ export const uploadFileWithProgress = (file: File, options: { onProgress?: Uploa
         if (xhr.status < 200 || xhr.status >= 300) {
           const envelope = typeof body === 'object' && body ? (body as Partial<Envelope<unknown>>) : null;
           const description = envelope?.msg || (typeof body === 'string' && body) || xhr.statusText || `HTTP ${xhr.status}`;
-          throw new ApiError(description, { status: xhr.status, code: envelope?.code, description });
+          const retryAfter = retryAfterSeconds(xhr.getResponseHeader('retry-after'));
+          throw new ApiError(description, { status: xhr.status, code: envelope?.code, description, retryAfterSeconds: retryAfter });
         }
         const checked = (await contract).checkAnswer('upload', unwrap(body as Envelope<unknown>, xhr.status));
         if (!checked.valid) throw new ApiError(`Unexpected answer from ${routes.upload.path}`, { description: checked.issues });

@@ -52,7 +52,8 @@ const { paths, transitionCount } = planPaths('chat flow', model);
 const QUESTION = 'Bakery posts?';
 const PARTIAL = 'Post your morning bake';
 const REST = ' with the prices in the caption.';
-const REFUSAL = 'You have asked too many questions today';
+// A refusal in the server's words; a used-up quota (429) is told in the reader's language instead.
+const REFUSAL = 'This conversation is with another agent; start a new conversation to talk to this one.';
 const AGENT_ERROR = 'The model is overloaded';
 
 /** One chat POST the fake server is answering: the test decides how it goes on. */
@@ -189,7 +190,7 @@ const testParams = (world: () => World): TestParam<SnapshotFrom<typeof chatFlow>
     SEND_REFUSED: async () => {
       world().expectedPosts += 1;
       server.use(
-        http.post(endpoints.chat.path, () => HttpResponse.json({ code: 1, msg: REFUSAL, data: null }, { status: 429 }), { once: true }),
+        http.post(endpoints.chat.path, () => HttpResponse.json({ code: 1, msg: REFUSAL, data: null }, { status: 400 }), { once: true }),
       );
       await world().view.user.type(box(), '{Enter}');
     },

@@ -1,0 +1,50 @@
+import { tooManyRequests, type ApiError } from '../http/errors';
+import type { Counters } from './counters';
+
+/** A limit on how much one identity or address may spend in a window, e.g. 20 questions a minute. */
+export type Quota = {
+  key: string;
+  limit: number;
+  windowMs: number;
+  /** How a person reads the limit: "20 questions a minute for a visitor". */
+  name: string;
+};
+
+/** `<sentence> Please wait N seconds and try again.`, with N in Retry-After too. */
+export function refusal(sentence: string, resetsAt: Date, now: Date): ApiError {
+  const seconds = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000));
+  return tooManyRequests(`${sentence} Please wait ${seconds} seconds and try again.`, seconds);
+}
+
+/**
+ * Spends `amount` against every quota, or against none: when one of them is used up, what was
+ * just counted is taken back and the request is refused with the quota that frees up last.
+ */
+export async function spend(counters: Counters, quotas: readonly Quota[], amount: number, now: Date): Promise<void> {
+  const tallies = await counters.add(quotas, amount);
+  const over = quotas
+    .map((quota) => ({ quota, tally: tallies.get(quota.key)! }))
+    .filter(({ quota, tally }) => tally.count > quota.limit)
+    .sort((a, b) => b.tally.resetsAt.getTime() - a.tally.resetsAt.getTime());
+  if (over.length === 0) return;
+  await counters.takeBack(
+    quotas.map((quota) => quota.key),
+    amount,
+  );
+  const [{ quota, tally }] = over as [(typeof over)[number]];
+  throw refusal(`You have reached the limit of ${quota.name}.`, tally.resetsAt, now);
+}
+
+/** Refuses at once when a quota is already used up, before anything costly (reading an upload) is done. */
+export async function refuseIfSpent(counters: Counters, quotas: readonly Quota[], now: Date): Promise<void> {
+  for (const quota of quotas) {
+    const tally = await counters.read(quota.key);
+    if (tally && tally.count >= quota.limit) throw refusal(`You have reached the limit of ${quota.name}.`, tally.resetsAt, now);
+  }
+}
+
+/** Counts one attempt at something limited per window (not only failures), refusing it past the limit. */
+export async function countAttempt(counters: Counters, quota: Omit<Quota, 'name'>, sentence: string, now: Date): Promise<void> {
+  const tally = (await counters.add([quota])).get(quota.key)!;
+  if (tally.count > quota.limit) throw refusal(sentence, tally.resetsAt, now);
+}
