@@ -85,10 +85,10 @@ describe('confirming a scan id', () => {
     expect(reply.body).toMatchObject({ code: 0, data: null });
     const [row] = await h.db.select().from(scanTickets);
     expect(row).toMatchObject({ status: 'confirmed', userId: user.id });
-    expect((await t.post(SCAN, { scanid: 'scan-waiting-1' }, headers)).status).toBe(404);
+    expect((await t.post(SCAN, { scanid: 'scan-waiting-1' }, headers)).status).toBe(409);
   });
 
-  it('answers 404 for unknown or expired scan ids, 400 for a missing one', async () => {
+  it('answers 410 for an expired scan id, 404 for an unknown one, 400 for a missing one', async () => {
     const t = h.makeApp();
     const { headers } = await h.loggedIn(t);
     const now = t.clock.now();
@@ -99,7 +99,7 @@ describe('confirming a scan id', () => {
       createdAt: new Date(now.getTime() - 120_000),
       expiresAt: new Date(now.getTime() - 60_000),
     });
-    expect((await t.post(SCAN, { scanid: 'scan-expired-1' }, headers)).status).toBe(404);
+    expect((await t.post(SCAN, { scanid: 'scan-expired-1' }, headers)).status).toBe(410);
     expect((await t.post(SCAN, { scanid: 'no-such-scan' }, headers)).body).toMatchObject({ code: 1, msg: 'Scan id not found' });
     expect((await t.post(SCAN, {}, headers)).status).toBe(400);
   });
