@@ -110,18 +110,20 @@ describe('chat stream', () => {
     expect(reply!.content).toContain('离线应答器');
   });
 
-  it('sends an error event and stores the answer as failed when the agent fails', async () => {
+  it('sends an error event with a reference and stores the answer as failed when the agent fails', async () => {
     const t = h.makeApp({ runtime: scriptedRuntime(['Partial '], 'fail') });
     const visitor = h.visitor();
     const conversationId = await newConversation(t, visitor);
     const response = await chat(t, visitor, { conversationId, agentId: AGENT, text: 'Will this work?' });
     expect(response.status).toBe(200);
     const events = parseEvents(await response.text());
-    expect(events.at(-1)).toEqual({ type: 'error', msg: 'The model service answered HTTP 503: overloaded.' });
+    const failure = events.at(-1) as Extract<ChatEvent, { type: 'error' }>;
+    expect(failure).toEqual({ type: 'error', msg: `The agent could not answer this time. Please try again. (ref ${failure.ref})`, ref: expect.stringMatching(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/) });
     expect(events.some((e) => e.type === 'end')).toBe(false);
     const [question, reply] = await messagesOf(t, visitor, conversationId);
     expect(question).toMatchObject({ status: 'complete', content: 'Will this work?' });
-    expect(reply).toMatchObject({ status: 'failed', content: 'Partial ', error: 'The model service answered HTTP 503: overloaded.' });
+    expect(reply).toMatchObject({ status: 'failed', content: 'Partial ', error: failure.msg });
+    expect(t.logs.find((line) => line.includes(`ref ${failure.ref}`))).toContain('HTTP 503: overloaded');
   });
 
   it('hides unexpected agent crashes behind a readable message', async () => {
@@ -136,8 +138,9 @@ describe('chat stream', () => {
     const visitor = h.visitor();
     const conversationId = await newConversation(t, visitor);
     const events = parseEvents(await (await chat(t, visitor, { conversationId, agentId: AGENT, text: 'hi' })).text());
-    expect(events.at(-1)).toEqual({ type: 'error', msg: 'The agent could not answer this time. Please try again.' });
-    expect(t.logs.some((line) => line.includes('cannot read properties'))).toBe(true);
+    const failure = events.at(-1) as Extract<ChatEvent, { type: 'error' }>;
+    expect(failure.msg).toBe(`The agent could not answer this time. Please try again. (ref ${failure.ref})`);
+    expect(t.logs.find((line) => line.includes(`ref ${failure.ref}`))).toContain('cannot read properties');
   });
 
   it('stores what arrived as incomplete when the client goes away mid-answer', async () => {
