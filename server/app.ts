@@ -5,6 +5,9 @@ import { FailureLimiter } from './auth/rate-limit';
 import type { AppDeps, Services } from './deps';
 import { fail } from './http/envelope';
 import { ApiError } from './http/errors';
+import { newReference } from './http/incident';
+import { safeLog } from './http/log-line';
+import { nulGuard } from './http/nul-guard';
 import { requestLog } from './http/request-log';
 import type { AppEnv } from './http/route';
 import { securityHeaders } from './http/security-headers';
@@ -31,7 +34,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     runtime: deps.runtime,
     storage: deps.storage,
     publishing: deps.publishing ?? exportOnlyPublishing,
-    log: deps.log ?? ((line) => console.log(line)),
+    log: safeLog(deps.log ?? ((line) => console.log(line))),
     loginFailures: {
       account: new FailureLimiter(deps.config.loginMaxFailures, deps.config.loginWindowMs),
       address: new FailureLimiter(deps.config.loginMaxFailuresPerAddress, deps.config.loginWindowMs),
@@ -39,8 +42,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
   const app = new Hono<AppEnv>();
 
-  app.use('*', requestLog(services.log));
-  app.use('*', securityHeaders);
+  app.use('*', requestLog(services.log, deps.config.logLevel));
+  app.use('*', securityHeaders({ hsts: deps.config.hsts }));
+  app.use('/api/*', nulGuard);
 
   const jsonLimit = bodyLimit({
     maxSize: deps.config.jsonBodyLimitBytes,
@@ -58,12 +62,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   appRoutes(app, services);
 
   app.all('/api/*', (c) => fail(c, 404, `No API endpoint ${c.req.method} ${c.req.path}.`));
-  if (deps.spaDir) serveSpa(app, deps.spaDir);
+  if (deps.spaDir) serveSpa(app, deps.spaDir, { sourceMaps: deps.config.serveSourceMaps });
 
   app.onError((error, c) => {
     if (error instanceof ApiError) return fail(c, error.status, error.message);
-    services.log(`error: ${c.req.method} ${c.req.path}: ${error.stack ?? error}`);
-    return fail(c, 500, 'Something went wrong on the server. Please try again.');
+    const ref = newReference();
+    services.log(`error: ref ${ref}: ${c.req.method} ${c.req.path}: ${error.stack ?? error}`);
+    return fail(c, 500, `Something went wrong on the server. Please try again. (ref ${ref})`);
   });
   return app;
 }
