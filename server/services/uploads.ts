@@ -16,20 +16,24 @@ export const fileUrl = (fileId: string) => `/api/media/file/${fileId}`;
 
 export const toFileRef = (row: UploadRow): FileRef => ({
   fileId: row.id,
-  name: row.name,
+  name: cleanFileName(row.name),
   url: fileUrl(row.id),
   kind: row.kind,
   mimeType: row.mimeType,
   size: row.size,
 });
 
-/** A display name: no path, no control characters, at most 255 characters. */
+/**
+ * Control characters, and the bidi controls that make `invoice\u202Efdp.exe` read as
+ * `invoiceexe.pdf`: shown in a list or offered as a download, a name must read as what it is.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
+/** A display name: no path, no control or bidi characters, at most 255 characters. */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = [...base]
-    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)
-    .join('')
-    .trim();
+  const cleaned = base.replace(UNSAFE_IN_NAME, '').trim();
   return [...(cleaned || 'file')].slice(0, 255).join('');
 }
 
