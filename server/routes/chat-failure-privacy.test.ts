@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failureReference } from '../../src/contract/chat';
+import { failureReference } from '../../src/contract/agent-failure';
 import { createOpenAiRuntime } from '../agents/openai-runtime';
 import { defaultConfig } from '../config';
 import { openHarness } from '../test/harness';

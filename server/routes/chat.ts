@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import { agentFailureMessage, type ChatEvent } from '../../src/contract/chat';
+import { agentFailureMessage } from '../../src/contract/agent-failure';
+import type { ChatEvent } from '../../src/contract/chat';
 import type { Services } from '../deps';
 import { ownerOf, type Owner } from '../http/caller';
 import { newReference } from '../http/incident';
