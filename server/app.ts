@@ -6,7 +6,7 @@ import type { AppDeps, Services } from './deps';
 import { fail } from './http/envelope';
 import { ApiError } from './http/errors';
 import { newReference } from './http/incident';
-import { safeLog } from './http/log-line';
+import { describeError, safeLog } from './http/log-line';
 import { nulGuard } from './http/nul-guard';
 import { requestLog } from './http/request-log';
 import type { AppEnv } from './http/route';
@@ -67,7 +67,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError((error, c) => {
     if (error instanceof ApiError) return fail(c, error.status, error.message);
     const ref = newReference();
-    services.log(`error: ref ${ref}: ${c.req.method} ${c.req.path}: ${error.stack ?? error}`);
+    services.log(`error: ref ${ref}: ${c.req.method} ${c.req.path}: ${describeError(error, deps.config.logLevel)}`);
     return fail(c, 500, `Something went wrong on the server. Please try again. (ref ${ref})`);
   });
   return app;

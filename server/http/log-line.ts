@@ -16,3 +16,19 @@ export const safeLog =
   (sink: (line: string) => void) =>
   (line: string): void =>
     sink(escapeForLog(line));
+
+/**
+ * An error for the log: its stack, with the cause's message. A failed database query's message
+ * lists the query's parameters (a login name, a chat question); they are left out unless
+ * LOG_LEVEL=debug.
+ */
+export function describeError(error: unknown, level: 'info' | 'debug' = 'info'): string {
+  if (!(error instanceof Error)) return String(error);
+  let text = error.stack ?? `${error.name}: ${error.message}`;
+  const params = (error as { params?: unknown }).params;
+  if (level !== 'debug' && Array.isArray(params)) {
+    text = text.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, `\nparams: ${params.length} hidden (LOG_LEVEL=debug shows them)`);
+  }
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause ? `${text}\ncaused by: ${cause}` : text;
+}

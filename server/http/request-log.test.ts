@@ -87,3 +87,32 @@ describe('the request log', () => {
     expect(escapeForLog('a\tb\u0000c\u2028d')).toBe('a\\tb\\u0000c\\u2028d');
   });
 });
+
+describe('the error log line', () => {
+  it("of a failed query names no parameter value (a login name, a question) unless LOG_LEVEL=debug", async () => {
+    const failing = (level: 'info' | 'debug') => {
+      const t = h.makeApp({ config: { logLevel: level } });
+      // A database that fails every query the way drizzle reports it.
+      t.app.get('/boom', async () => {
+        const error = Object.assign(new Error('Failed query: select * from users where username = $1\nparams: private.person@example.com'), {
+          params: ['private.person@example.com'],
+          cause: new Error('relation "users" is locked'),
+        });
+        throw error;
+      });
+      return t;
+    };
+    const info = failing('info');
+    const answer = await info.raw('/boom');
+    expect(answer.status).toBe(500);
+    const ref = /\(ref ([0-9A-Z-]+)\)/.exec(((await answer.json()) as { msg: string }).msg)![1];
+    const line = info.logs.find((entry) => entry.startsWith(`error: ref ${ref}`))!;
+    expect(line).toContain('select * from users where username = $1');
+    expect(line).toContain('caused by: relation "users" is locked');
+    expect(line).not.toContain('private.person');
+
+    const debug = failing('debug');
+    await debug.raw('/boom');
+    expect(debug.logs.join('\n')).toContain('private.person@example.com');
+  });
+});

@@ -5,6 +5,7 @@ import type { ChatEvent } from '../../src/contract/chat';
 import type { Services } from '../deps';
 import { ownerOf, type Owner } from '../http/caller';
 import { newReference } from '../http/incident';
+import { describeError } from '../http/log-line';
 import { defineRoute, type AppEnv } from '../http/route';
 import { finishReply, prepareChat, saveStreamingText, type PreparedChat } from '../services/chat';
 
@@ -111,7 +112,7 @@ async function streamAnswer(services: Services, stream: SSEStreamingApi, chat: P
       }
     } catch (error) {
       if (!abort.signal.aborted) {
-        await failed((error as Error).stack ?? String(error));
+        await failed(describeError(error, services.config.logLevel));
         return;
       }
     }
@@ -123,7 +124,7 @@ async function streamAnswer(services: Services, stream: SSEStreamingApi, chat: P
     await finishReply(services.db, chat.replyMessageId, { content, status: 'complete' });
     await send(stream, { type: 'end', messageIds: [chat.userMessageId, chat.replyMessageId] });
   } catch (error) {
-    await failed(`storing the answer failed: ${(error as Error).stack ?? error}`);
+    await failed(`storing the answer failed: ${describeError(error, services.config.logLevel)}`);
   } finally {
     clearInterval(heartbeat);
     await saver.stop();
