@@ -134,9 +134,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
             listening.close(() => done());
             if ('closeAllConnections' in listening) listening.closeAllConnections();
           });
-          await publishing.scheduler.stop();
-          await database.close();
-          lock?.release();
+          try {
+            await publishing.scheduler.stop();
+            await database.close();
+          } finally {
+            lock?.release();
+          }
         })()),
     };
   } catch (error) {
