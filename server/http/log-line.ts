@@ -1,15 +1,14 @@
+import { UNSAFE_CHARS } from './unsafe-chars';
+
 /**
  * Control characters (CR, LF, ESC of ANSI sequences, NUL...), line separators and bidi controls
  * written as visible escapes: a value can then neither start a forged log line nor recolour or
  * reorder the terminal it is read in. A multi-line stack trace becomes one line too.
  */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 export const escapeForLog = (value: string): string =>
-  value.replace(UNSAFE, (ch) => NAMED[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  value.replace(UNSAFE_CHARS, (ch) => NAMED[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** A log sink that writes every line escaped, whoever calls it. */
 export const safeLog =

@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import { uploads, type StoredFileRef } from '../db/schema';
 import type { Owner } from '../http/caller';
 import { ApiError } from '../http/errors';
+import { withoutUnsafeChars } from '../http/unsafe-chars';
 import { sniff } from '../media/sniff';
 import type { FileStorage } from '../media/storage';
 import { ownedBy, ownerColumns } from './ownership';
@@ -23,17 +24,10 @@ export const toFileRef = (row: UploadRow): FileRef => ({
   size: row.size,
 });
 
-/**
- * Control characters, and the bidi controls that make `invoice\u202Efdp.exe` read as
- * `invoiceexe.pdf`: shown in a list or offered as a download, a name must read as what it is.
- */
-// eslint-disable-next-line no-control-regex
-const UNSAFE_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
-
-/** A display name: no path, no control or bidi characters, at most 255 characters. */
+/** A display name, in lists and downloads: no path, no control or bidi characters, at most 255 characters. */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(UNSAFE_IN_NAME, '').trim();
+  const cleaned = withoutUnsafeChars(base).trim();
   return [...(cleaned || 'file')].slice(0, 255).join('');
 }
 

@@ -128,3 +128,18 @@ describe('a NUL character', () => {
     expect(((await upload.json()) as { data: { name: string } }).data.name).toBe('pic.png');
   });
 });
+
+describe("a provider's name", () => {
+  it('with a NUL or bidi controls signs in as a nickname without them (WeChat, here its simulator)', async () => {
+    const consent = await t.raw('/api/wechat-simulator/authorize', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost' },
+      body: new URLSearchParams({ redirect_uri: 'http://localhost/login', state: 's1', name: 'Li\u0000 \u202EnaL' }).toString(),
+    });
+    expect(consent.status).toBe(303);
+    const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
+    const login = await t.get('/api/system/auth/wx-login', { code });
+    expect(login.status, t.logs.filter((l) => l.startsWith('error')).join('\n').slice(0, 1500)).toBe(200);
+    expect(login.body.data.userInfo.nickname).toBe('Li naL');
+  });
+});
