@@ -160,6 +160,42 @@ describe('chat stream', () => {
     expect(reply).toMatchObject({ role: 'assistant', status: 'incomplete', content: 'The first part and more' });
   });
 
+  it('saves the text of an answer as it streams, once per interval rather than per token', async () => {
+    // A token every 20 ms; the answer's text is saved every 400 ms.
+    const runtime: AgentRuntime = {
+      label: 'steady',
+      async *streamAnswer(input) {
+        for (let i = 0; !input.signal.aborted; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          yield `t${i} `;
+        }
+      },
+    };
+    const t = h.makeApp({ runtime, config: { answerSaveIntervalMs: 400 } });
+    const visitor = h.visitor();
+    const conversationId = await newConversation(t, visitor);
+    const response = await chat(t, visitor, { conversationId, agentId: AGENT, text: 'Count for me' });
+    const reader = response.body!.getReader();
+    // Read as a browser would, so the stream flows at the agent's pace.
+    void (async () => {
+      while (!(await reader.read().catch(() => ({ done: true }))).done);
+    })();
+    const stored = async () => (await messagesOf(t, visitor, conversationId))[1]!;
+    const seen = new Set<string>();
+    const started = Date.now();
+    while (Date.now() - started < 1500) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const reply = await stored();
+      expect(reply.status).toBe('streaming');
+      seen.add(reply.content);
+    }
+    await reader.cancel();
+    // Some 70 tokens went by; the stored text changed only at the saves (about 3 of them).
+    expect(seen.size).toBeGreaterThanOrEqual(3);
+    expect(seen.size).toBeLessThanOrEqual(6);
+    expect([...seen].at(-1)).toMatch(/^t0 t1 t2 /);
+  });
+
   it('retries a failed answer without storing the question twice', async () => {
     const visitor = h.visitor();
     const failing = h.makeApp({ runtime: scriptedRuntime(['half'], 'fail') });
