@@ -50,8 +50,8 @@ async function stopRunningAnswer(running: RunningAnswers, questionId: string, ow
 }
 
 /**
- * Saves the text streamed so far every `intervalMs` (not per token: one write a second whatever
- * the pace), so a server killed mid-answer still has it after a restart. `stop` waits for a save
+ * Saves the text streamed so far every `answerSaveIntervalMs` (not per token: one write a second
+ * whatever the pace), so a server killed mid-answer still has it after a restart. `stop` waits for a save
  * under way, so it cannot land after the final write.
  */
 function periodicSave(services: Services, replyMessageId: string, read: () => string) {
