@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureReference } from '../../src/contract/agent-failure';
 import { createOpenAiRuntime } from '../agents/openai-runtime';
 import { defaultConfig } from '../config';
+import { messages } from '../db/schema';
 import { openHarness } from '../test/harness';
 
 /**
@@ -60,5 +62,25 @@ describe("the model service's errors", () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain(SECRET);
     expect(logged[0]).toContain(GATEWAY);
+  });
+
+  it('stored in a failed answer before this change are not answered any more', async () => {
+    const t = h.makeApp();
+    const visitor = h.visitor();
+    const conversationId = (await t.post('/api/workflow/im/conversation/create', { sourceId: 'SpecialNoAgentFallback' }, visitor)).body.data.conversationId;
+    await (
+      await t.raw('/api/workflow/sse/agent/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...visitor },
+        body: JSON.stringify({ conversationId, agentId: 'SpecialNoAgentFallback', text: 'Hello?' }),
+      })
+    ).text();
+    const [, reply] = (await t.get('/api/workflow/agent-im/messages', { conversationId }, visitor)).body.data as { messageId: string }[];
+    // What an older server stored: the model service's own words.
+    const legacy = `The model service at ${baseUrl} answered HTTP 401: Incorrect API key provided: ${SECRET}.`;
+    await h.db.update(messages).set({ status: 'failed', error: legacy }).where(eq(messages.id, reply!.messageId));
+    const history = (await t.get('/api/workflow/agent-im/messages', { conversationId }, visitor)).body.data as { error?: string }[];
+    expect(history[1]!.error).toBe('The agent could not answer this time. Please try again.');
+    expect(JSON.stringify(history)).not.toContain(SECRET);
   });
 });

@@ -4,7 +4,9 @@
  * The stored message keeps the same text, so the SPA finds the reference in history too.
  * Free of schemas, so the chat screen can read it without the validation library.
  */
-export const agentFailureMessage = (ref: string) => `The agent could not answer this time. Please try again. (ref ${ref})`;
+export const GENERIC_AGENT_FAILURE = 'The agent could not answer this time. Please try again.';
+
+export const agentFailureMessage = (ref: string) => `${GENERIC_AGENT_FAILURE} (ref ${ref})`;
 
 const REFERENCE = /\bref ([0-9A-Z]{4}-[0-9A-Z]{4})\b/;
 
