@@ -5,6 +5,9 @@ import type { AppDeps, Services } from './deps';
 import { fail } from './http/envelope';
 import { createCounters } from './limits/counters';
 import { ApiError } from './http/errors';
+import { newReference } from './http/incident';
+import { describeError, safeLog } from './http/log-line';
+import { nulGuard } from './http/nul-guard';
 import { requestLog } from './http/request-log';
 import type { AppEnv } from './http/route';
 import { securityHeaders } from './http/security-headers';
@@ -31,14 +34,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     runtime: deps.runtime,
     storage: deps.storage,
     publishing: deps.publishing ?? exportOnlyPublishing,
-    log: deps.log ?? ((line) => console.log(line)),
+    log: safeLog(deps.log ?? ((line) => console.log(line))),
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     counters: createCounters(deps.db, deps.clock),
   };
   const app = new Hono<AppEnv>();
 
-  app.use('*', requestLog(services.log));
-  app.use('*', securityHeaders);
+  app.use('*', requestLog(services.log, deps.config.logLevel));
+  app.use('*', securityHeaders({ hsts: deps.config.hsts }));
+  app.use('/api/*', nulGuard);
 
   const jsonLimit = bodyLimit({
     maxSize: deps.config.jsonBodyLimitBytes,
@@ -56,15 +60,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   appRoutes(app, services);
 
   app.all('/api/*', (c) => fail(c, 404, `No API endpoint ${c.req.method} ${c.req.path}.`));
-  if (deps.spaDir) serveSpa(app, deps.spaDir);
+  if (deps.spaDir) serveSpa(app, deps.spaDir, { sourceMaps: deps.config.serveSourceMaps });
 
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
       return fail(c, error.status, error.message);
     }
-    services.log(`error: ${c.req.method} ${c.req.path}: ${error.stack ?? error}`);
-    return fail(c, 500, 'Something went wrong on the server. Please try again.');
+    const ref = newReference();
+    services.log(`error: ref ${ref}: ${c.req.method} ${c.req.path}: ${describeError(error, deps.config.logLevel)}`);
+    return fail(c, 500, `Something went wrong on the server. Please try again. (ref ${ref})`);
   });
   return app;
 }

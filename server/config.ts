@@ -59,6 +59,21 @@ export type ServerConfig = {
   scanTicketTtlMs: number;
   /** Scan-login tickets one client address may open per minute. */
   scanTicketsPerMinute: number;
+  /** `debug` also logs each request's query string (never headers or bodies). */
+  logLevel: 'info' | 'debug';
+  /** Send Strict-Transport-Security: only when the site is reached over https. */
+  hsts: boolean;
+  /** Serve dist/assets/*.map; off, the built code's sources are not published. */
+  serveSourceMaps: boolean;
+  /** How often a streaming answer's text is saved, so a crash loses at most this much. */
+  answerSaveIntervalMs: number;
+  /** Parts (fields and files) one upload may have. */
+  uploadMaxParts: number;
+  /** An upload that sends nothing for this long is cut. */
+  uploadIdleMs: number;
+  /** Node's headersTimeout and requestTimeout: time to receive a request's headers, and all of it. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 };
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -87,7 +102,17 @@ export const defaultConfig: ServerConfig = {
   providerPictures: PROVIDER_PICTURE_SOURCES,
   scanTicketTtlMs: 3 * 60 * 1000,
   scanTicketsPerMinute: 20,
+  logLevel: 'info',
+  hsts: false,
+  serveSourceMaps: false,
+  answerSaveIntervalMs: 1000,
+  uploadMaxParts: 8,
+  uploadIdleMs: 30 * 1000,
+  headersTimeoutMs: 20 * 1000,
+  requestTimeoutMs: 5 * 60 * 1000,
 };
+
+const isOn = (value: string | undefined) => ['1', 'on', 'true', 'yes'].includes((value ?? '').trim().toLowerCase());
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -150,6 +175,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     providerPictures: PROVIDER_PICTURE_SOURCES,
     scanTicketTtlMs: positiveNumber(env, 'SCAN_TICKET_TTL_SECONDS', defaultConfig.scanTicketTtlMs / 1000) * 1000,
     scanTicketsPerMinute: positiveNumber(env, 'SCAN_TICKETS_PER_MINUTE', defaultConfig.scanTicketsPerMinute),
+    logLevel: env.LOG_LEVEL?.trim().toLowerCase() === 'debug' ? 'debug' : 'info',
+    hsts: isOn(env.HSTS) || (env.HSTS === undefined && /^https:\/\//i.test(env.PUBLIC_URL?.trim() ?? '')),
+    serveSourceMaps: isOn(env.SERVE_SOURCEMAPS),
+    answerSaveIntervalMs: defaultConfig.answerSaveIntervalMs,
+    uploadMaxParts: defaultConfig.uploadMaxParts,
+    uploadIdleMs: positiveNumber(env, 'UPLOAD_IDLE_SECONDS', defaultConfig.uploadIdleMs / 1000) * 1000,
+    headersTimeoutMs: positiveNumber(env, 'HEADERS_TIMEOUT_SECONDS', defaultConfig.headersTimeoutMs / 1000) * 1000,
+    requestTimeoutMs: positiveNumber(env, 'REQUEST_TIMEOUT_SECONDS', defaultConfig.requestTimeoutMs / 1000) * 1000,
   };
 }
 

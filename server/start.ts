@@ -8,7 +8,9 @@ import { createOpenAiRuntime } from './agents/openai-runtime';
 import type { AgentRuntime } from './agents/runtime';
 import { createApp } from './app';
 import { configFromEnv, systemClock, type ServerConfig } from './config';
+import { lockDataDir } from './data-dir-lock';
 import { openDb, pgliteDirOf, type DbHandle } from './db/client';
+import { safeLog } from './http/log-line';
 import { createDiskStorage } from './media/storage';
 import { createPublishing } from './publishing/publishing';
 import { ensureDemoAccount, type DemoAccount } from './seed/demo-account';
@@ -62,7 +64,15 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const databaseUrl = options.databaseUrl ?? env.DATABASE_URL;
-  const database = await openDb(databaseUrl ? { databaseUrl } : { pgliteDir: pgliteDirOf(dataDir) });
+  // PostgreSQL is shared by design; the embedded database belongs to one server at a time.
+  const lock = databaseUrl ? null : lockDataDir(dataDir);
+  let database: DbHandle;
+  try {
+    database = await openDb(databaseUrl ? { databaseUrl } : { pgliteDir: pgliteDirOf(dataDir) });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   let server: ServerType | undefined;
   try {
     await database.migrate();
@@ -76,7 +86,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const runtime = options.runtime ?? runtimeFor(config);
     const spaDir = options.spaDir === undefined ? DEFAULT_SPA_DIR : options.spaDir;
     const storage = createDiskStorage(join(dataDir, 'uploads'));
-    const log = options.log ?? ((line: string) => console.log(line));
+    const log = safeLog(options.log ?? ((line: string) => console.log(line)));
     const publishing = createPublishing({ env, db: database.db, clock: systemClock, storage, log });
     const app = createApp({
       db: database.db,
@@ -89,7 +99,21 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       ...(spaDir ? { spaDir } : {}),
     });
     const listening = await new Promise<ServerType>((resolveListen, reject) => {
-      const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolveListen(s));
+      const s = serve(
+        {
+          fetch: app.fetch,
+          port: options.port ?? 0,
+          hostname: host,
+          // requestTimeout bounds receiving the request only, not the answer: a long chat stream
+          // is never cut by it, while a client trickling its headers or body is.
+          serverOptions: {
+            headersTimeout: config.headersTimeoutMs,
+            requestTimeout: config.requestTimeoutMs,
+            connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(config.headersTimeoutMs / 4))),
+          },
+        },
+        () => resolveListen(s),
+      );
       s.once('error', reject);
     });
     server = listening;
@@ -110,13 +134,18 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
             listening.close(() => done());
             if ('closeAllConnections' in listening) listening.closeAllConnections();
           });
-          await publishing.scheduler.stop();
-          await database.close();
+          try {
+            await publishing.scheduler.stop();
+            await database.close();
+          } finally {
+            lock?.release();
+          }
         })()),
     };
   } catch (error) {
     server?.close();
     await database.close().catch(() => {});
+    lock?.release();
     throw error;
   }
 }

@@ -10,13 +10,16 @@ export type StreamAnswerInput = {
   signal: AbortSignal;
 };
 
-/** Produces an answer piece by piece; throws an AgentError with a message for a person. */
+/** Produces an answer piece by piece; throws an AgentError saying what went wrong, for the server log. */
 export interface AgentRuntime {
   readonly label: string;
   streamAnswer(input: StreamAnswerInput): AsyncIterable<string>;
 }
 
-/** A failure of the agent whose message can be shown to the person asking. */
+/**
+ * A failure of the agent. Its message may quote the model service (a key fragment, an internal
+ * address): it goes to the log only; the person asking reads a generic sentence and a reference.
+ */
 export class AgentError extends Error {
   constructor(message: string) {
     super(message);

@@ -5,6 +5,7 @@ import type { Services } from '../deps';
 import { resolveCaller, type Caller } from './caller';
 import { okBody } from './envelope';
 import { ApiError, badRequest, unauthorized } from './errors';
+import { refuseNul } from './nul-guard';
 
 export type AppEnv = { Variables: { caller?: Caller } };
 
@@ -45,6 +46,7 @@ async function readInput(c: Context, name: EndpointName): Promise<unknown> {
   const endpoint = endpoints[name];
   if (!('request' in endpoint)) return undefined;
   const raw = endpoint.input === 'query' ? c.req.query() : await readJson(c);
+  refuseNul(raw);
   const result = v.safeParse(endpoint.request, raw);
   if (!result.success) throw badRequest(describeIssues(result.issues));
   return result.output;

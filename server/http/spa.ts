@@ -54,15 +54,17 @@ async function sendFile(c: Context, path: string, immutable: boolean) {
 
 /**
  * Serves the built SPA: a file of dist/ when one matches, otherwise index.html, so every client
- * route loads the app. Only for GET and HEAD outside /api.
+ * route loads the app. Only for GET and HEAD outside /api. `*.map` only with `sourceMaps`.
  */
-export function serveSpa<E extends Env>(app: Hono<E>, spaDir: string) {
+export function serveSpa<E extends Env>(app: Hono<E>, spaDir: string, options: { sourceMaps: boolean } = { sourceMaps: false }) {
   const root = resolve(spaDir);
   app.on(['GET', 'HEAD'], '*', async (c) => {
     const index = join(root, 'index.html');
     if (!existsSync(index)) return c.text(SPA_NOT_BUILT, 503);
     const path = c.req.path;
     const file = path === '/' ? null : await fileIn(root, path);
+    // Source maps would publish the whole client source with its comments: only when asked for.
+    if (file && !options.sourceMaps && extname(file).toLowerCase() === '.map') return c.text('Not found', 404);
     if (file) return sendFile(c, file, path.startsWith('/assets/'));
     // A missing asset is a real 404, not the app's page.
     if (path.startsWith('/assets/')) return c.text('Not found', 404);

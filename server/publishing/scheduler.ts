@@ -1,6 +1,7 @@
 import { and, eq, lte } from 'drizzle-orm';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
+import { describeError } from '../http/log-line';
 import { tasks } from '../db/schema';
 import type { FileStorage } from '../media/storage';
 import { recordEvent, type TaskRow } from '../services/tasks';
@@ -74,7 +75,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       );
     } catch (error) {
       const reason = error instanceof PublishError ? error.message : UNEXPECTED_REASON;
-      if (!(error instanceof PublishError)) log(`publishing: task ${task.id} failed: ${(error as Error).stack ?? error}`);
+      if (!(error instanceof PublishError)) log(`publishing: task ${task.id} failed: ${describeError(error)}`);
       await finish(task, { status: 'failed', failureReason: reason }, reason);
     }
   };
@@ -115,7 +116,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   };
 
   const safeRun = () =>
-    void runDue().catch((error: unknown) => log(`publishing: the scheduler failed: ${(error as Error).stack ?? error}`));
+    void runDue().catch((error: unknown) => log(`publishing: the scheduler failed: ${describeError(error)}`));
 
   return {
     runDue,

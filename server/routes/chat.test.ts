@@ -110,18 +110,20 @@ describe('chat stream', () => {
     expect(reply!.content).toContain('离线应答器');
   });
 
-  it('sends an error event and stores the answer as failed when the agent fails', async () => {
+  it('sends an error event with a reference and stores the answer as failed when the agent fails', async () => {
     const t = h.makeApp({ runtime: scriptedRuntime(['Partial '], 'fail') });
     const visitor = h.visitor();
     const conversationId = await newConversation(t, visitor);
     const response = await chat(t, visitor, { conversationId, agentId: AGENT, text: 'Will this work?' });
     expect(response.status).toBe(200);
     const events = parseEvents(await response.text());
-    expect(events.at(-1)).toEqual({ type: 'error', msg: 'The model service answered HTTP 503: overloaded.' });
+    const failure = events.at(-1) as Extract<ChatEvent, { type: 'error' }>;
+    expect(failure).toEqual({ type: 'error', msg: `The agent could not answer this time. Please try again. (ref ${failure.ref})`, ref: expect.stringMatching(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/) });
     expect(events.some((e) => e.type === 'end')).toBe(false);
     const [question, reply] = await messagesOf(t, visitor, conversationId);
     expect(question).toMatchObject({ status: 'complete', content: 'Will this work?' });
-    expect(reply).toMatchObject({ status: 'failed', content: 'Partial ', error: 'The model service answered HTTP 503: overloaded.' });
+    expect(reply).toMatchObject({ status: 'failed', content: 'Partial ', error: failure.msg });
+    expect(t.logs.find((line) => line.includes(`ref ${failure.ref}`))).toContain('HTTP 503: overloaded');
   });
 
   it('hides unexpected agent crashes behind a readable message', async () => {
@@ -136,8 +138,9 @@ describe('chat stream', () => {
     const visitor = h.visitor();
     const conversationId = await newConversation(t, visitor);
     const events = parseEvents(await (await chat(t, visitor, { conversationId, agentId: AGENT, text: 'hi' })).text());
-    expect(events.at(-1)).toEqual({ type: 'error', msg: 'The agent could not answer this time. Please try again.' });
-    expect(t.logs.some((line) => line.includes('cannot read properties'))).toBe(true);
+    const failure = events.at(-1) as Extract<ChatEvent, { type: 'error' }>;
+    expect(failure.msg).toBe(`The agent could not answer this time. Please try again. (ref ${failure.ref})`);
+    expect(t.logs.find((line) => line.includes(`ref ${failure.ref}`))).toContain('cannot read properties');
   });
 
   it('stores what arrived as incomplete when the client goes away mid-answer', async () => {
@@ -155,6 +158,42 @@ describe('chat stream', () => {
       (list) => list[1]?.status !== 'streaming',
     );
     expect(reply).toMatchObject({ role: 'assistant', status: 'incomplete', content: 'The first part and more' });
+  });
+
+  it('saves the text of an answer as it streams, once per interval rather than per token', async () => {
+    // A token every 20 ms; the answer's text is saved every 400 ms.
+    const runtime: AgentRuntime = {
+      label: 'steady',
+      async *streamAnswer(input) {
+        for (let i = 0; !input.signal.aborted; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          yield `t${i} `;
+        }
+      },
+    };
+    const t = h.makeApp({ runtime, config: { answerSaveIntervalMs: 400 } });
+    const visitor = h.visitor();
+    const conversationId = await newConversation(t, visitor);
+    const response = await chat(t, visitor, { conversationId, agentId: AGENT, text: 'Count for me' });
+    const reader = response.body!.getReader();
+    // Read as a browser would, so the stream flows at the agent's pace.
+    void (async () => {
+      while (!(await reader.read().catch(() => ({ done: true }))).done);
+    })();
+    const stored = async () => (await messagesOf(t, visitor, conversationId))[1]!;
+    const seen = new Set<string>();
+    const started = Date.now();
+    while (Date.now() - started < 1500) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const reply = await stored();
+      expect(reply.status).toBe('streaming');
+      seen.add(reply.content);
+    }
+    await reader.cancel();
+    // Some 70 tokens went by; the stored text changed only at the saves (about 3 of them).
+    expect(seen.size).toBeGreaterThanOrEqual(3);
+    expect(seen.size).toBeLessThanOrEqual(6);
+    expect([...seen].at(-1)).toMatch(/^t0 t1 t2 /);
   });
 
   it('retries a failed answer without storing the question twice', async () => {

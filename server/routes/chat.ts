@@ -1,16 +1,16 @@
 import type { Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { agentFailureMessage } from '../../src/contract/agent-failure';
 import type { ChatEvent } from '../../src/contract/chat';
-import { AgentError } from '../agents/runtime';
 import type { Services } from '../deps';
 import { ownerOf, type Owner } from '../http/caller';
 import { clientAddress } from '../http/client-address';
+import { newReference } from '../http/incident';
+import { describeError } from '../http/log-line';
 import { defineRoute, type AppEnv } from '../http/route';
 import { questionQuotas } from '../limits/identity-quotas';
 import { spend } from '../limits/quotas';
-import { finishReply, prepareChat, type PreparedChat } from '../services/chat';
-
-const GENERIC_FAILURE = 'The agent could not answer this time. Please try again.';
+import { finishReply, prepareChat, saveStreamingText, type PreparedChat } from '../services/chat';
 
 /** Iterates until the signal aborts, even when the source ignores the signal and hangs. */
 async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
@@ -53,8 +53,34 @@ async function stopRunningAnswer(running: RunningAnswers, questionId: string, ow
 }
 
 /**
- * Streams one answer. The question is already stored; the answer is stored as it ends: complete,
- * failed (agent error, with what arrived), or incomplete (the client went away mid-answer).
+ * Saves the text streamed so far every `answerSaveIntervalMs` (not per token: one write a second
+ * whatever the pace), so a server killed mid-answer still has it after a restart. `stop` waits for a save
+ * under way, so it cannot land after the final write.
+ */
+function periodicSave(services: Services, replyMessageId: string, read: () => string) {
+  let saved = '';
+  let saving: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    const text = read();
+    if (text === saved) return;
+    saved = text;
+    saving = saving
+      .then(() => saveStreamingText(services.db, replyMessageId, text))
+      .catch((error: unknown) => services.log(`chat: saving a streaming answer failed: ${(error as Error).message}`));
+  }, services.config.answerSaveIntervalMs);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await saving;
+    },
+  };
+}
+
+/**
+ * Streams one answer. The question is already stored; the text is saved as it streams, and the
+ * answer is stored as it ends: complete, failed (with what arrived), or incomplete (the client
+ * went away mid-answer). A failure shows the person a generic sentence and a reference; what
+ * went wrong (which may quote the model service's key or address) goes to the log only.
  */
 async function streamAnswer(services: Services, stream: SSEStreamingApi, chat: PreparedChat, running: RunningAnswers, owner: string) {
   const abort = new AbortController();
@@ -64,6 +90,15 @@ async function streamAnswer(services: Services, stream: SSEStreamingApi, chat: P
   running.set(chat.userMessageId, me);
   const heartbeat = setInterval(() => void stream.write(': ping\n\n'), services.config.sseHeartbeatMs);
   let content = '';
+  const saver = periodicSave(services, chat.replyMessageId, () => content);
+  const failed = async (detail: string) => {
+    const ref = newReference();
+    services.log(`chat: ref ${ref}: agent ${chat.agent.id} failed: ${detail}`);
+    const msg = agentFailureMessage(ref);
+    await saver.stop();
+    await finishReply(services.db, chat.replyMessageId, { content, status: 'failed', error: msg }).catch(() => {});
+    await send(stream, { type: 'error', msg, ref }).catch(() => {});
+  };
   try {
     await send(stream, {
       type: 'start',
@@ -80,13 +115,11 @@ async function streamAnswer(services: Services, stream: SSEStreamingApi, chat: P
       }
     } catch (error) {
       if (!abort.signal.aborted) {
-        if (!(error instanceof AgentError)) services.log(`chat: agent ${chat.agent.id} failed: ${(error as Error).stack ?? error}`);
-        const msg = error instanceof AgentError ? error.message : GENERIC_FAILURE;
-        await finishReply(services.db, chat.replyMessageId, { content, status: 'failed', error: msg });
-        await send(stream, { type: 'error', msg });
+        await failed(describeError(error, services.config.logLevel));
         return;
       }
     }
+    await saver.stop();
     if (abort.signal.aborted) {
       await finishReply(services.db, chat.replyMessageId, { content, status: 'incomplete' });
       return;
@@ -94,11 +127,10 @@ async function streamAnswer(services: Services, stream: SSEStreamingApi, chat: P
     await finishReply(services.db, chat.replyMessageId, { content, status: 'complete' });
     await send(stream, { type: 'end', messageIds: [chat.userMessageId, chat.replyMessageId] });
   } catch (error) {
-    services.log(`chat: storing the answer failed: ${(error as Error).stack ?? error}`);
-    await finishReply(services.db, chat.replyMessageId, { content, status: 'failed', error: GENERIC_FAILURE }).catch(() => {});
-    await send(stream, { type: 'error', msg: GENERIC_FAILURE });
+    await failed(`storing the answer failed: ${describeError(error, services.config.logLevel)}`);
   } finally {
     clearInterval(heartbeat);
+    await saver.stop();
     if (running.get(chat.userMessageId) === me) running.delete(chat.userMessageId);
     settle();
   }

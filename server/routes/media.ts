@@ -1,15 +1,13 @@
 import type { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { endpoints } from '../../src/contract/endpoints';
 import type { Services } from '../deps';
 import { ownerOf } from '../http/caller';
-import { fail } from '../http/envelope';
 import { badRequest, notFound, tooLarge } from '../http/errors';
 import { clientAddress } from '../http/client-address';
 import { defineRoute, type AppEnv } from '../http/route';
 import { storedBytesLimit, uploadQuotas } from '../limits/identity-quotas';
 import { refuseIfSpent, spend } from '../limits/quotas';
-import { findUpload, storeUpload } from '../services/uploads';
+import { readMultipart } from '../media/read-multipart';
+import { cleanFileName, findUpload, storeUpload } from '../services/uploads';
 
 /** Room for the multipart framing around the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -18,20 +16,19 @@ export const FILE_PATH = '/api/media/file/:fileId';
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
-function contentDisposition(kind: string, name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+/** RFC 6266: an ASCII fallback with no quote, backslash or control, and the exact name in RFC 8187 form. */
+function contentDisposition(kind: string, storedName: string): string {
+  // Names stored before bidi controls were removed are cleaned on the way out too.
+  const name = cleanFileName(storedName);
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\;%]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
   const type = kind === 'other' ? 'attachment' : 'inline';
-  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
   const limit = services.config.uploadLimitBytes;
   const tooLargeMsg = `The file is too large: the limit is ${megabytes(limit)}.`;
-
-  app.use(
-    endpoints.upload.path,
-    bodyLimit({ maxSize: limit + MULTIPART_OVERHEAD, onError: (c) => fail(c, 413, tooLargeMsg) }),
-  );
 
   defineRoute(app, services, 'upload', async ({ caller, c }) => {
     const owner = ownerOf(caller);
@@ -40,12 +37,12 @@ export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
     }
     const quotas = uploadQuotas(services.config, owner, clientAddress(c, services.config.trustProxy));
     await refuseIfSpent(services.counters, quotas, services.clock.now());
-    let form: FormData;
-    try {
-      form = await c.req.raw.formData();
-    } catch {
-      throw badRequest('Invalid request: the multipart body could not be read.');
-    }
+    const form = await readMultipart(c.req.raw, {
+      maxParts: services.config.uploadMaxParts,
+      idleMs: services.config.uploadIdleMs,
+      maxBytes: limit + MULTIPART_OVERHEAD,
+      tooLargeMessage: tooLargeMsg,
+    });
     const file = form.get('file');
     if (!(file instanceof File)) throw badRequest('Invalid request: the field "file" must hold a file.');
     if (file.size > limit) throw tooLarge(tooLargeMsg);

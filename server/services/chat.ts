@@ -211,6 +211,14 @@ export async function finishReply(
     .where(eq(messages.id, replyMessageId));
 }
 
+/** The text of an answer still streaming; a finished answer is never overwritten by a late save. */
+export async function saveStreamingText(db: Db, replyMessageId: string, content: string): Promise<void> {
+  await db
+    .update(messages)
+    .set({ content })
+    .where(and(eq(messages.id, replyMessageId), eq(messages.status, 'streaming')));
+}
+
 /** Answers left `streaming` by a server that stopped mid-answer are kept as incomplete. */
 export async function closeInterruptedReplies(db: Db): Promise<void> {
   await db.update(messages).set({ status: 'incomplete' }).where(and(eq(messages.status, 'streaming'), ne(messages.role, 'user')));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, ilike } from 'drizzle-orm';
+import { failureReference, GENERIC_AGENT_FAILURE } from '../../src/contract/agent-failure';
 import type { Conversation, ConversationSource } from '../../src/contract/conversations';
 import type { Message } from '../../src/contract/messages';
 import type { Page } from '../../src/contract/paging';
@@ -10,6 +11,7 @@ import type { Caller, Owner } from '../http/caller';
 import { notFound } from '../http/errors';
 import { findVisibleAgent } from './agents';
 import { ownedBy, ownerColumns } from './ownership';
+import { cleanFileName } from './uploads';
 import { containsPattern, visibleApplication } from './visibility';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -27,14 +29,19 @@ export const toConversation = (row: ConversationRow): Conversation => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
+/**
+ * Answers that failed before failures carried a reference stored the model service's own words,
+ * which can quote its key or address: they are answered as the generic sentence. File names
+ * stored before bidi controls were removed are cleaned on the way out.
+ */
 export const toMessage = (row: MessageRow): Message => ({
   messageId: row.id,
   conversationId: row.conversationId,
   role: row.role,
   content: row.content,
   status: row.status,
-  files: row.files,
-  ...(row.error ? { error: row.error } : {}),
+  files: row.files.map((file) => ({ ...file, name: cleanFileName(file.name) })),
+  ...(row.error ? { error: failureReference(row.error) ? row.error : GENERIC_AGENT_FAILURE } : {}),
   createdAt: row.createdAt.toISOString(),
 });
 

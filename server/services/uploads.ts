@@ -7,6 +7,7 @@ import { uploads, type StoredFileRef } from '../db/schema';
 import type { Owner } from '../http/caller';
 import { ApiError, tooManyRequests } from '../http/errors';
 import { identityLockKey } from '../limits/identity-quotas';
+import { withoutUnsafeChars } from '../http/unsafe-chars';
 import { sniff } from '../media/sniff';
 import type { FileStorage } from '../media/storage';
 import { ownedBy, ownerColumns } from './ownership';
@@ -17,20 +18,17 @@ export const fileUrl = (fileId: string) => `/api/media/file/${fileId}`;
 
 export const toFileRef = (row: UploadRow): FileRef => ({
   fileId: row.id,
-  name: row.name,
+  name: cleanFileName(row.name),
   url: fileUrl(row.id),
   kind: row.kind,
   mimeType: row.mimeType,
   size: row.size,
 });
 
-/** A display name: no path, no control characters, at most 255 characters. */
+/** A display name, in lists and downloads: no path, no control or bidi characters, at most 255 characters. */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = [...base]
-    .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f)
-    .join('')
-    .trim();
+  const cleaned = withoutUnsafeChars(base).trim();
   return [...(cleaned || 'file')].slice(0, 255).join('');
 }
 

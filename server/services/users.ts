@@ -5,9 +5,12 @@ import type { Db } from '../db/client';
 import { uploads, users } from '../db/schema';
 import type { UserRow } from '../http/caller';
 import { badRequest } from '../http/errors';
+import { withoutUnsafeChars } from '../http/unsafe-chars';
 
 /** A sign-in provider's display name as a nickname: trimmed, cut to the nickname's length, null when empty. */
-export const nicknameFromProvider = (name: string): string | null => [...name.trim()].slice(0, NICKNAME_MAX).join('') || null;
+// A provider's name is not checked like a typed one: a NUL would fail the insert, bidi controls mislead.
+export const nicknameFromProvider = (name: string): string | null =>
+  [...withoutUnsafeChars(name).trim()].slice(0, NICKNAME_MAX).join('') || null;
 
 export function toUserInfo(row: UserRow): UserInfo {
   return {

@@ -4,6 +4,7 @@ import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { users, wechatIdentities } from '../db/schema';
 import type { UserRow } from '../http/caller';
+import { withoutUnsafeChars } from '../http/unsafe-chars';
 import { nicknameFromProvider } from '../services/users';
 import type { WechatProfile } from './provider';
 
@@ -41,7 +42,7 @@ export async function userForWechatProfile(db: Db, clock: Clock, appId: string, 
     appId,
     openid: profile.openid,
     unionid: profile.unionid ?? null,
-    nickname: profile.nickname,
+    nickname: withoutUnsafeChars(profile.nickname),
     avatar: profile.avatar,
     createdAt: now,
     updatedAt: now,

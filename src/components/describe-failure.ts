@@ -1,6 +1,18 @@
 import type { TFunction } from 'i18next';
+import { failureReference } from '../contract/agent-failure';
 import { formatRetryAfter } from '../i18n/format';
 import type { ChatFailure } from '../machines/chat.machine';
+
+/**
+ * A failed answer in the reader's language, with the reference the server logged the details
+ * under (the server's own sentence is English). Text without a reference, stored by an older
+ * server, is shown as it is.
+ */
+export const describeAgentFailure = (t: TFunction, text: string | null | undefined): string => {
+  const ref = failureReference(text);
+  if (ref) return t('chat.agentFailed', { ref });
+  return text || t('chat.defaultError');
+};
 
 /** What a person reads when a send or an answer fails: the server's words when it gave any. */
 export const describeFailure = (t: TFunction, failure: ChatFailure, locale: string): string => {
@@ -17,7 +29,7 @@ export const describeFailure = (t: TFunction, failure: ChatFailure, locale: stri
     case 'load':
       return t('chat.loadFailed');
     case 'agent-error':
-      return failure.message || t('chat.defaultError');
+      return describeAgentFailure(t, failure.message);
     default:
       // A refusal, or a stream that broke before the question was stored: the question is back
       // in the box. The server's own words (English) follow when it gave any.

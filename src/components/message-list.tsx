@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../machines/chat.machine';
 import { MessageAttachments } from './attachment-list';
+import { describeAgentFailure } from './describe-failure';
 import { CopyTextButton } from './copy-text-button';
 import { LazyMarkdown } from './markdown/lazy-markdown';
 
@@ -45,7 +46,7 @@ export const MessageList = ({ messages, canRetry, onRetry }: MessageListProps) =
             <div role="status" className="mt-2 flex items-center gap-3 text-sm text-warn">
               <span>
                 {message.status === 'failed' ? t('chat.failed') : t('chat.incomplete')}
-                {message.error ? `: ${message.error}` : ''}
+                {message.error ? `: ${describeAgentFailure(t, message.error)}` : ''}
               </span>
               {canRetry && message === last && (
                 <button type="button" className="btn-outline" onClick={onRetry}>

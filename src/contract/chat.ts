@@ -30,14 +30,17 @@ export type ChatRequest = v.InferInput<typeof chatRequestSchema>;
  * The stream's events, one JSON object per SSE `data:` line.
  * - `start`: the server stored the question; names the user message and the answer to come.
  * - `delta`: a piece of the answer's text.
- * - `error`: the agent failed; `msg` is for a person. The stream closes after it.
+ * - `error`: the agent failed; `msg` is a generic sentence for a person and `ref` the reference
+ *   under which the server logged the details. The stream closes after it.
  * - `end`: the answer is complete; `messageIds` collects every message id of this exchange.
  * A stream that closes without `end` is an incomplete answer.
  */
 export const chatEventSchema = v.variant('type', [
   v.object({ type: v.literal('start'), conversationId: idSchema, userMessageId: idSchema, replyMessageId: idSchema }),
   v.object({ type: v.literal('delta'), messageId: idSchema, text: v.string() }),
-  v.object({ type: v.literal('error'), msg: v.string() }),
+  v.object({ type: v.literal('error'), msg: v.string(), ref: v.optional(v.string()) }),
   v.object({ type: v.literal('end'), messageIds: v.array(idSchema) }),
 ]);
 export type ChatEvent = v.InferOutput<typeof chatEventSchema>;
+
+export { agentFailureMessage, failureReference } from './agent-failure';

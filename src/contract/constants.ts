@@ -8,6 +8,8 @@ export const DEFAULT_AGENT_ID = 'SpecialNoAgentFallback';
 export const DEFAULT_CURRENT = 1;
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
+/** Far beyond any real list; an unbounded page number would overflow the database's offset. */
+export const MAX_PAGE_NUMBER = 100_000;
 
 export const MESSAGE_TEXT_MAX = 8000;
 export const MESSAGE_FILES_MAX = 9;

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Draft, Platform } from '../../contract/tasks';
 import type { DraftingState } from '../../machines/task-editor.machine';
+import { describeAgentFailure } from '../../components/describe-failure';
 import { BriefForm, DraftCountField } from './brief-form';
 import type { Brief } from '../../contract/tasks';
 
@@ -28,7 +29,7 @@ export const DraftsPanel = ({ platform, brief, drafts, chosenDraft, drafting, ph
     drafting.failure?.kind === 'start'
       ? t('operations.drafts.startFailed', { message: drafting.failure.message })
       : drafting.failure?.kind === 'agent-error'
-        ? t('operations.drafts.agentError', { message: drafting.failure.message })
+        ? t('operations.drafts.agentError', { message: describeAgentFailure(t, drafting.failure.message) })
         : drafting.failure?.kind === 'rejected' && drafting.failure.message
           ? t('operations.drafts.rejected', { message: drafting.failure.message })
           : drafting.failure

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { i18n, initI18n } from '../i18n';
+import { describeAgentFailure, describeFailure } from './describe-failure';
+
+/** What the server sends in the error event and stores on the failed answer. */
+const SERVER_TEXT = 'The agent could not answer this time. Please try again. (ref 7F3K-92QA)';
+
+const expected: Record<string, string> = {
+  'zh-CN': '智能体这次未能回答，请重试。参考编号：7F3K-92QA',
+  'en-US': 'The agent could not answer this time. Please try again. Reference: 7F3K-92QA',
+  'fr-FR': 'L’agent n’a pas pu répondre cette fois-ci. Veuillez réessayer. Référence : 7F3K-92QA',
+  'de-DE': 'Der Agent konnte diesmal nicht antworten. Bitte versuchen Sie es erneut. Referenz: 7F3K-92QA',
+  ja: 'エージェントは今回応答できませんでした。もう一度お試しください。参照番号：7F3K-92QA',
+};
+
+describe('a failed answer', () => {
+  it.each(Object.keys(expected))('reads in %s with the reference to quote to support', async (locale) => {
+    await initI18n(locale);
+    const t = i18n.t.bind(i18n);
+    // Live, from the stream's error event, and later from the stored message in history.
+    expect(describeFailure(t, { kind: 'agent-error', message: SERVER_TEXT }, locale)).toBe(expected[locale]);
+    expect(describeAgentFailure(t, SERVER_TEXT)).toBe(expected[locale]);
+  });
+
+  it('stored by an older server without a reference is shown as it was', async () => {
+    await initI18n('en-US');
+    const t = i18n.t.bind(i18n);
+    expect(describeAgentFailure(t, 'Something old')).toBe('Something old');
+    expect(describeFailure(t, { kind: 'agent-error', message: '' }, 'en-US')).toBe('An abnormality occurred during the response');
+  });
+});
