@@ -36,10 +36,7 @@ afterAll(() => {
 
 type Child = { process: ChildProcess; output: () => string; exited: Promise<number | null> };
 
-/**
- * What `npm run serve` runs, server/main.ts with tsx, in one process (the tsx command would
- * start the server in a child of its own, which a kill -9 of the parent leaves running).
- */
+/** What `npm run serve` runs: `node --import tsx server/main.ts`, the server in that one process. */
 function serve(dataDir: string): Child {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
