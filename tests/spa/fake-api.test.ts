@@ -12,7 +12,16 @@ import {
   listMessages,
   updateConversation,
 } from '../../src/services/api/conversations';
-import { getUserInfo, updateScanId, updateUser } from '../../src/services/api/users';
+import {
+  denyScanId,
+  getScanTicket,
+  getUserInfo,
+  listSessions,
+  revokeOtherSessions,
+  revokeSession,
+  updateScanId,
+  updateUser,
+} from '../../src/services/api/users';
 import { getWxConfig, loginWithScanId, loginWithWxCode, openScanTicket, validateScanLogin } from '../../src/services/api/wechat';
 import { getDownloadManifest } from '../../src/services/api/app';
 import {
@@ -79,11 +88,19 @@ describe('the fake API', () => {
     const fingerPrint = 'browser-fingerprint-0001';
     const ticket = await openScanTicket(fingerPrint);
     expect((await validateScanLogin(ticket.id, fingerPrint)).status).toBe('waiting');
+    expect((await getScanTicket(ticket.id)).status).toBe('waiting');
     await updateScanId(ticket.id);
     expect((await validateScanLogin(ticket.id, fingerPrint)).status).toBe('confirmed');
     const other = await openScanTicket(fingerPrint);
     await updateScanId(other.id);
     expect((await loginWithScanId(other.id, fingerPrint)).userInfo.id).toBe(user.id);
+    const declined = await openScanTicket(fingerPrint);
+    await denyScanId(declined.id);
+    expect((await validateScanLogin(declined.id, fingerPrint)).status).toBe('denied');
+    const sessions = await listSessions();
+    expect(sessions.filter((item) => item.current)).toHaveLength(1);
+    await revokeSession(sessions.find((item) => !item.current)!.id);
+    expect((await revokeOtherSessions()).revoked).toBeGreaterThan(0);
     seedWechatCode('wx-code-ada', user.id);
     expect((await loginWithWxCode('wx-code-ada')).userInfo.id).toBe(user.id);
     // the mini program's code goes through the login call (no SPA screen sends it; the fake takes it as the server does)
