@@ -53,7 +53,9 @@ export function createCounters(db: Db, clock: Clock): Counters {
       const rows = await db
         .insert(rateCounters)
         .values(
-          windows.map(({ key, windowMs }) => ({
+          // One order of keys for every statement: two requests locking the same rows in
+          // opposite orders would deadlock on PostgreSQL.
+          [...windows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ key, windowMs }) => ({
             key,
             count: amount,
             windowStartedAt: now,

@@ -145,10 +145,19 @@ for (const [from, to] of batches) {
 
     await expect(page).toHaveURL(/\/chat\/[^/]+$/);
     await page.reload();
-    // A long conversation opens on its latest messages; the reader brings in the earlier ones.
+    // A long conversation opens on its latest messages; scrolling to the top brings in the
+    // earlier ones, a window at a time, as a reader does. (Clicking "Show earlier messages"
+    // raced that: scrolling the button into view for the click already revealed the messages
+    // and removed the button, and the click then waited for it until the test's timeout.)
     const earlier = page.getByRole('button', { name: 'Show earlier messages' });
+    const scrollToTop = () =>
+      complete.first().evaluate((answer) => {
+        let box = answer.parentElement;
+        while (box && getComputedStyle(box).overflowY !== 'auto') box = box.parentElement;
+        box?.scrollTo({ top: 0 });
+      });
     await expect(complete.first()).toBeVisible();
-    while (await earlier.isVisible()) await earlier.click();
+    while (await earlier.isVisible()) await scrollToTop();
     await expect(complete).toHaveCount(to - from);
     await page.waitForTimeout(300);
     const stored = await findDanger(page);

@@ -205,8 +205,18 @@ const ROUTES = [
   { name: 'not-found', path: '/no-such-page' },
   // Signed in from here on.
   { name: 'account', path: '/account', signedIn: true },
+  { name: 'scan-approval', path: '/scan-approval?scanid={scan}', signedIn: true },
   { name: 'operations', path: '/kraken-operation', signedIn: true },
 ] as const;
+
+/** A scan code some browser is waiting on, for the approval page to show. */
+const openScanTicket = async (baseURL: string): Promise<string> => {
+  const fingerPrint = `axe-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const reply = await fetch(`${baseURL}/api/system/open-visit/user/wx/register-login?fingerPrint=${fingerPrint}`);
+  return ((await reply.json()) as { data: { id: string } }).data.id;
+};
+const addressOf = async (route: (typeof ROUTES)[number], chat: string, baseURL: string) =>
+  route.path.replace('{chat}', chat).replace('{scan}', route.path.includes('{scan}') ? await openScanTicket(baseURL) : '');
 
 test.describe('accessibility', () => {
   for (const theme of ['light', 'dark'] as const) {
@@ -220,7 +230,7 @@ test.describe('accessibility', () => {
       const found: string[] = [];
       let signedIn = false;
       for (const route of ROUTES) {
-        await page.goto(route.path.replace('{chat}', chat));
+        await page.goto(await addressOf(route, chat, baseURL!));
         if ('signedIn' in route && !signedIn) {
           // The theme is saved per user: the account chooses "Match device" for itself.
           await signIn(page, context, baseURL!);
@@ -230,7 +240,8 @@ test.describe('accessibility', () => {
           signedIn = true;
         }
         await expect(page.locator('main')).not.toBeEmpty();
-        await expect(page.getByRole('status').filter({ hasText: /Loading|Checking/ })).toHaveCount(0);
+        if (route.name === 'scan-approval') await expect(page.getByTestId('scan-ticket')).toBeVisible();
+        await expect(page.getByRole('status').filter({ hasText: /Loading|Checking|Looking up/ })).toHaveCount(0);
         if (theme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/);
         const check = async (where: string) => {
           const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
@@ -264,8 +275,9 @@ test.describe('mobile layouts in every language', () => {
       const chat = await startChat(page, question);
       for (const route of ROUTES) {
         if ('signedIn' in route) await signIn(page, context, baseURL!);
-        await page.goto(route.path.replace('{chat}', chat));
+        await page.goto(await addressOf(route, chat, baseURL!));
         await expect(page.locator('main')).not.toBeEmpty();
+        if (route.name === 'scan-approval') await expect(page.getByTestId('scan-ticket')).toBeVisible();
         await page.waitForLoadState('networkidle');
         await expect(page.locator('html')).toHaveAttribute('lang', locale);
         await page.screenshot({ path: join(SHOTS, `${locale}-${route.name}-390.png`), fullPage: true });

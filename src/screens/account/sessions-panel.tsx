@@ -27,7 +27,7 @@ const SessionRow = ({ session, busy, disabled, onRevoke }: { session: Session; b
           <span dir="auto">
             <DeviceName device={session.device} />
           </span>
-          {session.current && <span className="rounded-full bg-accent/15 px-2 py-0.5 text-xs text-fg">{t('sessions.thisDevice')}</span>}
+          {session.current && <span className="rounded-full border border-accent px-2 py-0.5 text-xs text-fg">{t('sessions.thisDevice')}</span>}
         </p>
         <p className="m-0 text-sm text-muted">
           {[
