@@ -373,6 +373,28 @@ describe('the chat machine: opening a conversation', () => {
     ]);
   });
 
+  it('offers the retry of an answer cut short before the page opened, and answers the stored question again', async () => {
+    const { actor, streamCall, context } = setup({
+      load: async (id) => ({ conversation: conversation(id), messages: history }),
+    });
+    actor.send({ type: 'conversation.open', conversationId: 'conv-9' });
+    await waitFor(actor, (state) => state.matches('idle'));
+    expect(actor.getSnapshot().can({ type: 'retry' })).toBe(true);
+    actor.send({ type: 'retry' });
+    const call = await streamCall();
+    expect(call.request).toMatchObject({ conversationId: 'conv-9', retryMessageId: 'a' });
+    expect(call.request.text ?? '').toBe('');
+    expect(context().messages.at(-1)).toMatchObject({ content: '', status: 'streaming' });
+  });
+
+  it('offers no retry when the conversation opens on a finished answer', async () => {
+    const finished: Message[] = [history[0]!, { ...history[1]!, content: 'Hi there.', status: 'complete' }];
+    const { actor } = setup({ load: async (id) => ({ conversation: conversation(id), messages: finished }) });
+    actor.send({ type: 'conversation.open', conversationId: 'conv-9' });
+    await waitFor(actor, (state) => state.matches('idle'));
+    expect(actor.getSnapshot().can({ type: 'retry' })).toBe(false);
+  });
+
   it('offers a reload when the history cannot be loaded', async () => {
     let fails = true;
     const { actor, loadConversation } = setup({

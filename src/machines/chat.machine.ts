@@ -220,6 +220,10 @@ export const chatMachine = setup({
       const replyIndex = context.messages.findLastIndex((message) => message.role === 'assistant');
       return replyIndex > 0 && Boolean(context.messages[replyIndex - 1]?.serverId);
     },
+    lastAnswerUnfinished: ({ context }) => {
+      const last = context.messages.at(-1);
+      return last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed');
+    },
     wasAccepted: ({ context }) => context.outgoing?.accepted === true,
     isRefusedRetry: ({ context }) => context.outgoing?.retryMessageId != null && !context.outgoing.accepted,
     replacedFailedAnswer: ({ context }) => context.outgoing?.previous?.status === 'failed',
@@ -276,6 +280,8 @@ export const chatMachine = setup({
         send: [
           { guard: { type: 'hasSomethingToSend' }, target: 'sending', actions: 'takeDraft' },
         ],
+        // A conversation opened on an answer cut short (a crash, a closed tab) offers its retry too.
+        retry: { guard: and(['canRetry', 'lastAnswerUnfinished']), target: 'streaming', actions: 'prepareRetry' },
       },
     },
     sending: {

@@ -117,6 +117,28 @@ describe('the chat screen', () => {
     expect(db.messages.get(conversationId)!.map((message) => message.content)).toEqual(['Tell me everything', 'The whole answer.']);
   });
 
+  it('opens a conversation whose answer was cut short (the server stopped mid-answer) with that text and a retry', async () => {
+    const { user } = seedUser();
+    const conversation = seedConversation({
+      owner: userOwner(user.id),
+      messages: [
+        { role: 'user', content: 'Tell me everything' },
+        { role: 'assistant', content: 'The first half, saved as it streamed', status: 'incomplete' },
+      ],
+    });
+    const posts = recordRequests(endpoints.chat.path);
+    const view = await openChat(`/chat/${conversation.conversationId}`, user);
+    expect(await screen.findByText('The answer is incomplete')).toBeInTheDocument();
+    expect(answer()).toHaveTextContent('The first half, saved as it streamed');
+
+    queueAnswer('The whole answer.');
+    await view.user.click(screen.getByRole('button', { name: 'Retry' }));
+    await expect.poll(() => answer().textContent).toBe('The whole answer.');
+    expect(posts).toHaveLength(1);
+    const [question] = db.messages.get(conversation.conversationId)!;
+    expect(JSON.parse(await posts[0]!.text)).toMatchObject({ retryMessageId: question!.messageId });
+  });
+
   it('opens a stored conversation from the address, with its history', async () => {
     const { user } = seedUser();
     const conversation = seedConversation({
