@@ -106,6 +106,28 @@ describe('sessions', () => {
     expect((await lastUsed()).at(-1)).toBe(t.clock.now().getTime());
   });
 
+  it('lists a session opened before devices were recorded by its sign-in time, device unknown', async () => {
+    const { t, account, laptop } = await twoDevices();
+    // As the migration leaves an older session: no method, device, address or last use.
+    await h.db
+      .update(sessions)
+      .set({ method: null, userAgent: null, address: null, lastUsedAt: null })
+      .where(eq(sessions.userId, account.user.id));
+    t.clock.advance(LAST_USED_RESOLUTION_MS);
+    const list = (await t.get(SESSIONS, {}, bearer(laptop))).body.data;
+    // The call itself made the laptop's session used now: it comes first, the untouched one after.
+    expect(list.map((session: { current: boolean }) => session.current)).toEqual([true, false]);
+    const older = list[1];
+    expect(older).toEqual({
+      id: expect.any(String),
+      device: { browser: '', os: '' },
+      address: '',
+      signedInAt: older.signedInAt,
+      lastUsedAt: older.signedInAt,
+      current: false,
+    });
+  });
+
   it('leaves out expired and logged-out sessions', async () => {
     const { t, laptop, phone } = await twoDevices();
     await t.post('/api/system/auth/logout', undefined, bearer(phone));

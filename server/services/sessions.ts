@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lte, ne, or } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { Session, SignInMethod } from '../../src/contract/users';
 import { sessions } from '../db/schema';
@@ -35,7 +35,8 @@ export async function listSessions(
     .select()
     .from(sessions)
     .where(active(userId, services.clock.now()))
-    .orderBy(desc(sessions.lastUsedAt), desc(sessions.createdAt));
+    // Sessions opened before "last used" was recorded have none: their sign-in time stands in.
+    .orderBy(desc(sql`coalesce(${sessions.lastUsedAt}, ${sessions.createdAt})`));
   return rows.map((row) => ({
     id: row.id,
     device: describeUserAgent(row.userAgent),
