@@ -137,7 +137,11 @@ export const messages = pgTable(
     replyTo: text('reply_to'),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [index('messages_conversation_idx').on(t.conversationId, t.seq)],
+  (t) => [
+    index('messages_conversation_idx').on(t.conversationId, t.seq),
+    // Answers being written are few at any time: counting an owner's reads only these.
+    index('messages_streaming_idx').on(t.conversationId).where(sql`${t.status} = 'streaming'`),
+  ],
 );
 
 export const uploads = pgTable(
