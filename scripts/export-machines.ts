@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import { toStatelyConfig, toStatelySource } from './machine-config';
+import { isPlaceName } from './machine-names';
 
 const isMachine = (value: unknown): value is AnyStateMachine =>
   typeof value === 'object' && value !== null && 'toJSON' in value && 'root' in value && 'definition' in value;
@@ -36,9 +37,16 @@ export const exportMachines = (machines: Map<string, AnyStateMachine>, target: s
 
 const main = async () => {
   const target = resolve(process.argv[2] ?? 'machines-export');
-  const written = exportMachines(await collectMachines(), target);
+  const machines = await collectMachines();
+  const written = exportMachines(machines, target);
   for (const [id, { json, source }] of written) console.log(`${id} → ${json}, ${source}`);
   console.log(`${written.size} machines written to ${target}`);
+  // Unnamed guards and actions get a name from their place, which moves when the chart changes.
+  const unnamed = [...machines].flatMap(([id, machine]) => {
+    const { names } = toStatelyConfig(machine);
+    return [...names.guards, ...names.actions].filter(isPlaceName).map((name) => `  ${id}: ${name}`);
+  });
+  if (unnamed.length) console.log(`Inline guards and actions, named by their place (give them a name in setup):\n${unnamed.join('\n')}`);
 };
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void main();

@@ -26,6 +26,14 @@ const describe = (value: unknown): string => {
   return 'dynamic';
 };
 
+// `{ ready: { avatar: 'uploading' } }` reads as `ready.avatar.uploading`; a value naming several
+// regions at once has no such path and stays JSON.
+const stateValuePath = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  const entries = value && typeof value === 'object' ? Object.entries(value) : [];
+  return entries.length === 1 ? `${entries[0]![0]}.${stateValuePath(entries[0]![1])}` : JSON.stringify(value);
+};
+
 const placeName = (kind: string, { stateId, slot, index }: Place) => `${kind}:${stateId}:${slot}:${index}`;
 
 export const guardName = (guard: unknown, place: Place): string => {
@@ -33,10 +41,7 @@ export const guardName = (guard: unknown, place: Place): string => {
   if (typeof guard === 'object' && guard !== null && 'type' in guard) return String(guard.type);
   const fn = guard as Builtin;
   if (typeof fn === 'function' && 'check' in fn) {
-    if ('stateValue' in fn) {
-      const value = typeof fn.stateValue === 'string' ? fn.stateValue : JSON.stringify(fn.stateValue);
-      return `stateIn(${value})`;
-    }
+    if ('stateValue' in fn) return `stateIn(${stateValuePath(fn.stateValue)})`;
     if (Array.isArray(fn.guards) && ['and', 'or', 'not'].includes(fn.name)) {
       const inner = fn.guards.map((child, i) => guardName(child, { ...place, slot: `${place.slot}.${fn.name}`, index: i }));
       return `${fn.name}(${inner.join(', ')})`;
@@ -74,6 +79,9 @@ export const actionName = (action: unknown, place: Place): string => {
       return placeName('inline', place);
   }
 };
+
+/** A name made from where an unnamed guard or action sits: worth a real name in `setup`. */
+export const isPlaceName = (name: string) => /(^|\()inline:|^(assign|log|enqueueActions):.+:\d+$/.test(name);
 
 /** An invoked actor's name: its `src` when the machine names it, else a name from its place. */
 export const actorName = (invoke: { src: string; id: string }): string =>
