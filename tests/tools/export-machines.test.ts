@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,9 @@ describe('machines:export', () => {
     expect([...machines.keys()]).toEqual(
       expect.arrayContaining(['app', 'chat', 'conversations', 'googleSignIn', 'operationsGuard', 'passwordLogin', 'toasts']),
     );
+    // A machine file whose export the collector no longer recognises would otherwise vanish unseen.
+    const files = readdirSync(resolve('src/machines')).filter((name) => name.endsWith('.machine.ts'));
+    expect(machines.size).toBeGreaterThanOrEqual(files.length);
     expect([...written.keys()].sort()).toEqual([...machines.keys()].sort());
   });
 
