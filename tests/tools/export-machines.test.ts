@@ -1,25 +1,71 @@
-import { describe, expect, it } from 'vitest';
-import { collectMachines } from '../../scripts/export-machines';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMachine, type AnyStateMachine } from 'xstate';
+import { collectMachines, exportMachines } from '../../scripts/export-machines';
+import { machineGraph } from './machine-graph';
+
+// Inside the project so the generated `.ts` files resolve `xstate` as the Stately editor would.
+mkdirSync(resolve('.tmp'), { recursive: true });
+const folder = mkdtempSync(resolve('.tmp/machines-export-'));
+
+let machines: Map<string, AnyStateMachine>;
+let written: ReturnType<typeof exportMachines>;
+
+beforeAll(async () => {
+  machines = await collectMachines();
+  written = exportMachines(machines, folder);
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('machines:export', () => {
-  it('finds every machine of src/machines and serialises each with its states', async () => {
-    const machines = await collectMachines();
+  it('exports every machine of src/machines', () => {
     expect([...machines.keys()]).toEqual(
       expect.arrayContaining(['app', 'chat', 'conversations', 'googleSignIn', 'operationsGuard', 'passwordLogin', 'toasts']),
     );
-    for (const machine of machines.values()) {
-      const json = JSON.parse(JSON.stringify(machine.toJSON())) as {
-        id: string;
-        states: Record<string, unknown>;
-        on: Record<string, unknown>;
-      };
-      expect(json.id).toBe(machine.id);
-      // A flat machine (the toast queue) has only root transitions; every other one has states.
-      expect(Object.keys(json.states).length + Object.keys(json.on).length).toBeGreaterThan(0);
+    // A machine file whose export the collector no longer recognises would otherwise vanish unseen.
+    const files = readdirSync(resolve('src/machines')).filter((name) => name.endsWith('.machine.ts'));
+    expect(machines.size).toBeGreaterThanOrEqual(files.length);
+    expect([...written.keys()].sort()).toEqual([...machines.keys()].sort());
+  });
+
+  it('writes JSON that createMachine opens as the same statechart, transition for transition', () => {
+    let compared = 0;
+    for (const [id, machine] of machines) {
+      const json: unknown = JSON.parse(readFileSync(written.get(id)!.json, 'utf8'));
+      const original = machineGraph(machine);
+      expect(machineGraph(createMachine(json as never)), id).toEqual(original);
+      compared += original.transitions.length;
     }
-    const chat = JSON.parse(JSON.stringify(machines.get('chat')!.toJSON())) as { states: Record<string, unknown> };
-    expect(Object.keys(chat.states)).toEqual(
-      expect.arrayContaining(['idle', 'creatingConversation', 'streaming', 'done', 'incomplete', 'failed', 'cancelled']),
-    );
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  it('writes a setup(...) source the Stately editor imports, which builds the same statechart', async () => {
+    for (const [id, machine] of machines) {
+      const module = (await import(pathToFileURL(written.get(id)!.source).href)) as { machine: AnyStateMachine };
+      expect(machineGraph(module.machine), id).toEqual(machineGraph(machine));
+    }
+  });
+
+  it('writes sources that type-check against xstate', () => {
+    const sources = [...written.values()].map(({ source }) => source);
+    const tsc = join(resolve('node_modules'), 'typescript/bin/tsc');
+    const options = ['--ignoreConfig', '--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022'];
+    const check = spawnSync(process.execPath, [tsc, ...options, '--module', 'esnext', '--moduleResolution', 'bundler', ...sources], {
+      encoding: 'utf8',
+    });
+    expect(check.stdout + check.stderr).toBe('');
+    expect(check.status).toBe(0);
+  }, 60_000);
+
+  it('leaves no internal event names or unnamed actions in any file', () => {
+    for (const { json, source } of written.values()) {
+      for (const text of [readFileSync(json, 'utf8'), readFileSync(source, 'utf8')]) {
+        expect(text).not.toMatch(/xstate\.(done|error)\.actor|xstate\.after|xstate\.invoke/);
+        expect(text).not.toMatch(/\bnull\b/);
+      }
+    }
   });
 });
