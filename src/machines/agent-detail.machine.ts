@@ -23,6 +23,11 @@ export const agentDetailMachine = setup({
     }),
   },
   actions: {
+    /** The fetched agent is shown, and kept for the next time a chat with it opens. */
+    rememberAgent: assign(({ context }, params: { agent: Agent }) => ({
+      agent: params.agent,
+      known: { ...context.known, [params.agent.agentId]: params.agent },
+    })),
     switchAgent: assign(({ context, event }) => {
       assertEvent(event, 'agent.change');
       return { agentId: event.agentId, agent: context.known[event.agentId] ?? null };
@@ -49,7 +54,7 @@ export const agentDetailMachine = setup({
         input: ({ context }) => ({ agentId: context.agentId }),
         onDone: {
           target: 'ready',
-          actions: assign(({ context, event }) => ({ agent: event.output, known: { ...context.known, [event.output.agentId]: event.output } })),
+          actions: { type: 'rememberAgent', params: ({ event }) => ({ agent: event.output }) },
         },
         onError: 'failed',
       },

@@ -56,6 +56,12 @@ export const agentsMarketMachine = setup({
       return { selected: context.items.find((agent) => agent.agentId === event.agentId) ?? null };
     }),
     closeDetail: assign({ selected: null }),
+    setFirstPage: assign((_, params: { page: Page<Agent> }) => ({ items: params.page.list, total: params.page.total, page: DEFAULT_CURRENT })),
+    appendPage: assign(({ context }, params: { page: Page<Agent> }) => ({
+      items: merge(context.items, params.page.list),
+      total: params.page.total,
+      page: context.page + 1,
+    })),
   },
   guards: {
     hasMore: ({ context }) => context.items.length < context.total,
@@ -85,7 +91,7 @@ export const agentsMarketMachine = setup({
         input: ({ context }) => ({ current: DEFAULT_CURRENT, pageSize: DEFAULT_PAGE_SIZE, keyword: context.keyword }),
         onDone: {
           target: 'ready',
-          actions: assign(({ event }) => ({ items: event.output.list, total: event.output.total, page: DEFAULT_CURRENT })),
+          actions: { type: 'setFirstPage', params: ({ event }) => ({ page: event.output }) },
         },
         onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },
@@ -99,11 +105,7 @@ export const agentsMarketMachine = setup({
         input: ({ context }) => ({ current: context.page + 1, pageSize: DEFAULT_PAGE_SIZE, keyword: context.keyword }),
         onDone: {
           target: 'ready',
-          actions: assign(({ context, event }) => ({
-            items: merge(context.items, event.output.list),
-            total: event.output.total,
-            page: context.page + 1,
-          })),
+          actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
         },
         onError: { target: 'moreFailed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
       },

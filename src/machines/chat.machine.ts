@@ -194,6 +194,17 @@ export const chatMachine = setup({
         error: params.failure?.message ?? null,
       })),
     })),
+    /** A new conversation: nothing said yet, with this agent (the draft stays). */
+    startBlank: assign((_, params: { agentId: string }) => blankConversation(params.agentId)),
+    /** Another stored conversation: its id, its messages to come. */
+    startOpening: assign(({ context }, params: { conversationId: string }) => ({
+      ...blankConversation(context.agentId),
+      conversationId: params.conversationId,
+    })),
+    setLoaded: assign((_, params: { loaded: LoadedConversation }) => ({
+      agentId: params.loaded.conversation.sourceId,
+      messages: params.loaded.messages.map(fromServer),
+    })),
     prepareRetry: assign(({ context }) => {
       const replyIndex = context.messages.findLastIndex((message) => message.role === 'assistant');
       const question = context.messages[replyIndex - 1];
@@ -242,11 +253,11 @@ export const chatMachine = setup({
   on: {
     'conversation.new': {
       target: '.idle',
-      actions: assign(({ context, event }) => blankConversation(event.agentId ?? context.agentId)),
+      actions: { type: 'startBlank', params: ({ context, event }) => ({ agentId: event.agentId ?? context.agentId }) },
     },
     'conversation.open': {
       target: '.loading',
-      actions: assign(({ context, event }) => ({ ...blankConversation(context.agentId), conversationId: event.conversationId })),
+      actions: { type: 'startOpening', params: ({ event }) => ({ conversationId: event.conversationId }) },
     },
     'draft.change': { actions: assign({ draft: ({ event }) => event.text }) },
     'attachments.change': { actions: assign({ attachments: ({ event }) => event.files }) },
@@ -261,10 +272,7 @@ export const chatMachine = setup({
         input: ({ context }) => ({ conversationId: context.conversationId ?? '' }),
         onDone: {
           target: 'idle',
-          actions: assign(({ event }) => ({
-            agentId: event.output.conversation.sourceId,
-            messages: event.output.messages.map(fromServer),
-          })),
+          actions: { type: 'setLoaded', params: ({ event }) => ({ loaded: event.output }) },
         },
         onError: {
           target: 'loadFailed',

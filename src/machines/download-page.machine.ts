@@ -30,6 +30,10 @@ export const downloadPageMachine = setup({
       throw new Error('fetchManifest is provided where the page is used');
     }),
   },
+  actions: {
+    /** The visitor's own system first, the others after. */
+    arrangeReleases: assign(({ context }, params: { manifest: DownloadManifest }) => ({ ...arrange(params.manifest, context.platform), failure: null })),
+  },
 }).createMachine({
   id: 'downloadPage',
   context: ({ input }) => ({ platform: input.platform, recommended: null, others: [], releasesPageUrl: null, failure: null }),
@@ -38,7 +42,7 @@ export const downloadPageMachine = setup({
     loading: {
       invoke: {
         src: 'fetchManifest',
-        onDone: { target: 'ready', actions: assign(({ context, event }) => ({ ...arrange(event.output, context.platform), failure: null })) },
+        onDone: { target: 'ready', actions: { type: 'arrangeReleases', params: ({ event }) => ({ manifest: event.output }) } },
         onError: {
           target: 'failed',
           actions: assign({ failure: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)) }),

@@ -79,6 +79,8 @@ export const googleSignInMachine = setup({
     clearFailure: assign({ failure: null }),
   },
   guards: {
+    /** The server says it offers Google sign-in. */
+    offersGoogle: (_, params: { google: boolean }) => params.google,
     isReturn: ({ context }) => context.mode === 'return',
     googleRefused: ({ context }) => context.googleError !== null,
     stateIsOurs: ({ context }) =>
@@ -110,7 +112,7 @@ export const googleSignInMachine = setup({
     checking: {
       invoke: {
         src: 'loadOptions',
-        onDone: [{ guard: ({ event }) => event.output.google, target: 'ready' }, { target: 'unavailable' }],
+        onDone: [{ guard: { type: 'offersGoogle', params: ({ event }) => ({ google: event.output.google }) }, target: 'ready' }, { target: 'unavailable' }],
         // A backend without the call offers no Google sign-in.
         onError: 'unavailable',
       },

@@ -29,6 +29,11 @@ export const operationsGuardMachine = setup({
     }),
   },
   actions: {
+    /** Whom the server verified, and how each platform publishes (kept when it does not say). */
+    setVerified: assign(({ context }, params: { session: VerifiedSession }) => ({
+      verifiedAs: params.session.userId,
+      publishing: params.session.publishing ?? context.publishing,
+    })),
     followOperator: assign(({ event }) => {
       assertEvent(event, 'location.changed');
       return { pathname: event.pathname, search: event.search };
@@ -54,7 +59,7 @@ export const operationsGuardMachine = setup({
         src: 'verifySession',
         onDone: {
           target: 'allowed',
-          actions: assign(({ context, event }) => ({ verifiedAs: event.output.userId, publishing: event.output.publishing ?? context.publishing })),
+          actions: { type: 'setVerified', params: ({ event }) => ({ session: event.output }) },
         },
         onError: 'redirecting',
       },

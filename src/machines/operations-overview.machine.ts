@@ -48,6 +48,7 @@ export const operationsOverviewMachine = setup({
     }),
   },
   actions: {
+    setTasks: assign((_, params: { page: TaskPage }) => ({ items: params.page.list, total: params.page.total, counts: params.page.counts, error: null })),
     /** The filters changed: the screen keeps them in the address, so a reload or a link shows the same list. */
     filtersChanged: (_, _params: OverviewFilters) => undefined,
   },
@@ -77,7 +78,7 @@ export const operationsOverviewMachine = setup({
         input: ({ context }) => listRequestOf(context),
         onDone: {
           target: 'loaded',
-          actions: assign(({ event }) => ({ items: event.output.list, total: event.output.total, counts: event.output.counts, error: null })),
+          actions: { type: 'setTasks', params: ({ event }) => ({ page: event.output }) },
         },
         onError: { target: 'failed', actions: assign({ error: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)) }) },
       },
