@@ -11,13 +11,13 @@ import {
   updateScanId,
 } from '../services/api/users';
 import { loginToApprove } from '../services/redirect';
-import type { Runtime } from './runtime';
+import type { Navigate, Runtime } from './runtime';
 
 /**
  * The real side effects of the account's own screen machines (scan approval, sessions), given
  * here rather than in the screens, so a screen only reads its machine and sends events.
  */
-export const scanApprovalLogic = ({ navigate, toast }: Pick<Runtime, 'toast'> & { navigate: (to: string, options?: { replace?: boolean }) => void }) =>
+export const scanApprovalLogic = ({ navigate, toast }: Pick<Runtime, 'toast'> & { navigate: Navigate }) =>
   scanApprovalMachine.provide({
     actors: {
       fetchTicket: fromPromise(({ input }) => getScanTicket(input.scanId, { silent: true })),

@@ -11,6 +11,7 @@ import { AvatarField } from './avatar-field';
 import { SessionsPanel } from './sessions-panel';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { useScreenActor } from '../../app/use-screen-actor';
+import { LoadingStatus } from '../../components/loading-status';
 
 type FieldProps = {
   id: string;
@@ -72,12 +73,7 @@ const AccountForm = () => {
   const goBack = () => (history.length > 1 ? history.back() : navigate('/'));
 
   if (phase === 'loading') {
-    return (
-      <p role="status" className="text-muted">
-        <span className="i-lucide-loader-circle me-2 animate-spin" aria-hidden="true" />
-        {t('account.loading')}
-      </p>
-    );
+    return <LoadingStatus>{t('account.loading')}</LoadingStatus>;
   }
   if (phase === 'loadFailed') {
     return (

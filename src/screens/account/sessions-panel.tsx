@@ -7,6 +7,7 @@ import { useScreenActor } from '../../app/use-screen-actor';
 import type { Session } from '../../contract/users';
 import { formatDateTime, formatRelativeTime } from '../../i18n/format';
 import { deviceName, DeviceName } from './device-name';
+import { LoadingStatus } from '../../components/loading-status';
 
 const METHOD_ICONS: Record<NonNullable<Session['method']>, string> = {
   password: 'i-lucide-key-round',
@@ -91,12 +92,7 @@ export const SessionsPanel = () => {
           </button>
         )}
       </div>
-      {loading && sessions.length === 0 && (
-        <p role="status" className="m-0 text-muted">
-          <span className="i-lucide-loader-circle me-2 animate-spin" aria-hidden="true" />
-          {t('sessions.loading')}
-        </p>
-      )}
+      {loading && sessions.length === 0 && <LoadingStatus className="m-0">{t('sessions.loading')}</LoadingStatus>}
       {loadFailed && (
         <div role="alert" className="rounded-lg border border-danger p-3">
           <p className="mb-2 mt-0 text-danger">{t('sessions.loadFailed')}</p>

@@ -8,6 +8,7 @@ import { browserNavigatorHints, detectDesktopPlatform } from '../../services/pla
 import { PlatformReleaseCard } from './platform-release';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { useScreenActor } from '../../app/use-screen-actor';
+import { LoadingStatus } from '../../components/loading-status';
 
 const pageLogic = downloadPageMachine.provide({
   actors: { fetchManifest: fromPromise(({ signal }) => getDownloadManifest({ silent: true, signal })) },
@@ -32,10 +33,7 @@ const DownloadScreen = () => {
         <p className="mb-6 mt-0 text-muted">{t('download.intro')}</p>
 
         {phase === 'loading' && (
-          <p role="status" className="text-muted">
-            <span className="i-lucide-loader-circle me-2 animate-spin" aria-hidden="true" />
-            {t('download.loading')}
-          </p>
+          <LoadingStatus>{t('download.loading')}</LoadingStatus>
         )}
 
         {phase === 'failed' && (

@@ -9,6 +9,7 @@ import type { ScanApproval } from '../../contract/users';
 import { formatDateTime } from '../../i18n/format';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { DeviceName } from '../account/device-name';
+import { LoadingStatus } from '../../components/loading-status';
 
 const PHASES = ['loading', 'loadFailed', 'review', 'approving', 'denying', 'approved', 'denied', 'expired', 'unknown', 'signingIn'] as const;
 type Phase = (typeof PHASES)[number];
@@ -62,8 +63,11 @@ const ScanApprovalScreen = () => {
   const [, navigate] = useLocation();
   const search = useSearch();
   const [logic] = useState(() => scanApprovalLogic({ toast: runtime.toast, navigate }));
-  const signedIn = useSelector(runtime.app, (state) => state.context.user !== null);
-  const [input] = useState(() => ({ scanId: new URLSearchParams(search).get('scanid') || null, signedIn }));
+  // Read once: the page decides at its opening whether to ask a visitor to log in first.
+  const [input] = useState(() => ({
+    scanId: new URLSearchParams(search).get('scanid') || null,
+    signedIn: runtime.app.getSnapshot().context.user !== null,
+  }));
   const actor = useScreenActor(logic, { input });
   const phase = useSelector(actor, (state): Phase => PHASES.find((candidate) => state.matches(candidate)) ?? 'loading');
   const ticket = useSelector(actor, (state) => state.context.ticket);
@@ -77,12 +81,7 @@ const ScanApprovalScreen = () => {
         <h1 id="scan-approval-title" className="m-0 text-2xl font-semibold">
           {t('scanApproval.title')}
         </h1>
-        {(phase === 'loading' || phase === 'signingIn') && (
-          <p role="status" className="text-muted">
-            <span className="i-lucide-loader-circle me-2 animate-spin" aria-hidden="true" />
-            {t('scanApproval.loading')}
-          </p>
-        )}
+        {(phase === 'loading' || phase === 'signingIn') && <LoadingStatus>{t('scanApproval.loading')}</LoadingStatus>}
         {phase === 'loadFailed' && (
           <div role="alert" className="rounded-xl border border-danger p-5">
             <p className="mb-1 mt-0 text-danger">{t('scanApproval.loadFailed')}</p>
