@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { initialTransition, transition, type EventObject, type SnapshotFrom } from 'xstate';
-import { TestModel, type TestParam } from 'xstate/graph';
+import type { EventObject, SnapshotFrom } from 'xstate';
+import type { TestParam } from 'xstate/graph';
 import { endpoints } from '../../../src/contract/endpoints';
 import type { ScanApproval, ScanDecision } from '../../../src/contract/users';
 import { scanApprovalMachine } from '../../../src/machines/scan-approval.machine';
@@ -11,7 +11,7 @@ import { seedUser } from '../../msw/db';
 import { failBody } from '../../msw/handlers';
 import { recordRequests, server, type SeenRequest } from '../../msw/server';
 import { renderWithRuntime, type Screen } from '../harness';
-import { uniquePaths } from './model-coverage';
+import { describeEvents, productionPaths } from './production-paths';
 
 /**
  * The approval page's paths are generated from the machine that ships (not from a model of it):
@@ -48,55 +48,11 @@ const PERSON: AnyEvent[] = [{ type: 'approve' }, { type: 'deny' }, { type: 'retr
 const input = { scanId: SCAN_ID, signedIn: true };
 /** One string per state the person can tell apart: where the page is, and whether a failure is shown. */
 const serializeState = (state: Snapshot) => `${JSON.stringify(state.value)}${state.context.failure ? '+failure' : ''}`;
-const model = new TestModel(scanApprovalMachine, {
-  events: [...SERVER_ANSWERS, ...PERSON] as never,
-  input,
-  serializeState: serializeState as never,
-  stateMatcher: (state, key) => (state as Snapshot).matches(key as never),
-});
-
-/** A path of the production machine through these events, each step as the machine itself takes it. */
-const pathThrough = (events: AnyEvent[]) => {
-  const [initial] = initialTransition(scanApprovalMachine, input);
-  const steps = [{ state: initial, event: { type: 'xstate.init' } as AnyEvent }];
-  for (const event of events) steps.push({ state: transition(scanApprovalMachine, steps.at(-1)!.state, event as never)[0], event });
-  const path = { state: steps.at(-1)!.state, steps, weight: steps.length };
-  return {
-    ...path,
-    description: JSON.stringify(events),
-    test: (testParams: TestParam<Snapshot, AnyEvent>) => model.testPath(path as never, testParams as never),
-  };
-};
-
-/**
- * Every transition of the machine, each at the end of the shortest way to its source state,
- * including those back to a state already seen (which no simple path takes): a transition that
- * went somewhere wrong is then always the last step, checked against the rules below.
- */
-const shortestPaths = model.getShortestPaths({ allowDuplicatePaths: true });
-const eventsTo = new Map(shortestPaths.map((path) => [serializeState(path.state as Snapshot), path.steps.slice(1).map((step) => step.event as AnyEvent)]));
-const transitionPaths = Object.values(model.getAdjacencyMap()).flatMap((entry) =>
-  Object.values(entry.transitions as Record<string, { event: AnyEvent }>)
-    .filter(({ event }) => (entry.state as Snapshot).can(event as never))
-    .map(({ event }) => pathThrough([...eventsTo.get(serializeState(entry.state as Snapshot))!, event as AnyEvent])),
-);
-// Shortest paths also end on a transition the list above holds: only the transitions are played.
-const paths = uniquePaths(transitionPaths);
-const transitionCount = transitionPaths.length;
-console.log(`Scan approval (production machine): ${shortestPaths.length} shortest paths and ${transitionCount} transitions; running ${paths.length} paths`);
+const { paths, transitionCount } = productionPaths(scanApprovalMachine, { events: [...SERVER_ANSWERS, ...PERSON], input, serializeState });
+console.log(`Scan approval (production machine): ${transitionCount} transitions; running ${paths.length} paths`);
 
 /** "fetchTicket → waiting, approve, approveTicket → 500": what happens, without the context. */
-const describePath = (path: (typeof paths)[number]) =>
-  path.steps
-    .slice(1)
-    .map(({ event }) => {
-      const { type, output, error } = event as AnyEvent;
-      const call = type.replace(/^xstate\.(done|error)\.actor\./, '');
-      if (type.startsWith('xstate.done')) return `${call} → ${(output as ScanApproval | undefined)?.status ?? 'ok'}`;
-      if (type.startsWith('xstate.error')) return `${call} → ${(error as { status: number }).status}`;
-      return type;
-    })
-    .join(', ');
+const describePath = (path: (typeof paths)[number]) => describeEvents(path.events, (event) => (event.output as ScanApproval | undefined)?.status ?? 'ok');
 
 const CALLS = {
   fetchTicket: endpoints.userScanTicket,
