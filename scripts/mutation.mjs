@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// `npm run test:mutation [-- <machine>… | --since <git-ref>]`: Stryker over src/machines, one
+// file at a time with that file's own tests, then one table and the total score.
+//
+// A machine's configuration object is evaluated when its module is imported, so Stryker calls its
+// mutants "static" and, run over the whole folder, would run every test for each of them. Run per
+// file, a mutant runs only the tests that import its machine (or a file that imports it).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const TARGET = 85;
+const MACHINES = 'src/machines';
+const args = process.argv.slice(2);
+const sinceIndex = args.indexOf('--since');
+const since = sinceIndex >= 0 ? args[sinceIndex + 1] : undefined;
+const named = args.filter((arg, index) => !arg.startsWith('--') && (sinceIndex < 0 || index !== sinceIndex + 1));
+
+const walk = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+const isTest = (file) => /\.test\.tsx?$/.test(file);
+const units = readdirSync(MACHINES)
+  .filter((name) => name.endsWith('.ts') && !isTest(name))
+  .map((name) => name.replace(/\.ts$/, ''));
+const testFiles = [...walk('src'), ...walk('tests/spa')].filter(isTest);
+const sources = new Map([...testFiles, ...units.map((unit) => `${MACHINES}/${unit}.ts`)].map((file) => [file, readFileSync(file, 'utf8')]));
+const imports = (file, unit) => new RegExp(`['"](?:\\.{1,2}/)+(?:[\\w-]+/)*?(?:machines/)?${unit.replace('.', '\\.')}['"]`).test(sources.get(file));
+
+/** The tests of a file: those importing it, or importing a machine file that imports it. */
+const testsOf = (unit) => {
+  const users = units.filter((other) => other !== unit && imports(`${MACHINES}/${other}.ts`, unit));
+  const ownTest = (test) => test.startsWith(MACHINES) || test.includes('.model.test.');
+  return testFiles.filter((test) => ownTest(test) && [unit, ...users].some((name) => imports(test, name)));
+};
+
+const changedSince = (ref) => {
+  const result = spawnSync('git', ['diff', '--name-only', ref, '--'], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`git diff ${ref} failed: ${result.stderr}`);
+  return result.stdout.split('\n').filter(Boolean);
+};
+
+let chosen = units;
+if (named.length > 0) chosen = units.filter((unit) => named.some((name) => unit === name || unit.startsWith(`${name}.`)));
+if (since) {
+  const changed = changedSince(since);
+  chosen = chosen.filter((unit) => changed.includes(`${MACHINES}/${unit}.ts`) || testsOf(unit).some((test) => changed.includes(test)));
+}
+if (args.includes('--list')) {
+  for (const unit of chosen) console.log(unit.padEnd(28), testsOf(unit).join(' ') || '(no tests)');
+  process.exit(0);
+}
+if (chosen.length === 0) {
+  console.log('No machine to mutate.');
+  process.exit(0);
+}
+
+mkdirSync('reports/mutation', { recursive: true });
+const rows = [];
+for (const unit of chosen) {
+  const tests = testsOf(unit);
+  if (tests.length === 0) {
+    rows.push({ unit, tests: 0, error: 'no tests import it' });
+    continue;
+  }
+  console.log(`\n▶ ${unit}: ${tests.length} test files (${tests.map((test) => relative('.', test)).join(', ')})`);
+  const result = spawnSync(join('node_modules', '.bin', 'stryker'), ['run'], {
+    stdio: 'inherit',
+    env: { ...process.env, MUTATE_FILE: `${MACHINES}/${unit}.ts`, MUTATION_TESTS: tests.join(',') },
+  });
+  const report = `reports/mutation/${unit}.json`;
+  if (result.status !== 0 || !existsSync(report)) {
+    rows.push({ unit, tests: tests.length, error: `stryker exited ${result.status}` });
+    continue;
+  }
+  const counts = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0, CompileError: 0, RuntimeError: 0 };
+  const survivors = [];
+  for (const [file, { mutants }] of Object.entries(JSON.parse(readFileSync(report, 'utf8')).files)) {
+    for (const mutant of mutants) {
+      counts[mutant.status] = (counts[mutant.status] ?? 0) + 1;
+      if (mutant.status === 'Survived' || mutant.status === 'NoCoverage')
+        survivors.push(`${file}:${mutant.location.start.line} ${mutant.mutatorName} ${JSON.stringify(mutant.replacement ?? '')}`);
+    }
+  }
+  rows.push({ unit, tests: tests.length, ...counts, survivors });
+}
+
+const detected = (row) => (row.Killed ?? 0) + (row.Timeout ?? 0);
+const valid = (row) => detected(row) + (row.Survived ?? 0) + (row.NoCoverage ?? 0);
+const score = (row) => (valid(row) ? (100 * detected(row)) / valid(row) : 0);
+console.log('\nMutation score per file of src/machines (killed + timed out, of all valid mutants):');
+for (const row of rows) {
+  if (row.error) console.log(`  ${row.unit.padEnd(28)} ${row.error}`);
+  else console.log(`  ${row.unit.padEnd(28)} ${score(row).toFixed(1).padStart(5)}%  ${detected(row)}/${valid(row)}  (${row.Survived} survived, ${row.NoCoverage} without coverage)`);
+}
+const total = rows.filter((row) => !row.error);
+const totalDetected = total.reduce((sum, row) => sum + detected(row), 0);
+const totalValid = total.reduce((sum, row) => sum + valid(row), 0);
+const totalScore = totalValid ? (100 * totalDetected) / totalValid : 0;
+console.log(`\nTotal: ${totalScore.toFixed(1)}% (${totalDetected} of ${totalValid} mutants detected); target ${TARGET}%.`);
+writeFileSync('reports/mutation/survivors.txt', rows.flatMap((row) => row.survivors ?? []).join('\n') + '\n');
+console.log('Surviving mutants: reports/mutation/survivors.txt; per-file reports: reports/mutation/<file>.html');
+const failed = rows.some((row) => row.error) || totalScore < TARGET;
+process.exit(failed ? 1 : 0);
