@@ -47,6 +47,9 @@ export default defineConfig({
     },
   },
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Most test
+    // files wait on timers, sockets and the embedded database, so two files run side by side.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
