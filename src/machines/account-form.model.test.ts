@@ -158,11 +158,11 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
     },
   },
   events: {
-    'xstate.done.actor.0.accountForm.loading': async ({ event }) => {
+    'xstate.done.actor.0.accountForm.loading': async ({ event }: { event: ModelEvent }) => {
       happened(world(), 'account loaded');
       await world().stubs.end('loadUser', { output: event.output });
     },
-    'xstate.error.actor.0.accountForm.loading': async ({ event }) => {
+    'xstate.error.actor.0.accountForm.loading': async ({ event }: { event: ModelEvent }) => {
       happened(world(), 'account failed');
       await world().stubs.end('loadUser', { error: event.error });
     },
@@ -193,12 +193,12 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       }
       w.actor.send({ type: 'save' });
     },
-    [SAVE_DONE]: async ({ event }) => {
+    [SAVE_DONE]: async ({ event }: { event: ModelEvent }) => {
       happened(world(), 'server saved');
       world().saved = { ...world().values };
       await world().stubs.end('saveUser', { output: event.output });
     },
-    'xstate.error.actor.0.accountForm.ready.form.saving': async ({ event }) => {
+    'xstate.error.actor.0.accountForm.ready.form.saving': async ({ event }: { event: ModelEvent }) => {
       happened(world(), 'server refused the save');
       await world().stubs.end('saveUser', { error: event.error });
     },
@@ -220,7 +220,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       world().avatarProblem = null;
       world().actor.send({ type: 'avatar.remove' });
     },
-    [`xstate.done.actor.${UPLOAD}`]: async ({ event }) => {
+    [`xstate.done.actor.${UPLOAD}`]: async ({ event }: { event: ModelEvent }) => {
       const ref = event.output as FileRef;
       happened(world(), 'upload answered');
       if (ref.kind === 'image') {
@@ -229,7 +229,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       } else world().avatarProblem = 'notImage';
       await world().stubs.end('uploadAvatar', { output: ref });
     },
-    [`xstate.error.actor.${UPLOAD}`]: async ({ event }) => {
+    [`xstate.error.actor.${UPLOAD}`]: async ({ event }: { event: ModelEvent }) => {
       happened(world(), 'upload answered');
       world().avatarProblem = (event.error as { status: number }).status === 413 ? 'tooLarge' : 'failed';
       await world().stubs.end('uploadAvatar', { error: event.error });

@@ -128,21 +128,21 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
     },
   },
   events: {
-    [`xstate.done.actor.${FIRST}`]: async ({ event }) => {
+    [`xstate.done.actor.${FIRST}`]: async ({ event }: { event: ModelEvent }) => {
       follow(world(), 'first page');
       world().items = (event.output as Page<Agent>).list.length;
       await world().stubs.end('fetchPage', { output: event.output });
     },
-    [`xstate.error.actor.${FIRST}`]: async ({ event }) => {
+    [`xstate.error.actor.${FIRST}`]: async ({ event }: { event: ModelEvent }) => {
       follow(world(), 'first page fails');
       await world().stubs.end('fetchPage', { error: event.error });
     },
-    [`xstate.done.actor.${MORE}`]: async ({ event }) => {
+    [`xstate.done.actor.${MORE}`]: async ({ event }: { event: ModelEvent }) => {
       follow(world(), 'next page');
       world().items += (event.output as Page<Agent>).list.length;
       await world().stubs.end('fetchPage', { output: event.output });
     },
-    [`xstate.error.actor.${MORE}`]: async ({ event }) => {
+    [`xstate.error.actor.${MORE}`]: async ({ event }: { event: ModelEvent }) => {
       follow(world(), 'next page fails');
       await world().stubs.end('fetchPage', { error: event.error });
     },

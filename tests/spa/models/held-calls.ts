@@ -66,16 +66,17 @@ export const stubCalls = () => {
   return {
     pending,
     calls,
-    logic: <T = unknown>(name: string) =>
-      fromPromise<T, unknown>(
+    /** Typed as whatever the machine's actor is: a stub stands in for any promise actor. */
+    logic: (name: string): never =>
+      fromPromise<unknown, unknown>(
         ({ input, signal }) =>
-          new Promise<T>((resolve, reject) => {
-            const call: StubCall = { name, input, resolve: resolve as (output: unknown) => void, reject };
+          new Promise<unknown>((resolve, reject) => {
+            const call: StubCall = { name, input, resolve, reject };
             pending.push(call);
             calls.push({ name, input });
             signal.addEventListener('abort', () => forget(call));
           }),
-      ),
+      ) as never,
     /** Ends the oldest running call of this actor: it must be running. */
     end: async (name: string, outcome: { output?: unknown } | { error: unknown }) => {
       const call = pending.find((item) => item.name === name);

@@ -3,7 +3,7 @@ import { TestModel, type TestParam } from 'xstate/graph';
 import { uniquePaths } from './model-coverage';
 
 /** An event as the machine receives it, including the done/error events of its invoked actors. */
-export type ModelEvent = EventObject & { output?: unknown; error?: unknown };
+export type ModelEvent = EventObject & { output?: unknown; error?: unknown; [key: string]: unknown };
 
 export type ProductionPath<M extends AnyStateMachine> = {
   state: SnapshotFrom<M>;
