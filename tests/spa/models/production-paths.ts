@@ -3,7 +3,7 @@ import { TestModel, type TestParam } from 'xstate/graph';
 import { uniquePaths } from './model-coverage';
 
 /** An event as the machine receives it, including the done/error events of its invoked actors. */
-export type ModelEvent = EventObject & { output?: unknown; error?: unknown };
+export type ModelEvent = EventObject & { output?: unknown; error?: unknown; [key: string]: unknown };
 
 export type ProductionPath<M extends AnyStateMachine> = {
   state: SnapshotFrom<M>;
@@ -17,8 +17,12 @@ export type ProductionPath<M extends AnyStateMachine> = {
 };
 
 export type ProductionModelOptions<M extends AnyStateMachine> = {
-  /** Every event the world can send: people's events and the answers of the machine's actors. */
-  events: ModelEvent[];
+  /**
+   * Every event the world can send: people's events and the answers of the machine's actors; or,
+   * when an answer depends on what was asked (the agent of the id being fetched), the events the
+   * world can send in a given state.
+   */
+  events: ModelEvent[] | ((state: SnapshotFrom<M>) => ModelEvent[]);
   input?: InputFrom<M>;
   /** One string per state the person can tell apart (the state value, and what the context shows). */
   serializeState: (state: SnapshotFrom<M>) => string;

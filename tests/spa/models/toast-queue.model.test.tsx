@@ -1,228 +1,171 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { createMachine, type ActorRefFrom, type EventFromLogic, type SnapshotFrom } from 'xstate';
-import { createTestModel, type TestParam } from 'xstate/graph';
-import { TOAST_DURATION_MS, type toastMachine } from '../../../src/machines/toast.machine';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import { TOAST_DURATION_MS, TOAST_REMOVE_DELAY_MS, toastMachine } from '../../../src/machines/toast.machine';
 import { renderWithRuntime, type Screen } from '../harness';
-import { coverageGaps, NO_GAPS, planPaths, transitionsOf } from './model-coverage';
+import { describeEvents, productionPaths, type ModelEvent } from './production-paths';
 
 /**
- * The toast queue as a person sees it: a toast appears (only the newest, one at a time), can be
- * updated, closed with its button, or closes by itself after 5 s, unless the pointer rests on it
- * or F8 has put the focus in the notifications. No after: the real Toaster (Radix) keeps time on
- * fake timers and the model only says what must be on screen after each step. The person's
- * pointer and keys are DOM events (fireEvent): user-event and Testing Library's async helpers
- * wait on setTimeout, which is fake here.
+ * The toast queue on paths generated from the machine that ships: toasts added (two ids),
+ * updated, dismissed (by its Close button, by its 5 s running out, or all at once) and removed
+ * once the removal delay has passed. Each path is played on the real Toaster (Radix) on fake
+ * time; after each step the screen shows exactly what the product's rules say: at most one toast,
+ * the newest, with its latest text, and none once dismissed. The machine has no states of its
+ * own: a place is what the queue holds. The person's pointer is a DOM event (fireEvent):
+ * user-event waits on setTimeout, which is fake here.
  */
-const toastQueue = createMachine({
-  id: 'toastQueue',
-  types: {} as {
-    events:
-      | { type: 'ADD' }
-      | { type: 'ADD_NEWER' }
-      | { type: 'UPDATE' }
-      | { type: 'CLOSE' }
-      | { type: 'WAIT_ALMOST' }
-      | { type: 'WAIT_REST' }
-      | { type: 'WAIT_LONG' }
-      | { type: 'HOVER' }
-      | { type: 'UNHOVER' }
-      | { type: 'PRESS_F8' }
-      | { type: 'LEAVE_NOTIFICATIONS' };
-  },
-  initial: 'none',
-  states: {
-    none: { on: { ADD: 'shown' } },
-    shown: {
-      on: {
-        ADD_NEWER: 'replaced',
-        UPDATE: 'updated',
-        CLOSE: 'closed',
-        WAIT_ALMOST: 'nearlyDue',
-        HOVER: 'hovered',
-        PRESS_F8: 'viewportFocused',
-      },
-    },
-    replaced: { on: { CLOSE: 'closed', WAIT_ALMOST: 'nearlyDue' } },
-    updated: { on: { CLOSE: 'closed', WAIT_ALMOST: 'nearlyDue' } },
-    nearlyDue: { on: { WAIT_REST: 'autoClosed', HOVER: 'hovered' } },
-    hovered: { on: { WAIT_LONG: 'heldByHover' } },
-    heldByHover: { on: { UNHOVER: 'resumed' } },
-    resumed: { on: { WAIT_LONG: 'autoClosed' } },
-    viewportFocused: { on: { WAIT_LONG: 'heldByFocus' } },
-    heldByFocus: { on: { CLOSE: 'closedWithFocusInside' } },
-    /** The focus stays in the notifications, which holds any next toast until it leaves. */
-    closedWithFocusInside: { on: { LEAVE_NOTIFICATIONS: 'closed' } },
-    closed: { on: { ADD: 'shown' } },
-    autoClosed: { type: 'final' },
-  },
-});
+type Snapshot = SnapshotFrom<typeof toastMachine>;
 
-const model = createTestModel(toastQueue);
-const { paths, transitionCount } = planPaths('toast queue', model);
+const EVENTS: ModelEvent[] = [
+  { type: 'toast.add', toast: { id: 'a', title: 'Saved A', description: 'Details of A' } },
+  { type: 'toast.add', toast: { id: 'b', title: 'Saved B', description: 'Details of B' } },
+  { type: 'toast.update', id: 'a', patch: { title: 'Updated A' } },
+  // a shown: its Close button; b shown: its 5 s run out; no id: every toast
+  { type: 'toast.dismiss', id: 'a' },
+  { type: 'toast.dismiss' },
+  { type: 'toast.remove', id: 'a' },
+];
+const serializeState = (state: Snapshot) => state.context.toasts.map((toast) => `${toast.id}:${toast.open ? 'open' : 'closed'}:${toast.title}`).join(' ') || 'none';
+const { paths, transitionCount } = productionPaths(toastMachine, { events: EVENTS, serializeState });
 
 // jsdom has no pointer capture; Radix's swipe handling calls it on every pointer-up
 Element.prototype.hasPointerCapture ??= () => false;
 Element.prototype.setPointerCapture ??= () => undefined;
 Element.prototype.releasePointerCapture ??= () => undefined;
 
-const ALMOST_MS = TOAST_DURATION_MS - 100;
-
-type Shown = { id: string; title: string; description: string };
-
+type Held = { id: string; title: string; description: string; open: boolean };
 type World = {
   view: Screen;
-  added: number;
-  /** The toast that must be on screen, and the ones that must not be any more. */
-  expected: Shown | null;
-  gone: Shown[];
+  /** What the queue must hold, by the product's rules. */
+  held: Held[];
+  /** Dismissed toasts whose removal is due after the removal delay. */
+  removalDue: Set<string>;
+  last: string;
 };
 
 const region = () => screen.getByRole('region', { name: 'Notifications (F8)' });
-const viewport = () => region().querySelector('ol')!;
 const toastItems = () => [...region().querySelectorAll('li')];
 const toastsActor = (world: World) => world.view.runtime.app.system.get('toasts') as ActorRefFrom<typeof toastMachine>;
-
 const advance = async (ms: number) => {
   await act(async () => {
     vi.advanceTimersByTime(ms);
   });
 };
 
-/** Exactly the expected toast is on screen, nothing of the ones before it. */
-const expectShowing = (world: World) => {
-  const expected = world.expected!;
+/** The rules: the newest toast replaces the one shown (limit 1); an update changes the text; a dismissal closes; a removal forgets. */
+const RULES: Record<string, (world: World, event: ModelEvent & Record<string, unknown>) => void> = {
+  'toast.add': (world, event) => {
+    const toast = event.toast as Omit<Held, 'open'>;
+    world.held = [{ ...toast, open: true }];
+  },
+  'toast.update': (world, event) => {
+    world.held = world.held.map((toast) => (toast.id === event.id ? { ...toast, ...(event.patch as Partial<Held>) } : toast));
+  },
+  'toast.dismiss': (world, event) => {
+    world.held = world.held.map((toast) => (event.id === undefined || toast.id === event.id ? { ...toast, open: false } : toast));
+  },
+  'toast.remove': (world, event) => {
+    world.held = world.held.filter((toast) => toast.id !== event.id);
+  },
+};
+
+/** The screen shows the open toast held, with its text and a Close button, and nothing else. */
+const check = (world: World) => {
+  const open = world.held.filter((toast) => toast.open);
+  expect(open.length, `after ${world.last}`).toBeLessThanOrEqual(1);
   const items = toastItems();
-  expect(items).toHaveLength(1);
-  expect(items[0]).toHaveAttribute('data-state', 'open');
-  expect(within(items[0]!).getByText(expected.title)).toBeVisible();
-  expect(within(items[0]!).getByText(expected.description)).toBeVisible();
-  expect(within(items[0]!).getByRole('button', { name: 'Close' })).toBeInTheDocument();
-  for (const old of world.gone) {
-    expect(within(region()).queryByText(old.title)).toBeNull();
+  expect(items, `after ${world.last}`).toHaveLength(open.length);
+  for (const [index, toast] of open.entries()) {
+    expect(items[index]).toHaveAttribute('data-state', 'open');
+    expect(within(items[index]!).getByText(toast.title)).toBeVisible();
+    expect(within(items[index]!).getByText(toast.description)).toBeVisible();
+    expect(within(items[index]!).getByRole('button', { name: 'Close' })).toBeInTheDocument();
   }
-  const open = toastsActor(world).getSnapshot().context.toasts.filter((toast) => toast.open);
-  expect(open.map((toast) => toast.id)).toEqual([expected.id]);
+  expect(toastsActor(world).getSnapshot().context.toasts.map(({ id, title, open }) => ({ id, title, open }))).toEqual(
+    world.held.map(({ id, title, open }) => ({ id, title, open })),
+  );
 };
 
-const expectNoneShowing = (world: World) => {
-  expect(toastItems()).toHaveLength(0);
-  for (const old of world.gone) {
-    expect(within(region()).queryByText(old.title)).toBeNull();
+const play = async (world: World, event: ModelEvent & Record<string, unknown>) => {
+  const toasts = toastsActor(world);
+  const shown = world.held.find((toast) => toast.open && toast.id === event.id);
+  world.last = describeEvents([event]) + (event.id ? ` ${String(event.id)}` : '');
+  if (event.type === 'toast.add') {
+    const toast = event.toast as Held;
+    act(() => world.view.runtime.toast(toast));
+    world.removalDue.delete(toast.id);
+  } else if (event.type === 'toast.update') {
+    act(() => toasts.send(event as never));
+  } else if (event.type === 'toast.dismiss' && shown && event.id === 'a') {
+    fireEvent.click(within(toastItems()[0]!).getByRole('button', { name: 'Close' }));
+  } else if (event.type === 'toast.dismiss' && event.id === undefined && world.held.some((toast) => toast.open && toast.id === 'b')) {
+    // Radix closes a toast nobody touches after its duration
+    await advance(TOAST_DURATION_MS);
+  } else if (event.type === 'toast.remove' && world.removalDue.has(String(event.id)) && !world.held.some((toast) => toast.open)) {
+    // a dismissed toast is removed once the removal delay has passed
+    await advance(TOAST_REMOVE_DELAY_MS);
+  } else {
+    act(() => toasts.send(event as never));
   }
-  // the queue was told: every toast it holds is closed
-  expect(toastsActor(world).getSnapshot().context.toasts.every((toast) => !toast.open)).toBe(true);
+  if (event.type === 'toast.dismiss') for (const toast of world.held) if (event.id === undefined || toast.id === event.id) world.removalDue.add(toast.id);
+  if (event.type === 'toast.remove') world.removalDue.delete(String(event.id));
+  RULES[event.type]!(world, event);
+  check(world);
 };
 
-const addToast = (world: World, label: string) => {
-  world.added += 1;
-  const toast = { id: `model-toast-${world.added}`, title: `${label} ${world.added}`, description: `Details of ${label.toLowerCase()} ${world.added}` };
-  if (world.expected) world.gone.push(world.expected);
-  world.expected = toast;
-  act(() => world.view.runtime.toast({ id: toast.id, title: toast.title, description: toast.description }));
-};
-
-const closeExpected = (world: World) => {
-  world.gone.push(world.expected!);
-  world.expected = null;
-};
-
-const testParams = (world: () => World): TestParam<SnapshotFrom<typeof toastQueue>, EventFromLogic<typeof toastQueue>> => ({
-  states: {
-    none: () => {
-      expect(region()).toBeInTheDocument();
-      expectNoneShowing(world());
-      expect(toastsActor(world()).getSnapshot().context.toasts).toHaveLength(0);
-    },
-    shown: () => expectShowing(world()),
-    replaced: () => {
-      // limit 1: the newer toast took the place of the older one
-      expectShowing(world());
-      expect(toastsActor(world()).getSnapshot().context.toasts).toHaveLength(1);
-    },
-    updated: () => {
-      expectShowing(world());
-      expect(world().expected!.title).toMatch(/^Updated/);
-    },
-    nearlyDue: () => expectShowing(world()),
-    hovered: () => expectShowing(world()),
-    heldByHover: () => expectShowing(world()),
-    resumed: () => expectShowing(world()),
-    viewportFocused: () => {
-      expectShowing(world());
-      expect(viewport()).toHaveFocus();
-    },
-    heldByFocus: () => {
-      expectShowing(world());
-      expect(viewport()).toHaveFocus();
-    },
-    closedWithFocusInside: () => {
-      expectNoneShowing(world());
-      expect(viewport()).toHaveFocus();
-    },
-    closed: () => {
-      expectNoneShowing(world());
-      expect(region()).not.toContainElement(document.activeElement as HTMLElement | null);
-    },
-    autoClosed: () => expectNoneShowing(world()),
-  },
-  events: {
-    ADD: () => addToast(world(), 'Saved'),
-    ADD_NEWER: () => addToast(world(), 'Newer'),
-    UPDATE: () => {
-      const current = world().expected!;
-      const updated = { ...current, title: `Updated ${current.title}`, description: `Updated details ${world().added}` };
-      world().expected = updated;
-      act(() => toastsActor(world()).send({ type: 'toast.update', id: current.id, patch: { title: updated.title, description: updated.description } }));
-    },
-    CLOSE: async () => {
-      fireEvent.click(within(toastItems()[0]!).getByRole('button', { name: 'Close' }));
-      closeExpected(world());
-    },
-    WAIT_ALMOST: () => advance(ALMOST_MS),
-    WAIT_REST: async () => {
-      await advance(TOAST_DURATION_MS - ALMOST_MS);
-      closeExpected(world());
-    },
-    WAIT_LONG: async () => {
-      await advance(TOAST_DURATION_MS * 3);
-      // only a timer that was running closes the toast; a paused one holds it
-      if (!toastsActor(world()).getSnapshot().context.toasts.some((toast) => toast.open)) closeExpected(world());
-    },
-    HOVER: () => {
-      fireEvent.pointerEnter(toastItems()[0]!);
-      fireEvent.pointerMove(toastItems()[0]!);
-    },
-    UNHOVER: () => {
-      fireEvent.pointerLeave(region());
-    },
-    LEAVE_NOTIFICATIONS: () => {
-      act(() => viewport().blur());
-    },
-    PRESS_F8: () => {
-      fireEvent.keyDown(document.activeElement ?? document.body, { key: 'F8', code: 'F8' });
-    },
-  },
-});
-
-describe('toast queue, model-based', () => {
+describe('toast queue, paths generated from the production machine', () => {
   let world: World | null = null;
-  const params = testParams(() => world!);
 
-  it('has an assertion for every reachable state and an executor for every event', () => {
-    expect(coverageGaps(toastQueue, model, params)).toEqual(NO_GAPS);
-    expect(transitionCount).toBe(20);
-    expect(new Set(paths.flatMap(transitionsOf)).size).toBe(transitionCount);
+  it('takes every transition from every content of the queue', () => {
+    const reached = new Set(paths.flatMap((path) => path.steps.map((step) => serializeState(step.state))));
+    expect([...reached].sort()).toEqual(['a:closed:Saved A', 'a:closed:Updated A', 'a:open:Saved A', 'a:open:Updated A', 'b:closed:Saved B', 'b:open:Saved B', 'none']);
+    // 7 contents, 6 events each
+    expect(transitionCount).toBe(42);
+    for (const event of EVENTS) expect(RULES).toHaveProperty(event.type);
   });
 
-  it.each(paths.map((path) => [path.description, path]))('%s', async (_description, path) => {
+  it.each(paths.map((path) => [path.events.map((event) => `${event.type}${event.id ? ` ${String(event.id)}` : ''}${event.toast ? ` ${(event.toast as Held).id}` : ''}`).join(', '), path] as const))(
+    '%s',
+    async (_name, path) => {
+      const view = await renderWithRuntime(<p>a page</p>);
+      // the Toaster's timers (and its clock) run on fake time from here on
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      onTestFinished(() => {
+        vi.useRealTimers();
+      });
+      world = { view, held: [], removalDue: new Set(), last: 'start' };
+      check(world);
+      for (const step of path.steps.slice(1)) await play(world, step.event as ModelEvent & Record<string, unknown>);
+    },
+  );
+
+  it('holds a toast while the pointer rests on it, and closes it 5 s after the pointer leaves', async () => {
     const view = await renderWithRuntime(<p>a page</p>);
-    // the Toaster's timers (and its clock) run on fake time from here on
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     onTestFinished(() => {
       vi.useRealTimers();
     });
-    world = { view, added: 0, expected: null, gone: [] };
-    await path.test(params);
+    act(() => view.runtime.toast({ id: 'held', title: 'Saved', description: 'Your details were saved' }));
+    await advance(TOAST_DURATION_MS - 100);
+    fireEvent.pointerEnter(toastItems()[0]!);
+    fireEvent.pointerMove(toastItems()[0]!);
+    await advance(TOAST_DURATION_MS * 3);
+    expect(toastItems()).toHaveLength(1);
+    fireEvent.pointerLeave(region());
+    await advance(TOAST_DURATION_MS);
+    expect(toastItems()).toHaveLength(0);
+  });
+
+  it('holds a toast while F8 has put the focus in the notifications', async () => {
+    const view = await renderWithRuntime(<p>a page</p>);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    act(() => view.runtime.toast({ id: 'focused', title: 'Saved', description: 'Your details were saved' }));
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'F8', code: 'F8' });
+    expect(region().querySelector('ol')).toHaveFocus();
+    await advance(TOAST_DURATION_MS * 3);
+    expect(toastItems()).toHaveLength(1);
   });
 });

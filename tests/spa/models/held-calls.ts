@@ -1,0 +1,93 @@
+import { waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { expect } from 'vitest';
+import { fromPromise } from 'xstate';
+import { failBody } from '../../msw/handlers';
+import { server } from '../../msw/server';
+
+/** The fake API's answer to a held request: the machine's done or error event, as the server says it. */
+export const responseFor = (outcome: { output?: unknown } | { error: { status: number } }): Response =>
+  'error' in outcome
+    ? HttpResponse.json(failBody(`server said ${outcome.error.status}`), { status: outcome.error.status })
+    : HttpResponse.json({ code: 0, msg: 'ok', data: outcome.output ?? null, success: true });
+
+type Held = { call: string; url: URL; answer: (response: Response) => void };
+
+/**
+ * Requests to the fake API that wait until the path says how the server answers: a page's call
+ * is then in flight for as long as the machine's state says it is.
+ */
+export const holdRequests = (calls: Record<string, { method: string; path: string }>) => {
+  const held: Held[] = [];
+  server.use(
+    ...Object.entries(calls).map(([call, endpoint]) =>
+      (endpoint.method === 'GET' ? http.get : http.post)(
+        endpoint.path,
+        ({ request }) => new Promise<Response>((answer) => held.push({ call, url: new URL(request.url), answer })),
+      ),
+    ),
+  );
+  return {
+    held,
+    /**
+     * Answers the newest request of this call (that `which` accepts), once the page has sent it:
+     * the one the page waits on; an older one was left behind when the page moved on.
+     */
+    answer: async (call: string, response: Response, which: (url: URL) => boolean = () => true) => {
+      const matches = (request: Held) => request.call === call && which(request.url);
+      await waitFor(() => expect(held.some(matches), `${call} was not asked`).toBe(true));
+      const index = held.findLastIndex(matches);
+      const [request] = held.splice(index, 1);
+      request!.answer(response);
+      return request!;
+    },
+  };
+};
+
+/** The timer functions as loaded, before a test fakes them: settling must not wait on fake time. */
+const realSetTimeout = globalThis.setTimeout;
+
+/** Lets every promise already settled deliver its result, and the actors react to it. */
+export const settle = () => new Promise<void>((resolve) => realSetTimeout(resolve, 0));
+
+type StubCall = { name: string; input: unknown; resolve: (output: unknown) => void; reject: (error: unknown) => void };
+
+/**
+ * Promise actors that wait until the path says how they end: each call is recorded with its
+ * input, and a call whose invoking state was left is forgotten (its signal aborted).
+ */
+export const stubCalls = () => {
+  const pending: StubCall[] = [];
+  const calls: { name: string; input: unknown }[] = [];
+  const forget = (call: StubCall) => {
+    const index = pending.indexOf(call);
+    if (index >= 0) pending.splice(index, 1);
+  };
+  return {
+    pending,
+    calls,
+    /** Typed as whatever the machine's actor is: a stub stands in for any promise actor. */
+    logic: (name: string): never =>
+      fromPromise<unknown, unknown>(
+        ({ input, signal }) =>
+          new Promise<unknown>((resolve, reject) => {
+            const call: StubCall = { name, input, resolve, reject };
+            pending.push(call);
+            calls.push({ name, input });
+            signal.addEventListener('abort', () => forget(call));
+          }),
+      ) as never,
+    /** Ends the oldest running call of this actor: it must be running. */
+    end: async (name: string, outcome: { output?: unknown } | { error: unknown }) => {
+      const call = pending.find((item) => item.name === name);
+      expect(call, `${name} is not running`).toBeDefined();
+      forget(call!);
+      if ('error' in outcome) call!.reject(outcome.error);
+      else call!.resolve(outcome.output);
+      await settle();
+    },
+  };
+};
+
+/** "0.agentDetail.loading" from "xstate.done.actor.0.agentDetail.loading". */
+export const invokeOf = (event: { type: string }) => event.type.replace(/^xstate\.(done|error)\.actor\./, '');
