@@ -1,17 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import base from './vite.config';
 
 /**
  * The tests Stryker runs against the mutants of one machine (scripts/mutation.mjs names them in
  * MUTATION_TESTS): the machine's unit tests and the model-based tests generated from it.
+ *
+ * Stryker runs them again for every mutant, so what a run costs besides the tests matters: a
+ * browser-like document and the fake API take seconds to set up per file, the tests of a machine
+ * alone a fraction of one. Files that use neither run in plain Node.
  */
-const tests = process.env.MUTATION_TESTS?.split(',').filter(Boolean);
+const walk = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]));
+/** Without a list (Stryker started by hand): every machine test and every model test. */
+const everyMachineTest = () =>
+  [...walk('src'), ...walk('tests/spa')].filter((file) => /\.test\.tsx?$/.test(file) && (file.startsWith('src/machines/') || file.includes('.model.test.')));
+const tests = process.env.MUTATION_TESTS?.split(',').filter(Boolean) ?? everyMachineTest();
+const needsDocument = (file: string) =>
+  file.endsWith('.tsx') || /\b(document|window|localStorage|sessionStorage|msw|server\.use|render)\b|@testing-library/.test(readFileSync(file, 'utf8'));
+const inDocument = tests.filter(needsDocument);
+const inNode = tests.filter((file) => !needsDocument(file));
 
 export default defineConfig({
   plugins: base.plugins,
   test: {
-    environment: 'jsdom',
-    include: tests ?? ['src/machines/**/*.test.ts', 'src/**/*.model.test.{ts,tsx}', 'tests/spa/models/**/*.test.{ts,tsx}'],
-    setupFiles: ['tests/setup/spa-setup.ts'],
+    projects: [
+      ...(inNode.length ? [{ extends: true as const, test: { name: 'machines', environment: 'node', include: inNode } }] : []),
+      ...(inDocument.length
+        ? [{ extends: true as const, test: { name: 'screens', environment: 'jsdom', include: inDocument, setupFiles: ['tests/setup/spa-setup.ts'] } }]
+        : []),
+    ],
   },
 });

@@ -28,9 +28,12 @@ const testFiles = [...walk('src'), ...walk('tests/spa')].filter(isTest);
 const sources = new Map([...testFiles, ...units.map((unit) => `${MACHINES}/${unit}.ts`)].map((file) => [file, readFileSync(file, 'utf8')]));
 const imports = (file, unit) => new RegExp(`['"](?:\\.{1,2}/)+(?:[\\w-]+/)*?(?:machines/)?${unit.replace('.', '\\.')}['"]`).test(sources.get(file));
 
-/** The tests of a file: those importing it, or importing a machine file that imports it. */
+/**
+ * The tests of a file: those importing it and, for the actors and helpers machines are built from
+ * (not for a machine another machine spawns), those importing a machine that imports it.
+ */
 const testsOf = (unit) => {
-  const users = units.filter((other) => other !== unit && imports(`${MACHINES}/${other}.ts`, unit));
+  const users = unit.endsWith('.machine') ? [] : units.filter((other) => other !== unit && imports(`${MACHINES}/${other}.ts`, unit));
   const ownTest = (test) => test.startsWith(MACHINES) || test.includes('.model.test.');
   return testFiles.filter((test) => ownTest(test) && [unit, ...users].some((name) => imports(test, name)));
 };
