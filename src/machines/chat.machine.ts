@@ -207,6 +207,7 @@ export const chatMachine = setup({
       return { attachments: event.files };
     }),
     setLoadFailure: assign((_, params: { message: string }) => ({ failure: { kind: 'load' as const, message: params.message } })),
+    forgetFailure: assign({ failure: null }),
     setConversationId: assign((_, params: { conversationId: string }) => ({ conversationId: params.conversationId })),
     /** A new conversation: nothing said yet, with this agent (the draft stays). */
     startBlank: assign((_, params: { agentId: string }) => blankConversation(params.agentId)),
@@ -321,7 +322,8 @@ export const chatMachine = setup({
       },
     },
     loadFailed: {
-      on: { reload: 'loading' },
+      // Loading again is not a failure yet: the page stops saying it failed.
+      on: { reload: { target: 'loading', actions: 'forgetFailure' } },
     },
     idle: {
       on: {
