@@ -429,4 +429,49 @@ describe('the chat machine: opening a conversation', () => {
 
     expect(context()).toMatchObject({ conversationId: null, agentId: 'writer-agent', messages: [], draft: 'half-typed' });
   });
+  describe('the address', () => {
+    const route = (conversationId: string | null, agentId: string | null = null, market = false) =>
+      ({ type: 'route.changed', market, conversationId, agentId }) as const;
+
+    it('opens the stored conversation it names, once', async () => {
+      const { actor, loadConversation } = setup();
+      actor.send(route('conv-9'));
+      await waitFor(actor, (state) => state.matches('idle'));
+      actor.send(route('conv-9'));
+      expect(actor.getSnapshot().matches('idle')).toBe(true);
+      expect(loadConversation).toHaveBeenCalledTimes(1);
+    });
+
+    it('starts a new chat with the agent of a link, and on "/chat" after a conversation was open', async () => {
+      const { actor, context } = setup({ input: { conversationId: 'conv-3' } });
+      await waitFor(actor, (state) => state.matches('idle'));
+      actor.send({ type: 'draft.change', text: 'half-typed' });
+
+      actor.send(route(null));
+      expect(context()).toMatchObject({ conversationId: null, messages: [], draft: 'half-typed' });
+
+      actor.send(route(null, 'writer-agent'));
+      expect(context()).toMatchObject({ conversationId: null, agentId: 'writer-agent' });
+    });
+
+    it('keeps the first question from home while its conversation is being created', async () => {
+      let create!: (value: Conversation) => void;
+      const { actor, context } = setup({ create: () => new Promise((resolve) => (create = resolve)) });
+      actor.send({ type: 'draft.change', text: 'From home' });
+      actor.send({ type: 'send' });
+      actor.send(route(null));
+      expect(actor.getSnapshot().matches('creatingConversation')).toBe(true);
+      create(conversation('conv-new'));
+      await waitFor(actor, (state) => state.matches('streaming'));
+      expect(context().messages.map((message) => message.content)).toEqual(['From home', '']);
+    });
+
+    it('leaves the open conversation as it is while the agents market shows', async () => {
+      const { actor, context } = setup({ input: { conversationId: 'conv-3' } });
+      await waitFor(actor, (state) => state.matches('idle'));
+      actor.send(route(null, 'writer-agent', true));
+      expect(context().conversationId).toBe('conv-3');
+      expect(actor.getSnapshot().matches('idle')).toBe(true);
+    });
+  });
 });

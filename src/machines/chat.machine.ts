@@ -49,7 +49,11 @@ export type ChatContext = {
   seq: number;
 };
 
+/** What the address says: a stored conversation, a link to a new chat with an agent, or the market. */
+export type ChatRoute = { market: boolean; conversationId: string | null; agentId: string | null };
+
 export type ChatEvent =
+  | ({ type: 'route.changed' } & ChatRoute)
   | { type: 'conversation.new'; agentId?: string }
   | { type: 'conversation.open'; conversationId: string }
   | { type: 'draft.change'; text: string }
@@ -194,6 +198,17 @@ export const chatMachine = setup({
         error: params.failure?.message ?? null,
       })),
     })),
+    setDraft: assign(({ event }) => {
+      assertEvent(event, 'draft.change');
+      return { draft: event.text };
+    }),
+    setAttachments: assign(({ event }) => {
+      assertEvent(event, 'attachments.change');
+      return { attachments: event.files };
+    }),
+    setLoadFailure: assign((_, params: { message: string }) => ({ failure: { kind: 'load' as const, message: params.message } })),
+    forgetFailure: assign({ failure: null }),
+    setConversationId: assign((_, params: { conversationId: string }) => ({ conversationId: params.conversationId })),
     /** A new conversation: nothing said yet, with this agent (the draft stays). */
     startBlank: assign((_, params: { agentId: string }) => blankConversation(params.agentId)),
     /** Another stored conversation: its id, its messages to come. */
@@ -239,6 +254,14 @@ export const chatMachine = setup({
     isRefusedRetry: ({ context }) => context.outgoing?.retryMessageId != null && !context.outgoing.accepted,
     replacedFailedAnswer: ({ context }) => context.outgoing?.previous?.status === 'failed',
     isAgentError: ({ event }) => event.type === 'stream.failed' && event.kind === 'agent-error',
+    /** The address names a stored conversation other than the one open. */
+    routeOpensAnother: ({ context, event }) =>
+      event.type === 'route.changed' && !event.market && event.conversationId !== null && event.conversationId !== context.conversationId,
+    /** "/chat?agent=<id>" is a link to a new chat with that agent. */
+    routeLinksAgent: ({ event }) => event.type === 'route.changed' && !event.market && event.conversationId === null && event.agentId !== null,
+    /** "/chat" after a conversation was open is the new-chat button (not the first send from home). */
+    routeLeavesConversation: ({ context, event }) =>
+      event.type === 'route.changed' && !event.market && event.conversationId === null && context.conversationId !== null,
   },
 }).createMachine({
   id: 'chat',
@@ -251,6 +274,23 @@ export const chatMachine = setup({
   }),
   initial: 'choosing',
   on: {
+    'route.changed': [
+      {
+        guard: 'routeOpensAnother',
+        target: '.loading',
+        actions: { type: 'startOpening', params: ({ event }) => ({ conversationId: event.conversationId ?? '' }) },
+      },
+      {
+        guard: 'routeLinksAgent',
+        target: '.idle',
+        actions: { type: 'startBlank', params: ({ context, event }) => ({ agentId: event.agentId ?? context.agentId }) },
+      },
+      {
+        guard: 'routeLeavesConversation',
+        target: '.idle',
+        actions: { type: 'startBlank', params: ({ context }) => ({ agentId: context.agentId }) },
+      },
+    ],
     'conversation.new': {
       target: '.idle',
       actions: { type: 'startBlank', params: ({ context, event }) => ({ agentId: event.agentId ?? context.agentId }) },
@@ -259,8 +299,8 @@ export const chatMachine = setup({
       target: '.loading',
       actions: { type: 'startOpening', params: ({ event }) => ({ conversationId: event.conversationId }) },
     },
-    'draft.change': { actions: assign({ draft: ({ event }) => event.text }) },
-    'attachments.change': { actions: assign({ attachments: ({ event }) => event.files }) },
+    'draft.change': { actions: 'setDraft' },
+    'attachments.change': { actions: 'setAttachments' },
   },
   states: {
     choosing: {
@@ -268,6 +308,7 @@ export const chatMachine = setup({
     },
     loading: {
       invoke: {
+        id: 'loadConversation',
         src: 'loadConversation',
         input: ({ context }) => ({ conversationId: context.conversationId ?? '' }),
         onDone: {
@@ -276,12 +317,13 @@ export const chatMachine = setup({
         },
         onError: {
           target: 'loadFailed',
-          actions: assign({ failure: ({ event }) => ({ kind: 'load' as const, message: event.error instanceof Error ? event.error.message : '' }) }),
+          actions: { type: 'setLoadFailure', params: ({ event }) => ({ message: event.error instanceof Error ? event.error.message : '' }) },
         },
       },
     },
     loadFailed: {
-      on: { reload: 'loading' },
+      // Loading again is not a failure yet: the page stops saying it failed.
+      on: { reload: { target: 'loading', actions: 'forgetFailure' } },
     },
     idle: {
       on: {
@@ -297,12 +339,13 @@ export const chatMachine = setup({
     },
     creatingConversation: {
       invoke: {
+        id: 'createConversation',
         src: 'createConversation',
         input: ({ context }) => ({ agentId: context.agentId, title: context.outgoing?.text.slice(0, 30) ?? '' }),
         onDone: {
           target: 'streaming',
           actions: [
-            assign({ conversationId: ({ event }) => event.output.conversationId }),
+            { type: 'setConversationId', params: ({ event }) => ({ conversationId: event.output.conversationId }) },
             { type: 'conversationCreated', params: ({ event }) => ({ conversationId: event.output.conversationId }) },
           ],
         },
@@ -317,6 +360,7 @@ export const chatMachine = setup({
     },
     streaming: {
       invoke: {
+        id: 'chatStream',
         src: 'chatStream',
         input: ({ context }) => ({
           conversationId: context.conversationId ?? '',

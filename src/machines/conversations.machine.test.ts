@@ -124,6 +124,14 @@ describe('the history machine', () => {
     await vi.waitFor(() => expect(announceFailure).toHaveBeenCalledTimes(1));
     expect(actor.getSnapshot().context.items).toEqual(items);
   });
+
+  it('marks the chat in the address as the open one, and none while the agents market shows', async () => {
+    const { actor } = setupHistory([]);
+    actor.send({ type: 'route.changed', market: false, conversationId: 'a' });
+    expect(actor.getSnapshot().context.activeId).toBe('a');
+    actor.send({ type: 'route.changed', market: true, conversationId: null });
+    expect(actor.getSnapshot().context.activeId).toBeNull();
+  });
 });
 
 describe('historyRows', () => {

@@ -36,7 +36,7 @@ export type ConversationsEvent =
   | { type: 'loadMore' }
   | { type: 'window.focus' }
   | { type: 'search'; keyword: string }
-  | { type: 'active.change'; conversationId: string | null }
+  | { type: 'route.changed'; market: boolean; conversationId: string | null }
   | { type: 'rename.start'; conversationId: string }
   | { type: 'rename.cancel' }
   | { type: 'rename.commit'; title: string }
@@ -115,14 +115,7 @@ export const historyRows = (items: Conversation[], now: Date = new Date()): Hist
   return rows;
 };
 
-/**
- * The chat history: the first page on start (or the cached one, shown at once and refreshed),
- * more pages near the end of the list, server-side search, a refresh on window focus at most
- * every 5 s, inline rename and pin saved optimistically (a refused save puts the old one back),
- * and delete with undo: the chat is hidden at once and deleted on the server only when the undo
- * window closes.
- */
-export const conversationsMachine = setup({
+const historySetup = setup({
   types: {
     context: {} as ConversationsContext,
     events: {} as ConversationsEvent,
@@ -158,14 +151,22 @@ export const conversationsMachine = setup({
     announceFailure: () => undefined,
     /** The open chat was deleted: leave it for a new chat. */
     leaveConversation: () => undefined,
+    /**
+     * The history is closing (page left) while deletions wait for their undo window: delete them
+     * now, the undo is gone with the toast. Reads `context.pendingDeletes`.
+     */
+    flushPendingDeletes: () => undefined,
     rememberFocusRefresh: assign({ lastFocusRefreshAt: () => Date.now() }),
+    /** The deletions were sent (or dropped with the history): none waits any more. */
+    forgetPendingDeletes: assign({ pendingDeletes: [] }),
     setKeyword: assign(({ event }) => {
       assertEvent(event, 'search');
       return { keyword: event.keyword.trim() };
     }),
+    /** The chat in the address is the open one; the agents market shows none. */
     setActive: assign(({ event }) => {
-      assertEvent(event, 'active.change');
-      return { activeId: event.conversationId };
+      assertEvent(event, 'route.changed');
+      return { activeId: event.market ? null : event.conversationId };
     }),
     startEditing: assign(({ event }) => {
       assertEvent(event, 'rename.start');
@@ -226,11 +227,6 @@ export const conversationsMachine = setup({
       enqueue.assign({ pendingDeletes: context.pendingDeletes.filter((item) => item !== entry) });
       enqueue.spawnChild('deleteConversation', { input: { conversation: entry.conversation } });
     }),
-    /**
-     * The history is closing (page left) while deletions wait for their undo window: delete them
-     * now, the undo is gone with the toast. Reads `context.pendingDeletes`.
-     */
-    flushPendingDeletes: () => undefined,
     revertMutation: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'mutation.failed');
       const { previous } = event;
@@ -262,7 +258,31 @@ export const conversationsMachine = setup({
     undoWindow: UNDO_DELETE_MS,
     searchDebounce: SEARCH_DEBOUNCE_MS,
   },
-}).createMachine({
+})
+  // Steps with parameters are added to the setup once it is typed: declared in one object with the
+  // steps that queue others (enqueueActions), TypeScript loses their parameters and refuses the chart.
+  .extend({
+    actions: {
+      /** The first page the server sent replaces the list (minus the chats waiting for their undo). */
+      showFirstPage: assign(({ context }, params: { page: Page<Conversation> }) => firstPage(context, params.page)),
+      /** The next page goes under the list, without the chats already shown or waiting for their undo. */
+      appendPage: assign(({ context }, params: { page: Page<Conversation> }) => ({
+        items: merge(context.items, withoutPending(params.page.list, context.pendingDeletes)),
+        total: params.page.total,
+        page: context.page + 1,
+      })),
+      showLoadError: assign((_, params: { message: string }) => ({ error: params.message })),
+    },
+  });
+
+/**
+ * The chat history: the first page on start (or the cached one, shown at once and refreshed),
+ * more pages near the end of the list, server-side search, a refresh on window focus at most
+ * every 5 s, inline rename and pin saved optimistically (a refused save puts the old one back),
+ * and delete with undo: the chat is hidden at once and deleted on the server only when the undo
+ * window closes.
+ */
+export const conversationsMachine = historySetup.createMachine({
   id: 'conversations',
   context: ({ input }) => {
     const cache = input.cache && input.cache.keyword === '' && Date.now() - input.cache.fetchedAt < HISTORY_CACHE_MS ? input.cache : null;
@@ -281,7 +301,7 @@ export const conversationsMachine = setup({
   },
   initial: 'starting',
   on: {
-    'active.change': { actions: 'setActive' },
+    'route.changed': { actions: 'setActive' },
     'rename.start': { actions: 'startEditing' },
     'rename.cancel': { actions: 'stopEditing' },
     'rename.commit': { actions: 'saveTitle' },
@@ -293,7 +313,7 @@ export const conversationsMachine = setup({
     'mutation.saved': { actions: 'takeSaved' },
     search: { target: '.debouncing', actions: 'setKeyword' },
     // An actor that is stopped runs no exit actions: the screen says it is closing instead.
-    'history.close': { actions: ['flushPendingDeletes', assign({ pendingDeletes: [] })] },
+    'history.close': { actions: ['flushPendingDeletes', 'forgetPendingDeletes'] },
   },
   states: {
     starting: {
@@ -306,11 +326,11 @@ export const conversationsMachine = setup({
         input: ({ context }) => ({ current: 1, pageSize: HISTORY_PAGE_SIZE, keyword: context.keyword }),
         onDone: {
           target: 'ready',
-          actions: [assign(({ context, event }) => firstPage(context, event.output)), 'storeCache'],
+          actions: [{ type: 'showFirstPage', params: ({ event }) => ({ page: event.output }) }, 'storeCache'],
         },
         onError: {
           target: 'failed',
-          actions: assign({ error: ({ event }) => messageOf(event.error) }),
+          actions: { type: 'showLoadError', params: ({ event }) => ({ message: messageOf(event.error) }) },
         },
       },
     },
@@ -321,7 +341,7 @@ export const conversationsMachine = setup({
         input: ({ context }) => ({ current: 1, pageSize: HISTORY_PAGE_SIZE, keyword: context.keyword }),
         onDone: {
           target: 'ready',
-          actions: [assign(({ context, event }) => firstPage(context, event.output)), 'storeCache'],
+          actions: [{ type: 'showFirstPage', params: ({ event }) => ({ page: event.output }) }, 'storeCache'],
         },
         // The list on screen stays; the next refresh tries again.
         onError: 'ready',
@@ -343,11 +363,7 @@ export const conversationsMachine = setup({
         input: ({ context }) => ({ current: context.page + 1, pageSize: HISTORY_PAGE_SIZE, keyword: context.keyword }),
         onDone: {
           target: 'ready',
-          actions: assign(({ context, event }) => ({
-            items: merge(context.items, withoutPending(event.output.list, context.pendingDeletes)),
-            total: event.output.total,
-            page: context.page + 1,
-          })),
+          actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
         },
         onError: 'ready',
       },

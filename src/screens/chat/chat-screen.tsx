@@ -1,8 +1,7 @@
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
-import { fromPromise } from 'xstate';
 import { useRuntime } from '../../app/runtime-context';
 import { useChatAttachments } from '../../components/attachment-tray';
 import { ChatComposer } from '../../components/chat-composer';
@@ -13,105 +12,15 @@ import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { useMessageWindow } from '../../components/use-message-window';
 import { useStickToBottom } from '../../components/use-stick-to-bottom';
 import { useDocumentTitle } from '../../i18n/use-document-title';
-import { conversationsMachine, reportingActor, type HistoryCache } from '../../machines/conversations.machine';
-import { deleteConversation, listConversations, updateConversation } from '../../services/api/conversations';
-import { getVisitorId } from '../../services/visitor';
+import type { ChatRoute } from '../../machines/chat.machine';
 import { AgentHeader } from './agent-header';
 import { ConversationHistory } from './conversation-history';
-import { useScreenActor } from '../../app/use-screen-actor';
+import { useChatHistory } from '../../app/use-chat-history';
 
 const AgentsMarket = lazy(() => import('../agents/agents-market'));
 
 /** The sub-path of /chat that shows the agents market instead of a conversation. */
 const MARKET_PATH = 'agents';
-
-/** The last history fetched, per person: shown at once on the next visit within 5 minutes. */
-/** One undo toast per deleted chat, so it can be withdrawn when its window ends. */
-const undoToastId = (conversationId: string) => `undo-delete:${conversationId}`;
-
-const historyCache = new Map<string, HistoryCache>();
-const rememberHistory = (owner: string, cache: HistoryCache): void => {
-  historyCache.clear();
-  historyCache.set(owner, cache);
-};
-
-const useHistory = () => {
-  const { t } = useTranslation();
-  const { app, toast, dismissToast, screenEvents } = useRuntime();
-  const [, navigate] = useLocation();
-  const userId = useSelector(app, (state) => state.context.user?.id ?? 'visitor');
-  const owner = `${userId}:${getVisitorId()}`;
-  const history = useScreenActor(
-    conversationsMachine.provide({
-      actors: {
-        fetchPage: fromPromise(({ input }: { input: { current: number; pageSize: number; keyword: string } }) =>
-          listConversations(
-            { source: 'agent', current: input.current, pageSize: input.pageSize, ...(input.keyword ? { keyword: input.keyword } : {}) },
-            { silent: true },
-          ),
-        ),
-        saveConversation: reportingActor(
-          (input) => updateConversation(input.patch, { silent: true }),
-          (input) => input.previous,
-          (input) => input.patch.conversationId,
-        ),
-        deleteConversation: reportingActor(
-          async (input) => {
-            await deleteConversation(input.conversation.conversationId, { silent: true });
-            return null;
-          },
-          (input) => input.conversation,
-          (input) => input.conversation.conversationId,
-        ),
-      },
-      actions: {
-        storeCache: ({ context }) => {
-          if (context.keyword || context.fetchedAt === 0) return;
-          rememberHistory(owner, { items: context.items, total: context.total, page: context.page, keyword: '', fetchedAt: context.fetchedAt });
-        },
-        announceDeleted: ({ event }) => {
-          if (event.type !== 'delete') return;
-          const { conversationId } = event;
-          toast({
-            id: undoToastId(conversationId),
-            title: t('chat.deleted'),
-            action: { label: t('chat.undo'), altText: t('chat.undoDelete'), onAction: () => history.send({ type: 'delete.undo', conversationId }) },
-          });
-        },
-        withdrawUndo: ({ event }) => {
-          if (event.type === 'delete.commit') dismissToast(undoToastId(event.conversationId));
-        },
-        announceFailure: ({ event }) => {
-          if (event.type !== 'mutation.failed') return;
-          toast({ title: t('chat.changeFailed'), description: event.message, variant: 'destructive' });
-        },
-        leaveConversation: () => navigate('/chat'),
-        flushPendingDeletes: ({ context }) => {
-          for (const { conversation } of context.pendingDeletes) {
-            deleteConversation(conversation.conversationId, { silent: true }).catch(() => undefined);
-          }
-        },
-      },
-    }),
-    { input: { cache: historyCache.get(owner) ?? null } },
-  );
-
-  useEffect(() => screenEvents.on('updateChatList', () => history.send({ type: 'refresh' })), [history, screenEvents]);
-  // Leaving the chat screen deletes at once what was waiting for its undo window.
-  useEffect(() => () => history.send({ type: 'history.close' }), [history]);
-  useEffect(() => {
-    const onFocus = () => history.send({ type: 'window.focus' });
-    window.addEventListener('focus', onFocus);
-    return () => window.removeEventListener('focus', onFocus);
-  }, [history]);
-  // Logging in or out changes whose chats these are.
-  const [seenOwner, setSeenOwner] = useState(owner);
-  if (seenOwner !== owner) {
-    setSeenOwner(owner);
-    history.send({ type: 'refresh' });
-  }
-  return history;
-};
 
 const ChatScreen = () => {
   const { t, i18n } = useTranslation();
@@ -126,7 +35,7 @@ const ChatScreen = () => {
   useDocumentTitle(showMarket ? t('agents.title') : t('nav.chat'));
   const mobile = useMediaQuery(MOBILE_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const history = useHistory();
+  const history = useChatHistory();
 
   const conversationId = useSelector(chat, (state) => state.context.conversationId);
   const agentId = useSelector(chat, (state) => state.context.agentId);
@@ -140,25 +49,12 @@ const ChatScreen = () => {
   const { ref: scrollRef, atBottom, onScroll, jumpToLatest } = useStickToBottom<HTMLDivElement>(messages);
   const windowed = useMessageWindow(messages, scrollRef, conversationId);
 
+  // The address is reported as it is; the machines decide what it means (open, new chat, market).
+  const route = useMemo<ChatRoute>(() => ({ market: showMarket, conversationId: routeId, agentId: linkedAgent }), [showMarket, routeId, linkedAgent]);
   useEffect(() => {
-    if (routeId && routeId !== chat.getSnapshot().context.conversationId) {
-      chat.send({ type: 'conversation.open', conversationId: routeId });
-    }
-  }, [routeId, chat]);
-
-  useEffect(() => {
-    // "/chat?agent=<id>" is a link to a new chat with that agent.
-    if (linkedAgent && !routeId) chat.send({ type: 'conversation.new', agentId: linkedAgent });
-  }, [linkedAgent, routeId, chat]);
-
-  useEffect(() => {
-    // "/chat" after a conversation was open is the new-chat button, not the first send from home.
-    if (location === '/chat' && chat.getSnapshot().context.conversationId && !chat.getSnapshot().matches('creatingConversation')) {
-      chat.send({ type: 'conversation.new' });
-    }
-  }, [location, chat]);
-
-  useEffect(() => history.send({ type: 'active.change', conversationId: showMarket ? null : conversationId }), [history, conversationId, showMarket]);
+    chat.send({ type: 'route.changed', ...route });
+    history.send({ type: 'route.changed', ...route });
+  }, [route, chat, history]);
 
   // Picking a chat (or the market) in the drawer closes it.
   const [seenLocation, setSeenLocation] = useState(location);
@@ -167,7 +63,7 @@ const ChatScreen = () => {
     setDrawerOpen(false);
   }
 
-  const historyPanel = <ConversationHistory history={history} activeId={showMarket ? null : conversationId} />;
+  const historyPanel = <ConversationHistory history={history} />;
 
   return (
     <div className="flex min-h-0 flex-1">

@@ -24,16 +24,16 @@ const useMinuteClock = (): Date => {
 
 type ConversationHistoryProps = {
   history: ActorRefFrom<typeof conversationsMachine>;
-  activeId: string | null;
 };
 
 /** The chat history: new chat, the agents market, search, and the chats grouped by day. */
-export const ConversationHistory = ({ history, activeId }: ConversationHistoryProps) => {
+export const ConversationHistory = ({ history }: ConversationHistoryProps) => {
   const { t } = useTranslation();
   const now = useMinuteClock();
   const items = useSelector(history, (state) => state.context.items);
   const keyword = useSelector(history, (state) => state.context.keyword);
   const editingId = useSelector(history, (state) => state.context.editingId);
+  const activeId = useSelector(history, (state) => state.context.activeId);
   const phase = useSelector(history, (state) =>
     state.matches('failed') ? 'failed' : state.matches('loading') || state.matches('starting') ? 'loading' : state.matches('loadingMore') ? 'more' : 'ready',
   );

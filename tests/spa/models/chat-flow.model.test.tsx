@@ -1,235 +1,499 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { Route, Switch } from 'wouter';
-import { createMachine, type EventFromLogic, type SnapshotFrom } from 'xstate';
-import { createTestModel, type TestParam } from 'xstate/graph';
+import type { SnapshotFrom } from 'xstate';
+import type { TestParam } from 'xstate/graph';
 import { chatRequestSchema, type ChatRequest } from '../../../src/contract/chat';
+import type { Conversation } from '../../../src/contract/conversations';
 import { endpoints } from '../../../src/contract/endpoints';
+import type { Message } from '../../../src/contract/messages';
+import { chatMachine } from '../../../src/machines/chat.machine';
 import ChatScreen from '../../../src/screens/chat/chat-screen';
-import * as v from 'valibot';
+import { getVisitorId } from '../../../src/services/visitor';
+import { seedConversation, visitorOwner } from '../../msw/db';
+import { failBody } from '../../msw/handlers';
 import { recordRequests, server, type SeenRequest } from '../../msw/server';
-import { eventStream, gate, type StreamStep } from '../../msw/sse';
+import { eventStream, type StreamStep } from '../../msw/sse';
 import { renderWithRuntime, type Screen } from '../harness';
-import { coverageGaps, NO_GAPS, planPaths, transitionsOf } from './model-coverage';
+import { describeEvents, productionPaths, type ModelEvent } from './production-paths';
 
 /**
- * The chat flow as a person sees it: type, send, watch the answer stream, and then it finishes,
- * is stopped, is cut short or fails, with a retry; or the server refuses and the message stays
- * in the box. No invoke, no after: the real screen does the work, the model only says what
- * must be true after each step.
+ * The chat's paths are generated from the machine that ships: every answer the server can give
+ * (to loading a chat, creating one, and each step of the answer's stream) and every click is an
+ * event of the traversal, and each path is played on the real chat screen, the fake API holding
+ * every request until the path says how the server answers it. After each step the page is
+ * checked against rules written from the product (a failed send keeps the message, a broken
+ * stream keeps the partial answer and offers a retry, Stop keeps what was shown, a retry answers
+ * the stored question without sending it again), never read from the machine.
  */
-const chatFlow = createMachine({
-  id: 'chatFlow',
-  types: {} as {
-    events:
-      | { type: 'TYPE' }
-      | { type: 'SEND' }
-      | { type: 'SEND_REFUSED' }
-      | { type: 'FINISH' }
-      | { type: 'STOP' }
-      | { type: 'CUT' }
-      | { type: 'AGENT_ERROR' }
-      | { type: 'RETRY' };
-  },
-  initial: 'empty',
-  states: {
-    empty: { on: { TYPE: 'typed' } },
-    typed: { on: { SEND: 'streaming', SEND_REFUSED: 'refused' } },
-    refused: { on: { SEND: 'streaming' } },
-    streaming: { on: { FINISH: 'answered', STOP: 'stopped', CUT: 'incomplete', AGENT_ERROR: 'failed' } },
-    stopped: { on: { RETRY: 'retrying' } },
-    incomplete: { on: { RETRY: 'retrying' } },
-    failed: { on: { RETRY: 'retrying' } },
-    retrying: { on: { FINISH: 'answered', STOP: 'stopped', CUT: 'incomplete', AGENT_ERROR: 'failed' } },
-    answered: {},
-  },
-});
-
-const model = createTestModel(chatFlow);
-const { paths, transitionCount } = planPaths('chat flow', model);
+type Snapshot = SnapshotFrom<typeof chatMachine>;
+/** An event of the traversal, with its payload (a click's text, a stream's failure kind...). */
+type AnyEvent = ModelEvent & { [key: string]: unknown };
 
 const QUESTION = 'Bakery posts?';
 const PARTIAL = 'Post your morning bake';
-const REST = ' with the prices in the caption.';
-// A refusal in the server's words; a used-up quota (429) is told in the reader's language instead.
 const REFUSAL = 'This conversation is with another agent; start a new conversation to talk to this one.';
+const CREATE_REFUSAL = 'Agent not found';
 const AGENT_ERROR = 'The model is overloaded';
+const STORED_TITLE = 'Sourdough';
+const STORED_QUESTION = 'How long to proof sourdough?';
+const STORED_ANSWER = 'Overnight, in the fridge';
 
-/** One chat POST the fake server is answering: the test decides how it goes on. */
-type LiveStream = {
-  request: ChatRequest;
-  userMessageId: string;
-  aborted: () => boolean;
-  finish: () => void;
-  cut: () => void;
-  agentError: () => void;
+const conversationOf = (conversationId: string): Conversation => ({
+  conversationId,
+  source: 'agent',
+  sourceId: 'SpecialNoAgentFallback',
+  title: STORED_TITLE,
+  pinned: false,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+});
+const storedMessages = (conversationId: string, answerStatus: 'complete' | 'incomplete'): Message[] => [
+  { messageId: 'stored-q', conversationId, role: 'user', content: STORED_QUESTION, status: 'complete', files: [], createdAt: '2025-01-01T00:00:01.000Z' },
+  { messageId: 'stored-a', conversationId, role: 'assistant', content: STORED_ANSWER, status: answerStatus, files: [], createdAt: '2025-01-01T00:00:02.000Z' },
+];
+
+/** The events of the traversal: what people do, and what the server answers. */
+const E = {
+  type: { type: 'draft.change', text: QUESTION },
+  send: { type: 'send' },
+  stop: { type: 'stop' },
+  retry: { type: 'retry' },
+  reload: { type: 'reload' },
+  newChat: { type: 'route.changed', market: false, conversationId: null, agentId: null },
+  openStored: { type: 'route.changed', market: false, conversationId: 'stored', agentId: null },
+  loadedFinished: { type: 'xstate.done.actor.loadConversation', output: { conversation: conversationOf('stored'), messages: storedMessages('stored', 'complete') } },
+  loadedCut: { type: 'xstate.done.actor.loadConversation', output: { conversation: conversationOf('stored'), messages: storedMessages('stored', 'incomplete') } },
+  loadFailed: { type: 'xstate.error.actor.loadConversation', error: new Error('down') },
+  created: { type: 'xstate.done.actor.createConversation', output: conversationOf('created') },
+  createRefused: { type: 'xstate.error.actor.createConversation', error: new Error(CREATE_REFUSAL) },
+  accepted: { type: 'stream.accepted', conversationId: 'created', userMessageId: 'u', replyMessageId: 'r' },
+  delta: { type: 'stream.delta', text: PARTIAL },
+  ended: { type: 'stream.ended', messageIds: ['u', 'r'] },
+  refused: { type: 'stream.failed', kind: 'rejected', message: REFUSAL },
+  unreachable: { type: 'stream.failed', kind: 'network', message: '' },
+  agentError: { type: 'stream.failed', kind: 'agent-error', message: AGENT_ERROR },
+  broke: { type: 'stream.failed', kind: 'incomplete', message: '' },
+} satisfies Record<string, AnyEvent>;
+
+const stateOf = (state: Snapshot) => String(state.value);
+
+/** What a person can tell apart in a state (and what decides the events that make sense there). */
+const flagsOf = (state: Snapshot): string[] => {
+  const { context } = state;
+  const flags: string[] = [];
+  if (context.draft) flags.push('draft');
+  if (state.matches('idle')) {
+    if (context.conversationId) flags.push('conversation');
+    const last = context.messages.at(-1);
+    if (last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed')) flags.push('unfinished');
+  }
+  if (state.matches('streaming')) {
+    const outgoing = context.outgoing;
+    if (!outgoing?.retryMessageId) flags.push('question');
+    else flags.push(outgoing.accepted ? 'retry' : `retry-of-${outgoing.previous?.status}`);
+    if (outgoing?.accepted) flags.push(context.messages.at(-1)?.content ? 'answering' : 'accepted');
+  }
+  return flags;
+};
+const serializeState = (state: Snapshot) => [stateOf(state), ...flagsOf(state)].join(' ');
+
+/** The events worth playing in each state: bounded, so that every transition costs one screen. */
+const eventsFor = (state: Snapshot): AnyEvent[] => {
+  const flags = flagsOf(state);
+  const has = (flag: string) => flags.includes(flag);
+  const typeOrSend = has('draft') ? [E.send] : [E.type];
+  switch (stateOf(state)) {
+    case 'loading':
+      return [E.loadedFinished, E.loadedCut, E.loadFailed];
+    case 'loadFailed':
+      return [E.reload];
+    case 'creatingConversation':
+      return [E.created, E.createRefused];
+    case 'idle':
+      if (!has('conversation')) return has('draft') ? [E.send] : [E.type, E.openStored];
+      return [...typeOrSend, ...(has('unfinished') ? [E.retry] : []), E.newChat];
+    case 'streaming':
+      if (!has('accepted') && !has('answering')) return [E.accepted, E.refused, E.stop, ...(has('question') ? [E.unreachable, E.agentError] : [])];
+      return [...(has('question') && has('accepted') ? [E.delta] : []), E.ended, E.broke, E.agentError, E.stop];
+    case 'done':
+      return has('draft') ? [E.send] : [E.type, E.newChat];
+    case 'incomplete':
+      return [...typeOrSend, E.retry];
+    default:
+      return [E.retry];
+  }
 };
 
-/** A path's world: the screen, the streams the server has open, and the POSTs it has seen. */
-type World = { view: Screen; streams: LiveStream[]; posts: SeenRequest[]; expectedPosts: number };
+const { paths, transitionCount } = productionPaths(chatMachine, { events: eventsFor, input: {}, serializeState });
+console.log(`Chat (production machine): ${transitionCount} transitions; running ${paths.length} paths`);
 
-const liveChat = (streams: LiveStream[]) => {
-  let seq = 0;
-  return http.post(endpoints.chat.path, async ({ request }) => {
-    const body = v.parse(chatRequestSchema, await request.json());
-    seq += 1;
-    const userMessageId = body.retryMessageId ?? `u-${seq}`;
-    const replyMessageId = `r-${seq}`;
-    const rest = gate();
-    let decided: readonly StreamStep[] = [];
-    const decide = (steps: readonly StreamStep[]) => () => {
-      decided = steps;
-      rest.open();
-    };
-    streams.push({
-      request: body,
-      userMessageId,
-      aborted: () => request.signal.aborted,
-      finish: decide([
-        { type: 'delta', messageId: replyMessageId, text: REST },
-        { type: 'end', messageIds: [userMessageId, replyMessageId] },
-      ]),
-      cut: decide([]),
-      agentError: decide([{ type: 'error', msg: AGENT_ERROR }]),
-    });
-    return eventStream(
-      [
-        { type: 'start', conversationId: body.conversationId, userMessageId, replyMessageId },
-        { type: 'delta', messageId: replyMessageId, text: PARTIAL },
-        { then: rest.promise.then(() => decided) },
-      ],
-      { signal: request.signal },
-    );
-  });
+/** "send, createConversation → ok, stream.failed rejected": what happens, without the context. */
+const describePath = (path: (typeof paths)[number]) =>
+  path.events
+    .map((event: AnyEvent) => {
+      const said = describeEvents([event], (done) => (done.output as { messages?: Message[] } | undefined)?.messages?.at(-1)?.status ?? 'ok');
+      if (event.type === 'stream.failed') return `${said} ${String(event.kind)}`;
+      if (event.type === 'route.changed') return `${said} ${event.conversationId === null ? 'new chat' : 'stored chat'}`;
+      return said;
+    })
+    .join(', ');
+
+/** One chat POST the fake server holds: the path says how it answers and how the stream goes on. */
+type Post = {
+  request: ChatRequest;
+  signal: AbortSignal;
+  respond: (response: Response) => void;
+  /** The rest of the stream, once it is open; `last` closes it after these steps. */
+  say: ((steps: StreamStep[], last?: boolean) => void) | null;
+};
+
+type Held = { call: 'messages' | 'create'; answer: (response: Response | undefined) => void };
+
+type Shown = { text: string; status: string };
+
+type World = {
+  view: Screen;
+  posts: Post[];
+  held: Held[];
+  seen: SeenRequest[];
+  storedId: string;
+  /** The last thing that happened: a click, or the server's answer. */
+  last: string;
+  expected: string;
+  /** What the page must show, by the product's rules. */
+  draft: string;
+  alert: string | null;
+  question: { text: string; id: string | null } | null;
+  answer: Shown | null;
+  /** The answer on screen when Retry was clicked: a refused retry puts it back. */
+  beforeRetry: Shown | null;
+  accepted: boolean;
+  conversation: boolean;
+  /** Chat POSTs the page must have sent so far: never one more. */
+  sent: number;
+};
+
+/**
+ * Where the page must be after what last happened, written from the product's rules and not read
+ * from the machine, so a machine that goes wrong cannot make its own paths pass.
+ */
+const EXPECTED_AFTER: Record<string, string> = {
+  'opened the chat': 'idle',
+  'typed a question': 'unchanged',
+  'sent in a new chat': 'creatingConversation',
+  'sent in a conversation': 'streaming',
+  'server created the conversation': 'streaming',
+  'server refused to create the conversation': 'idle',
+  'server accepted the question': 'streaming',
+  'server sent part of the answer': 'streaming',
+  'server finished the answer': 'done',
+  'the stream broke after the answer began': 'incomplete',
+  'the agent failed after the answer began': 'failed',
+  'server refused the question': 'idle',
+  'server could not be reached': 'idle',
+  'the agent failed before taking the question': 'idle',
+  'server refused the retry of a failed answer': 'failed',
+  'server refused the retry of an incomplete answer': 'incomplete',
+  'clicked stop': 'cancelled',
+  'clicked retry': 'streaming',
+  'clicked reload': 'loading',
+  'opened a stored conversation': 'loading',
+  'server sent the conversation': 'idle',
+  'server could not send the conversation': 'loadFailed',
+  'clicked new chat': 'idle',
+};
+
+const happened = (world: World, what: string) => {
+  const next = EXPECTED_AFTER[what];
+  expect(next, `no rule for "${what}"`).toBeDefined();
+  world.last = what;
+  if (next !== 'unchanged') world.expected = next!;
 };
 
 const box = () => screen.getByRole('textbox', { name: /Ask anything/ });
-const answerItem = () => screen.getByTestId('answer').closest('li')!;
-const current = (world: World) => world.streams.at(-1)!;
+const history = () => screen.getByRole('navigation', { name: 'Chat history' });
+const items = (role: 'user' | 'assistant') => [...document.querySelectorAll<HTMLLIElement>(`li[data-role="${role}"]`)];
 
-const expectPostsSoFar = async (world: World) => {
-  await expect.poll(() => world.posts.length).toBe(world.expectedPosts);
+const ok = (data: unknown) => HttpResponse.json({ code: 0, msg: 'ok', data, success: true });
+
+const holdCalls = (world: () => World) => {
+  const hold = (call: Held['call']) => () => new Promise<Response | undefined>((answer) => world().held.push({ call, answer }));
+  server.use(
+    http.get(endpoints.messages.path, hold('messages')),
+    // Answered by passing the request on to the fake API, which stores the conversation.
+    http.post(endpoints.conversationCreate.path, hold('create')),
+    http.post(endpoints.chat.path, async ({ request }) => {
+      const body = v.parse(chatRequestSchema, await request.json());
+      return new Promise<Response>((respond) => world().posts.push({ request: body, signal: request.signal, respond, say: null }));
+    }),
+  );
 };
 
-const expectPartialKept = async (status: 'incomplete' | 'failed') => {
-  await expect.poll(() => screen.queryByTestId('answer')?.closest('li')?.dataset.status).toBe(status);
-  expect(screen.getByTestId('answer')).toHaveTextContent(PARTIAL);
-  expect(screen.getByTestId('question')).toHaveTextContent(QUESTION);
-  expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
-  expect(box()).toHaveValue('');
+const answerHeld = async (world: World, call: Held['call'], response: Response | undefined) => {
+  await waitFor(() => expect(world.held.map((held) => held.call)).toContain(call));
+  world.held.splice(world.held.findIndex((held) => held.call === call), 1)[0]!.answer(response);
 };
 
-const expectStreaming = async (world: World) => {
-  await expect.poll(() => screen.queryByTestId('answer')?.textContent).toBe(PARTIAL);
-  expect(answerItem().dataset.status).toBe('streaming');
-  expect(screen.getByTestId('question')).toHaveTextContent(QUESTION);
-  expect(screen.getByRole('button', { name: 'Stop generating' })).toBeInTheDocument();
-  expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
-  expect(box()).toHaveValue('');
-  await expectPostsSoFar(world);
+const currentPost = async (world: World): Promise<Post> => {
+  await waitFor(() => expect(world.posts).toHaveLength(world.sent));
+  return world.posts.at(-1)!;
 };
 
-const testParams = (world: () => World): TestParam<SnapshotFrom<typeof chatFlow>, EventFromLogic<typeof chatFlow>> => ({
+/** Opens the held stream with the start event; the rest comes as the path goes on. */
+const openStream = (post: Post, first: StreamStep[]) => {
+  let next!: (steps: readonly StreamStep[]) => void;
+  const later = (): StreamStep => ({ then: new Promise<readonly StreamStep[]>((resolve) => (next = resolve)) });
+  post.say = (steps, last = false) => next(last ? steps : [...steps, later()]);
+  post.respond(eventStream([...first, later()], { signal: post.signal }));
+};
+
+const backInTheBox = (world: World, alert: string) => {
+  world.draft = world.question?.text ?? world.draft;
+  world.question = null;
+  world.answer = null;
+  world.alert = alert;
+};
+
+const sent = (world: World) => {
+  world.question = { text: world.draft, id: null };
+  world.answer = { text: '', status: 'streaming' };
+  world.draft = '';
+  world.alert = null;
+  world.accepted = false;
+};
+
+const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
+  'draft.change': async (world) => {
+    await world.view.user.type(box(), QUESTION);
+    world.draft = QUESTION;
+    happened(world, 'typed a question');
+  },
+  send: async (world) => {
+    const inConversation = world.conversation;
+    sent(world);
+    if (inConversation) world.sent += 1;
+    happened(world, inConversation ? 'sent in a conversation' : 'sent in a new chat');
+    await world.view.user.click(screen.getByRole('button', { name: 'Send' }));
+  },
+  stop: async (world) => {
+    world.answer = { ...world.answer!, status: 'incomplete' };
+    happened(world, 'clicked stop');
+    await world.view.user.click(screen.getByRole('button', { name: 'Stop generating' }));
+  },
+  retry: async (world) => {
+    world.beforeRetry = world.answer;
+    world.answer = { text: '', status: 'streaming' };
+    world.alert = null;
+    world.accepted = false;
+    world.sent += 1;
+    happened(world, 'clicked retry');
+    await world.view.user.click(screen.getByRole('button', { name: 'Retry' }));
+    // a retry names the stored question and never sends its text again
+    const post = await currentPost(world);
+    expect(post.request.retryMessageId).toBe(world.question!.id);
+    expect(post.request.text).toBeUndefined();
+  },
+  reload: async (world) => {
+    world.alert = null;
+    happened(world, 'clicked reload');
+    await world.view.user.click(screen.getByRole('button', { name: 'Reload' }));
+  },
+  'route.changed': async (world, event) => {
+    if (event.conversationId === null) {
+      world.conversation = false;
+      world.question = null;
+      world.answer = null;
+      world.alert = null;
+      happened(world, 'clicked new chat');
+      await world.view.user.click(within(history()).getByTestId('new-chat'));
+      return;
+    }
+    world.conversation = true;
+    happened(world, 'opened a stored conversation');
+    await world.view.user.click(await within(history()).findByRole('link', { name: STORED_TITLE }));
+  },
+  'xstate.done.actor.loadConversation': async (world, event) => {
+    const { messages } = event.output as { messages: Message[] };
+    const [question, answer] = storedMessages(world.storedId, messages[1]!.status as 'complete' | 'incomplete');
+    world.question = { text: question!.content, id: question!.messageId };
+    world.answer = { text: answer!.content, status: answer!.status };
+    world.accepted = true;
+    happened(world, 'server sent the conversation');
+    await answerHeld(world, 'messages', ok([question, answer]));
+  },
+  'xstate.error.actor.loadConversation': async (world) => {
+    world.alert = 'The conversation could not be loaded';
+    happened(world, 'server could not send the conversation');
+    await answerHeld(world, 'messages', HttpResponse.json(failBody('down'), { status: 500 }));
+  },
+  'xstate.done.actor.createConversation': async (world) => {
+    world.conversation = true;
+    world.sent += 1;
+    happened(world, 'server created the conversation');
+    await answerHeld(world, 'create', undefined);
+  },
+  'xstate.error.actor.createConversation': async (world) => {
+    backInTheBox(world, `The conversation could not be created. Your message is kept; try again. (${CREATE_REFUSAL})`);
+    happened(world, 'server refused to create the conversation');
+    await answerHeld(world, 'create', HttpResponse.json(failBody(CREATE_REFUSAL), { status: 404 }));
+  },
+  'stream.accepted': async (world) => {
+    const post = await currentPost(world);
+    const userMessageId = post.request.retryMessageId ?? `u-${world.sent}`;
+    world.question = { ...world.question!, id: userMessageId };
+    world.accepted = true;
+    happened(world, 'server accepted the question');
+    openStream(post, [{ type: 'start', conversationId: post.request.conversationId, userMessageId, replyMessageId: `r-${world.sent}` }]);
+  },
+  'stream.delta': async (world) => {
+    world.answer = { ...world.answer!, text: world.answer!.text + PARTIAL };
+    happened(world, 'server sent part of the answer');
+    (await currentPost(world)).say!([{ type: 'delta', messageId: `r-${world.sent}`, text: PARTIAL }]);
+  },
+  'stream.ended': async (world) => {
+    world.answer = { ...world.answer!, status: 'complete' };
+    happened(world, 'server finished the answer');
+    (await currentPost(world)).say!([{ type: 'end', messageIds: [world.question!.id!, `r-${world.sent}`] }], true);
+  },
+  'stream.failed': async (world, event) => {
+    const post = await currentPost(world);
+    const kind = event.kind as string;
+    const retry = post.request.retryMessageId !== undefined;
+    if (world.accepted) {
+      world.answer = { ...world.answer!, status: kind === 'agent-error' ? 'failed' : 'incomplete' };
+      happened(world, kind === 'agent-error' ? 'the agent failed after the answer began' : 'the stream broke after the answer began');
+      post.say!(kind === 'agent-error' ? [{ type: 'error', msg: AGENT_ERROR }] : [], true);
+      return;
+    }
+    if (retry) {
+      // A refused retry changes nothing: the answer that was there comes back.
+      world.answer = world.beforeRetry;
+      happened(world, `server refused the retry of a${world.beforeRetry!.status === 'failed' ? ' failed' : 'n incomplete'} answer`);
+      post.respond(HttpResponse.json(failBody(REFUSAL), { status: 400 }));
+      return;
+    }
+    if (kind === 'network') {
+      backInTheBox(world, 'Could not reach the server. Your message was not sent; try again.');
+      happened(world, 'server could not be reached');
+      post.respond(HttpResponse.error());
+    } else if (kind === 'agent-error') {
+      backInTheBox(world, AGENT_ERROR);
+      happened(world, 'the agent failed before taking the question');
+      post.respond(eventStream([{ type: 'error', msg: AGENT_ERROR }], { signal: post.signal }));
+    } else {
+      backInTheBox(world, `Your message was not sent; it is back in the box. Try again. (${REFUSAL})`);
+      happened(world, 'server refused the question');
+      post.respond(HttpResponse.json(failBody(REFUSAL), { status: 400 }));
+    }
+  },
+};
+
+/** The page as the product's rules say it must be now, whatever state the path is in. */
+const checkPage = async (world: World, state: Snapshot) => {
+  expect(world.expected, `after ${world.last}`).toBe(stateOf(state));
+  // the screen has caught up with the step: the same production machine runs behind it
+  await waitFor(() => expect(world.view.runtime.chat.getSnapshot().value).toEqual(state.value));
+  await waitFor(() => expect(box()).toHaveValue(world.draft));
+  const questions = items('user');
+  const answers = items('assistant');
+  if (world.question) {
+    await waitFor(() => expect(items('user').at(-1)).toHaveTextContent(world.question!.text));
+  } else {
+    expect(questions).toHaveLength(0);
+  }
+  if (world.answer) {
+    await waitFor(() => expect(items('assistant').at(-1)?.dataset.status).toBe(world.answer!.status));
+    await waitFor(() => expect(items('assistant').at(-1)!.querySelector('[data-testid="answer"]')?.textContent ?? '').toBe(world.answer!.text));
+  } else {
+    expect(answers).toHaveLength(0);
+  }
+  if (world.alert) expect(await screen.findByRole('alert')).toHaveTextContent(world.alert);
+  else expect(screen.queryByRole('alert')).toBeNull();
+  const busy = world.expected === 'streaming' || world.expected === 'creatingConversation';
+  expect(screen.queryByRole('button', { name: 'Stop generating' }) !== null, 'the stop button').toBe(busy);
+  // never a silent re-send: the page sent exactly the questions and retries of the path
+  await waitFor(() => expect(world.seen).toHaveLength(world.sent));
+};
+
+/** An answer kept after it stopped short: its text stays, it says why, and it offers a retry. */
+const checkKeptAnswer = async (world: World, label: string) => {
+  const last = items('assistant').at(-1)!;
+  expect(within(last).getByRole('status')).toHaveTextContent(label);
+  // the retry answers the stored question again: only a question the server took can be retried
+  expect(within(last).queryByRole('button', { name: 'Retry' }) !== null, 'the retry').toBe(world.question?.id != null);
+};
+
+const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
   states: {
-    empty: () => {
-      expect(screen.getByText('How can I help you today?')).toBeInTheDocument();
-      expect(box()).toHaveValue('');
-      expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    idle: async (state) => {
+      await checkPage(world(), state);
+      if (world().answer && world().answer!.status !== 'complete') await checkKeptAnswer(world(), 'The answer is incomplete');
+      if (!world().question) expect(screen.getByText('How can I help you today?')).toBeInTheDocument();
     },
-    typed: () => {
-      expect(box()).toHaveValue(QUESTION);
-      expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
-      expect(screen.queryByRole('alert')).toBeNull();
+    loading: async (state) => {
+      await checkPage(world(), state);
+      expect(world().view.url()).toBe(`/chat/${world().storedId}`);
     },
-    refused: async () => {
-      expect(await screen.findByRole('alert')).toHaveTextContent(REFUSAL);
-      expect(box()).toHaveValue(QUESTION);
-      expect(screen.queryByTestId('question')).toBeNull();
-      expect(screen.queryByTestId('answer')).toBeNull();
-      await expectPostsSoFar(world());
+    loadFailed: async (state) => {
+      await checkPage(world(), state);
+      expect(screen.getByText('The conversation could not be loaded')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Reload' })).toBeEnabled();
     },
-    streaming: () => expectStreaming(world()),
-    retrying: () => expectStreaming(world()),
-    answered: async () => {
-      await expect.poll(() => screen.queryByTestId('answer')?.closest('li')?.dataset.status).toBe('complete');
-      expect(screen.getByTestId('answer')).toHaveTextContent(PARTIAL + REST);
-      expect(screen.getByTestId('question')).toHaveTextContent(QUESTION);
+    creatingConversation: async (state) => {
+      await checkPage(world(), state);
+      await waitFor(() => expect(world().held.map((held) => held.call)).toContain('create'));
+    },
+    streaming: async (state) => {
+      await checkPage(world(), state);
       expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
-      expect(screen.queryByRole('alert')).toBeNull();
-      expect(screen.queryByRole('status')).toBeNull();
-      await expectPostsSoFar(world());
     },
-    stopped: async () => {
-      await expectPartialKept('incomplete');
-      expect(screen.getByText('The answer is incomplete')).toBeInTheDocument();
+    done: async (state) => {
+      await checkPage(world(), state);
+      expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+      expect(world().view.url()).toMatch(/^\/chat\/conv-\d+$/);
+    },
+    incomplete: async (state) => {
+      await checkPage(world(), state);
+      await checkKeptAnswer(world(), world().last.startsWith('server refused') ? `The answer is incomplete: ${REFUSAL}` : 'The answer is incomplete');
+    },
+    cancelled: async (state) => {
+      await checkPage(world(), state);
+      await checkKeptAnswer(world(), 'The answer is incomplete');
       // the server saw the client go away
-      await expect.poll(() => current(world()).aborted()).toBe(true);
-      await expectPostsSoFar(world());
+      await waitFor(() => expect(world().posts.at(-1)?.signal.aborted ?? true).toBe(true));
     },
-    incomplete: async () => {
-      await expectPartialKept('incomplete');
-      expect(screen.getByText('The answer is incomplete')).toBeInTheDocument();
-      await expectPostsSoFar(world());
-    },
-    failed: async () => {
-      await expectPartialKept('failed');
-      expect(screen.getByText(`The answer failed: ${AGENT_ERROR}`)).toBeInTheDocument();
-      await expectPostsSoFar(world());
+    failed: async (state) => {
+      await checkPage(world(), state);
+      await checkKeptAnswer(world(), world().last.startsWith('server refused') ? `The answer failed: ${REFUSAL}` : `The answer failed: ${AGENT_ERROR}`);
     },
   },
-  events: {
-    TYPE: async () => {
-      await world().view.user.type(box(), QUESTION);
-    },
-    SEND: async () => {
-      world().expectedPosts += 1;
-      await world().view.user.type(box(), '{Enter}');
-      await expect.poll(() => world().streams.length).toBe(world().expectedPosts - refusedSoFar(world()));
-    },
-    SEND_REFUSED: async () => {
-      world().expectedPosts += 1;
-      server.use(
-        http.post(endpoints.chat.path, () => HttpResponse.json({ code: 1, msg: REFUSAL, data: null }, { status: 400 }), { once: true }),
-      );
-      await world().view.user.type(box(), '{Enter}');
-    },
-    FINISH: () => current(world()).finish(),
-    CUT: () => current(world()).cut(),
-    AGENT_ERROR: () => current(world()).agentError(),
-    STOP: async () => {
-      await world().view.user.click(screen.getByRole('button', { name: 'Stop generating' }));
-    },
-    RETRY: async () => {
-      world().expectedPosts += 1;
-      const before = world().streams.length;
-      await world().view.user.click(screen.getByRole('button', { name: 'Retry' }));
-      await expect.poll(() => world().streams.length).toBe(before + 1);
-      const retry = current(world()).request;
-      // a retry names the stored question and never sends its text again
-      expect(retry.retryMessageId).toBe(world().streams[0]!.userMessageId);
-      expect(retry.text).toBeUndefined();
-    },
-  },
+  events: Object.fromEntries(Object.entries(play).map(([type, run]) => [type, ({ event }: { event: AnyEvent }) => run(world(), event)])),
 });
 
-/** POSTs refused before any stream opened: they reached the server but got no LiveStream. */
-const refusedSoFar = (world: World) => world.posts.length - world.streams.length;
-
-describe('chat flow, model-based', () => {
+describe('chat, paths generated from the production machine', () => {
   let world: World | null = null;
-  const params = testParams(() => world!);
+  const testParams = params(() => world!);
 
-  it('has an assertion for every reachable state and an executor for every event', () => {
-    expect(coverageGaps(chatFlow, model, params)).toEqual(NO_GAPS);
-    expect(transitionCount).toBe(15);
-    expect(new Set(paths.flatMap(transitionsOf)).size).toBe(transitionCount);
+  it('reaches every state a person can meet, and takes every transition', () => {
+    const reached = new Set(paths.flatMap((path) => path.steps.map((step) => stateOf(step.state))));
+    // choosing and sending decide at once where to go: no one ever sees them
+    const declared = Object.keys(chatMachine.root.states).filter((state) => state !== 'choosing' && state !== 'sending');
+    expect([...reached].sort()).toEqual(declared.sort());
+    // one path per transition, each ending on the transition it checks
+    expect(transitionCount).toBe(63);
+    expect(paths).toHaveLength(transitionCount);
+    for (const state of declared) expect(testParams.states, `no assertion for ${state}`).toHaveProperty(state);
   });
 
-  it.each(paths.map((path) => [path.description, path]))('%s', async (_description, path) => {
-    const streams: LiveStream[] = [];
-    server.use(liveChat(streams));
-    const posts = recordRequests(endpoints.chat.path);
+  it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_description, path) => {
+    world = null;
+    const stored = seedConversation({ owner: visitorOwner(getVisitorId()), title: STORED_TITLE });
+    const seen = recordRequests(endpoints.chat.path);
+    const current: Pick<World, 'posts' | 'held'> = { posts: [], held: [] };
+    holdCalls(() => (world ?? current) as World);
     const view = await renderWithRuntime(
       <Switch>
         <Route path="/chat" component={ChatScreen} />
@@ -237,10 +501,22 @@ describe('chat flow, model-based', () => {
       </Switch>,
       { url: '/chat' },
     );
-    world = { view, streams, posts, expectedPosts: 0 };
-    await path.test(params);
-    // never a silent re-send, whatever the path
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(posts).toHaveLength(world.expectedPosts);
+    world = {
+      view,
+      ...current,
+      seen,
+      storedId: stored.conversationId,
+      last: 'opened the chat',
+      expected: 'idle',
+      draft: '',
+      alert: null,
+      question: null,
+      answer: null,
+      beforeRetry: null,
+      accepted: false,
+      conversation: false,
+      sent: 0,
+    };
+    await path.test(testParams);
   });
 });

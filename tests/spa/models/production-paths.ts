@@ -19,8 +19,8 @@ export type ProductionPath<M extends AnyStateMachine> = {
 export type ProductionModelOptions<M extends AnyStateMachine> = {
   /**
    * Every event the world can send: people's events and the answers of the machine's actors; or,
-   * when an answer depends on what was asked (the agent of the id being fetched), the events the
-   * world can send in a given state.
+   * per state, the ones that make sense there (the agent of the id being fetched, or what
+   * `serializeState` tells apart).
    */
   events: ModelEvent[] | ((state: SnapshotFrom<M>) => ModelEvent[]);
   input?: InputFrom<M>;

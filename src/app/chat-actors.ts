@@ -1,0 +1,76 @@
+import { fromPromise, type SnapshotFrom } from 'xstate';
+import { i18n } from '../i18n';
+import { conversationsMachine, reportingActor, type ConversationsInput, type HistoryCache } from '../machines/conversations.machine';
+import { deleteConversation, listConversations, updateConversation } from '../services/api/conversations';
+import { getVisitorId } from '../services/visitor';
+import type { Navigate, Runtime } from './runtime';
+
+/** One undo toast per deleted chat, so it can be withdrawn when its window ends. */
+const undoToastId = (conversationId: string) => `undo-delete:${conversationId}`;
+
+/** The last history fetched, per person: shown at once on the next visit within 5 minutes. */
+const historyCache = new Map<string, HistoryCache>();
+
+/** Whose chats these are: the signed-in user (or a visitor) in this browser. */
+export const historyOwner = (session: SnapshotFrom<Runtime['app']>): string => `${session.context.user?.id ?? 'visitor'}:${getVisitorId()}`;
+
+export const historyInput = (app: Runtime['app']): ConversationsInput => ({ cache: historyCache.get(historyOwner(app.getSnapshot())) ?? null });
+
+/**
+ * The real side effects of the chat history (the list beside the chat): its API calls, its
+ * toasts with their undo, the 5-minute cache, and leaving a deleted chat, given here rather than
+ * in the chat screen, so the screen only reads the machine and sends events.
+ */
+export const historyLogic = ({ app, toast, dismissToast, navigate }: Pick<Runtime, 'app' | 'toast' | 'dismissToast'> & { navigate: Navigate }) =>
+  conversationsMachine.provide({
+    actors: {
+      fetchPage: fromPromise(({ input }) =>
+        listConversations(
+          { source: 'agent', current: input.current, pageSize: input.pageSize, ...(input.keyword ? { keyword: input.keyword } : {}) },
+          { silent: true },
+        ),
+      ),
+      saveConversation: reportingActor(
+        (input) => updateConversation(input.patch, { silent: true }),
+        (input) => input.previous,
+        (input) => input.patch.conversationId,
+      ),
+      deleteConversation: reportingActor(
+        async (input) => {
+          await deleteConversation(input.conversation.conversationId, { silent: true });
+          return null;
+        },
+        (input) => input.conversation,
+        (input) => input.conversation.conversationId,
+      ),
+    },
+    actions: {
+      storeCache: ({ context }) => {
+        if (context.keyword || context.fetchedAt === 0) return;
+        historyCache.clear();
+        historyCache.set(historyOwner(app.getSnapshot()), { items: context.items, total: context.total, page: context.page, keyword: '', fetchedAt: context.fetchedAt });
+      },
+      announceDeleted: ({ event, self }) => {
+        if (event.type !== 'delete') return;
+        const { conversationId } = event;
+        toast({
+          id: undoToastId(conversationId),
+          title: i18n.t('chat.deleted'),
+          action: { label: i18n.t('chat.undo'), altText: i18n.t('chat.undoDelete'), onAction: () => self.send({ type: 'delete.undo', conversationId }) },
+        });
+      },
+      withdrawUndo: ({ event }) => {
+        if (event.type === 'delete.commit') dismissToast(undoToastId(event.conversationId));
+      },
+      announceFailure: ({ event }) => {
+        if (event.type !== 'mutation.failed') return;
+        toast({ title: i18n.t('chat.changeFailed'), description: event.message, variant: 'destructive' });
+      },
+      leaveConversation: () => navigate('/chat'),
+      flushPendingDeletes: ({ context }) => {
+        for (const { conversation } of context.pendingDeletes) {
+          deleteConversation(conversation.conversationId, { silent: true }).catch(() => undefined);
+        }
+      },
+    },
+  });
