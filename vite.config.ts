@@ -58,6 +58,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}', 'tests/spa/**/*.test.{ts,tsx}', 'tests/faults/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup/spa-setup.ts'],
+          // A model test plays a whole path on a screen in one test: seconds on a quiet machine,
+          // several times that on a busy one. The limit is there for a hang, not for speed.
+          testTimeout: 30_000,
         },
       },
       {
