@@ -113,6 +113,18 @@ describe('the toast queue', () => {
     expect(shown(toasts)).toEqual([]);
   });
 
+  it('keeps a dismissed toast that is added again with the same id when its old removal comes due', () => {
+    const toasts = start();
+    toasts.send({ type: 'toast.add', toast: { id: 'saving', title: 'Saving…' } });
+    toasts.send({ type: 'toast.dismiss', id: 'saving' });
+    vi.advanceTimersByTime(600_000);
+    toasts.send({ type: 'toast.add', toast: { id: 'saving', title: 'Saved again' } });
+
+    vi.advanceTimersByTime(TOAST_REMOVE_DELAY_MS);
+
+    expect(shown(toasts)).toEqual([expect.objectContaining({ id: 'saving', title: 'Saved again', open: true })]);
+  });
+
   it('does not remove a newer toast when an older dismissed one times out', () => {
     const toasts = start();
     toasts.send({ type: 'toast.add', toast: { id: 'old', title: 'Old' } });

@@ -30,6 +30,9 @@ type ToastContext = { toasts: Toast[]; nextId: number };
 
 const removalTimer = (id: string) => `remove:${id}`;
 
+/** The id a new toast is shown under: its own, or the next free one. */
+const idOf = (context: ToastContext, toast: ToastInput) => toast.id ?? `toast-${context.nextId}`;
+
 /**
  * The toast queue: the newest toast is shown, at most TOAST_LIMIT at a time. Auto-close after
  * TOAST_DURATION_MS, swipe and pause on hover or focus are the viewport's (Radix) job; it reports
@@ -38,9 +41,14 @@ const removalTimer = (id: string) => `remove:${id}`;
 export const toastMachine = setup({
   types: { context: {} as ToastContext, events: {} as ToastEvent },
   actions: {
+    /** A toast added again after it was dismissed is shown anew: its old removal must not take it away. */
+    cancelRemoval: cancel(({ context, event }) => {
+      assertEvent(event, 'toast.add');
+      return removalTimer(idOf(context, event.toast));
+    }),
     addToast: assign(({ context, event }) => {
       assertEvent(event, 'toast.add');
-      const id = event.toast.id ?? `toast-${context.nextId}`;
+      const id = idOf(context, event.toast);
       const toast: Toast = { variant: 'default', ...event.toast, id, open: true };
       return {
         toasts: [toast, ...context.toasts.filter((item) => item.id !== id)].slice(0, TOAST_LIMIT),
@@ -80,7 +88,7 @@ export const toastMachine = setup({
   id: 'toasts',
   context: { toasts: [], nextId: 1 },
   on: {
-    'toast.add': { actions: 'addToast' },
+    'toast.add': { actions: ['cancelRemoval', 'addToast'] },
     'toast.update': { actions: 'updateToast' },
     'toast.dismiss': { actions: ['scheduleRemoval', 'closeToasts'] },
     'toast.remove': { actions: 'removeToasts' },

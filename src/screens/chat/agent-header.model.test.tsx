@@ -35,11 +35,15 @@ const seedAgentShape: Agent = {
 const FETCH = 'xstate.done.actor.0.agentDetail.loading';
 const FETCH_FAILED = 'xstate.error.actor.0.agentDetail.loading';
 
-/** What the world can do: the server answers with the agent asked for, or fails; the person opens a chat with either agent. */
+/**
+ * What the world can do: the server answers with the agent asked for, or fails; the person opens a
+ * chat with either agent, or asks again for an agent the header could not show.
+ */
 const events = (state: Snapshot): ModelEvent[] => [
   { type: FETCH, output: agentOf(state.context.agentId) },
   { type: FETCH_FAILED, error: { status: 500 } },
   ...Object.keys(AGENTS).map((agentId) => ({ type: 'agent.change', agentId })),
+  { type: 'retry' },
 ];
 const serializeState = (state: Snapshot) =>
   `${JSON.stringify(state.value)} ${state.context.agentId} shows ${state.context.agent?.agentId ?? '-'} knows ${Object.keys(state.context.known).sort().join(',')}`;
@@ -55,6 +59,7 @@ type World = {
   answer: ReturnType<typeof holdRequests>['answer'];
   held: ReturnType<typeof holdRequests>['held'];
   openChatWith: (agentId: string) => void;
+  user: Awaited<ReturnType<typeof renderWithRuntime>>['user'];
   last: string;
 };
 
@@ -65,6 +70,8 @@ const EXPECTED_AFTER: Record<string, string> = {
   'server fails': 'failed',
   'chat with an agent already shown': 'ready',
   'chat with an agent not shown yet': 'loading',
+  // the agent that could not be shown is asked for again
+  'click try again': 'loading',
 };
 const expectState = (world: World, state: string) => expect(EXPECTED_AFTER[world.last], `after ${world.last}`).toBe(state);
 
@@ -81,6 +88,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       expectState(world(), 'loading');
       expect(screen.getByRole('status')).toHaveTextContent('Loading the agent…');
       expect(screen.queryByTestId('chat-agent-name')).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
       await waitFor(() => expect(world().held.some((request) => request.url.searchParams.get('agentId') === world().current)).toBe(true));
       askedOncePerAgent(world());
     },
@@ -90,12 +98,14 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       expect(await screen.findByTestId('chat-agent-name')).toHaveTextContent(name);
       expect(screen.getByText(AGENTS[world().current]!.intro!)).toBeInTheDocument();
       expect(screen.queryByRole('status')).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
       askedOncePerAgent(world());
     },
     failed: async () => {
       expectState(world(), 'failed');
       expect(await screen.findByRole('status')).toHaveTextContent('Agent details unavailable');
       expect(screen.queryByTestId('chat-agent-name')).toBeNull();
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
       askedOncePerAgent(world());
     },
   },
@@ -117,6 +127,10 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       world().current = agentId;
       world().openChatWith(agentId);
     },
+    retry: async () => {
+      world().last = 'click try again';
+      await world().user.click(screen.getByRole('button', { name: 'Try again' }));
+    },
   },
 });
 
@@ -130,13 +144,12 @@ describe('the chat header, paths generated from the production agent-detail mach
     const declared = Object.keys(agentDetailMachine.root.states).filter((state) => state !== 'choosing');
     expect([...reached].map((value) => JSON.parse(value) as string).sort()).toEqual(declared.sort());
     // From each of the 6 places (loading, ready or failed; agent a or b) reached with what is known:
-    // the answer, the failure, the move to the other agent. The header offers no "try again": a
-    // failed agent is asked for again when its chat is opened again, so `retry` is not played.
-    expect(transitionCount).toBe(20);
+    // the answer, the failure, the move to the other agent, and from a failure, "Try again".
+    expect(transitionCount).toBe(24);
     for (const state of declared) expect(testParams.states, `no assertion for ${state}`).toHaveProperty(state);
   });
 
-  it.each(paths.map((path) => [describeEvents(path.events, (event) => (event.output as Agent).name).replaceAll('agent.change', 'open another chat'), path] as const))('%s', async (_name, path) => {
+  it.each(paths.map((path) => [describeEvents(path.events, (event) => (event.output as Agent).name).replaceAll('agent.change', 'open another chat').replace(/\bretry$/, 'try again'), path] as const))('%s', async (_name, path) => {
     for (const agent of Object.values(AGENTS)) seedAgent(agent);
     const requests = recordRequests(endpoints.agentDetail.path);
     const { answer, held } = holdRequests({ agentDetail: endpoints.agentDetail });
@@ -146,8 +159,8 @@ describe('the chat header, paths generated from the production agent-detail mach
       openChatWith = (next) => act(() => setAgentId(next));
       return <AgentHeader agentId={agentId} />;
     };
-    await renderWithRuntime(<Chat />, { url: '/chat' });
-    world = { current: input.agentId, given: new Map(), requests, answer, held, openChatWith, last: 'start' };
+    const { user } = await renderWithRuntime(<Chat />, { url: '/chat' });
+    world = { current: input.agentId, given: new Map(), requests, answer, held, openChatWith, user, last: 'start' };
     await path.test(testParams);
   });
 });

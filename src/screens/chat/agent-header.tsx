@@ -15,6 +15,7 @@ export const AgentHeader = ({ agentId }: { agentId: string }) => {
   const detail = useScreenActor(agentDetailMachine.provide({ actors: { fetchAgent } }), { input: { agentId } });
   const agent = useSelector(detail, (state) => state.context.agent);
   const failed = useSelector(detail, (state) => state.matches('failed'));
+  const canRetry = useSelector(detail, (state) => state.can({ type: 'retry' }));
   useEffect(() => detail.send({ type: 'agent.change', agentId }), [agentId, detail]);
 
   if (!agent) {
@@ -24,6 +25,11 @@ export const AgentHeader = ({ agentId }: { agentId: string }) => {
         <p role="status" className="m-0 text-sm text-muted">
           {failed ? t('chat.agentUnknown') : t('chat.agentLoading')}
         </p>
+        {canRetry && (
+          <button type="button" className="btn-outline shrink-0" onClick={() => detail.send({ type: 'retry' })}>
+            {t('app.retry')}
+          </button>
+        )}
       </div>
     );
   }
