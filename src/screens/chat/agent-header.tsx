@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AgentAvatar } from '../../components/agent-avatar';
 import { agentDetailLogic } from '../../app/agents-actors';
+import { useFollow } from '../../app/use-follow';
 import { useScreenActor } from '../../app/use-screen-actor';
 
 /** The agent the open chat talks to: avatar, name and intro. */
@@ -11,7 +11,7 @@ export const AgentHeader = ({ agentId }: { agentId: string }) => {
   const detail = useScreenActor(agentDetailLogic, { input: { agentId } });
   const agent = useSelector(detail, (state) => state.context.agent);
   const failed = useSelector(detail, (state) => state.matches('failed'));
-  useEffect(() => detail.send({ type: 'agent.change', agentId }), [agentId, detail]);
+  useFollow(detail, { type: 'agent.change', agentId });
 
   if (!agent) {
     return (
