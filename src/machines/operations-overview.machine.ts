@@ -94,6 +94,7 @@ export const operationsOverviewMachine = setup({
       states: {
         loading: {
           invoke: {
+            id: 'fetchTasks',
             src: 'fetchTasks',
             input: ({ context }) => listRequestOf(context),
             onDone: {
@@ -110,12 +111,12 @@ export const operationsOverviewMachine = setup({
     /** Each keystroke starts the wait again; the pause searches what is typed, if it changed. */
     searchBox: {
       initial: 'idle',
-      on: {
-        'search.typed': { target: '.typing', reenter: true, actions: { type: 'recordTyped', params: ({ event }) => ({ keyword: event.keyword }) } },
-      },
       states: {
-        idle: {},
+        idle: {
+          on: { 'search.typed': { target: 'typing', actions: { type: 'recordTyped', params: ({ event }) => ({ keyword: event.keyword }) } } },
+        },
         typing: {
+          on: { 'search.typed': { target: 'typing', reenter: true, actions: { type: 'recordTyped', params: ({ event }) => ({ keyword: event.keyword }) } } },
           after: {
             searchDelay: [{ guard: 'typedDiffers', target: 'idle', actions: 'searchTyped' }, { target: 'idle' }],
           },

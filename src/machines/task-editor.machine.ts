@@ -274,6 +274,7 @@ export const taskEditorMachine = setup({
         choosing: { always: [{ guard: 'hasTaskId', target: 'loading' }, { target: 'editing' }] },
         loading: {
           invoke: {
+            id: 'loadTask',
             src: 'loadTask',
             input: ({ context }) => ({ taskId: context.taskId ?? '' }),
             onDone: { target: 'editing', actions: { type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: false, form: context.form }) } },
@@ -301,6 +302,7 @@ export const taskEditorMachine = setup({
             refreshing: {
               entry: assign({ sentForm: ({ context }) => context.form }),
               invoke: {
+                id: 'refreshTask',
                 src: 'loadTask',
                 input: ({ context }) => ({ taskId: context.taskId ?? '' }),
                 onDone: { target: 'idle', actions: { type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: true, form: context.form }) } },
@@ -310,6 +312,7 @@ export const taskEditorMachine = setup({
             saving: {
               entry: assign({ failure: null, sentForm: ({ context }) => context.form }),
               invoke: {
+                id: 'saveTask',
                 src: 'saveTask',
                 input: ({ context }) => ({ taskId: context.taskId, platform: context.platform, form: context.form }),
                 onDone: [
@@ -327,6 +330,7 @@ export const taskEditorMachine = setup({
             transitioning: {
               entry: assign({ failure: null, sentForm: ({ context }) => context.form }),
               invoke: {
+                id: 'transitionTask',
                 src: 'transitionTask',
                 input: ({ context }) => ({ taskId: context.taskId ?? '', action: context.pendingAction! }),
                 onDone: {
@@ -353,6 +357,7 @@ export const taskEditorMachine = setup({
         idle: { on: { 'images.add': { guard: 'isEditable', target: 'uploading' } } },
         uploading: {
           invoke: {
+            id: 'uploadImages',
             src: 'uploadImages',
             input: ({ event }) => {
               assertEvent(event, 'images.add');
@@ -372,6 +377,7 @@ export const taskEditorMachine = setup({
         starting: {
           entry: assign({ drafting: idleDrafting }),
           invoke: {
+            id: 'startDrafting',
             src: 'startDrafting',
             input: ({ context }) => ({ platform: context.platform, brief: context.form.brief, count: context.draftCount }),
             onDone: { target: 'streaming', actions: assign({ drafting: ({ context, event }) => ({ ...context.drafting, session: event.output }) }) },
@@ -384,6 +390,7 @@ export const taskEditorMachine = setup({
         streaming: {
           entry: assign({ drafting: ({ context }) => ({ ...context.drafting, lastDraftPartial: true, failure: null }) }),
           invoke: {
+            id: 'chatStream',
             src: 'chatStream',
             input: ({ context }) => {
               const session = context.drafting.session!;

@@ -17,8 +17,11 @@ export type ProductionPath<M extends AnyStateMachine> = {
 };
 
 export type ProductionModelOptions<M extends AnyStateMachine> = {
-  /** Every event the world can send: people's events and the answers of the machine's actors. */
-  events: ModelEvent[];
+  /**
+   * Every event the world can send: people's events and the answers of the machine's actors (a
+   * function when an answer depends on the state, e.g. a server that answers what it was sent).
+   */
+  events: ModelEvent[] | ((state: SnapshotFrom<M>) => ModelEvent[]);
   input?: InputFrom<M>;
   /** One string per state the person can tell apart (the state value, and what the context shows). */
   serializeState: (state: SnapshotFrom<M>) => string;
