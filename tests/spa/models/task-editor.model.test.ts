@@ -62,7 +62,7 @@ const httpError = (status: number) => Object.assign(new Error(`server said ${sta
  * what it was sent (a save stores the form, a status change moves the task on, and a look again
  * finds a scheduled task published by the scheduler).
  */
-const worldEvents = (state: Snapshot): ModelEvent[] => {
+const worldEvents = (state: Snapshot): WorldEvent[] => {
   const { saved, form, pendingAction } = state.context;
   const stored = saved ?? taskAs('draft');
   const shown = state.matches({ task: 'editing' });
