@@ -138,7 +138,7 @@ const play = async (events: ModelEvent[]) => {
         loadTask: held.stub('loadTask'),
         saveTask: held.stub('saveTask'),
         transitionTask: held.stub('transitionTask'),
-        startDrafting: held.stub<DraftingSession, never>('startDrafting'),
+        startDrafting: held.stub('startDrafting'),
         chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(({ input: request, sendBack }) => {
           const stream = { request, report: (event: ChatStreamReport) => sendBack(event), stopped: false };
           streams.push(stream);
