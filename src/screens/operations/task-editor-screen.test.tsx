@@ -223,3 +223,43 @@ describe('writing a LinkedIn task on the screen', () => {
     }
   }, 30_000);
 });
+
+describe('leaving the task editor', () => {
+  const openNewTask = async () => {
+    const { user } = seedUser();
+    const view = await renderWithRuntime(
+      <Switch>
+        <Route path="/kraken-operation" component={OperationsArea} />
+        <Route path="/kraken-operation/*" component={OperationsArea} />
+      </Switch>,
+      { url: '/kraken-operation/task/linkedin', signedInAs: user },
+    );
+    await screen.findByRole('heading', { name: 'LinkedIn task' });
+    return view;
+  };
+  const back = () => screen.getByRole('link', { name: 'Back to all tasks' });
+
+  it('lets a blank task go without asking', async () => {
+    const view = await openNewTask();
+    await view.user.click(back());
+    await expect.poll(view.url).toBe('/kraken-operation');
+    expect(screen.queryByRole('dialog', { name: 'Leave without saving?' })).toBeNull();
+  });
+
+  it('asks before unsaved changes are lost: stay keeps them, leave goes where the link said', async () => {
+    const view = await openNewTask();
+    await view.user.type(bodyBox(), 'Half a thought');
+    expect(screen.getByTestId('unsaved')).toBeInTheDocument();
+
+    await view.user.click(back());
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    expect(view.url()).toBe('/kraken-operation/task/linkedin');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    expect(screen.queryByRole('dialog', { name: 'Leave without saving?' })).toBeNull();
+    expect(bodyBox()).toHaveValue('Half a thought');
+
+    await view.user.click(back());
+    await view.user.click(within(await screen.findByRole('dialog', { name: 'Leave without saving?' })).getByRole('button', { name: 'Leave' }));
+    await expect.poll(view.url).toBe('/kraken-operation');
+  });
+});
