@@ -18,7 +18,7 @@ export default {
   plugins: ['@stryker-mutator/vitest-runner'],
   mutate: file ? [file] : ['src/machines/**/*.ts', '!src/machines/**/*.test.ts'],
   coverageAnalysis: 'perTest',
-  concurrency: 2,
+  concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
   timeoutMS: 20_000,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `reports/mutation/${unit}.html` },

@@ -1,20 +1,24 @@
 import { fromPromise } from 'xstate';
 import { i18n } from '../i18n';
+import { accountFormMachine } from '../machines/account-form.machine';
 import { scanApprovalMachine } from '../machines/scan-approval.machine';
 import { sessionsMachine, type SessionsNotice } from '../machines/sessions.machine';
+import { uploadFile } from '../services/api/media';
 import {
   denyScanId,
+  getUserInfo,
   getScanTicket,
   listSessions,
   revokeOtherSessions,
   revokeSession,
   updateScanId,
+  updateUser,
 } from '../services/api/users';
 import { loginToApprove } from '../services/redirect';
 import type { Navigate, Runtime } from './runtime';
 
 /**
- * The real side effects of the account's own screen machines (scan approval, sessions), given
+ * The real side effects of the account's own screen machines (the form, scan approval, sessions), given
  * here rather than in the screens, so a screen only reads its machine and sends events.
  */
 export const scanApprovalLogic = ({ navigate, toast }: Pick<Runtime, 'toast'> & { navigate: Navigate }) =>
@@ -52,5 +56,20 @@ export const sessionsLogic = ({ toast }: Pick<Runtime, 'toast'>) =>
     },
     actions: {
       notify: (_, notice) => toast(sessionsNoticeToast(notice)),
+    },
+  });
+
+export const accountFormLogic = ({ app, toast }: Pick<Runtime, 'app' | 'toast'>) =>
+  accountFormMachine.provide({
+    actors: {
+      loadUser: fromPromise(() => getUserInfo({ silent: true })),
+      saveUser: fromPromise(({ input }) => updateUser(input, { silent: true })),
+      uploadAvatar: fromPromise(({ input }) => uploadFile(input.file, { silent: true })),
+    },
+    actions: {
+      userSaved: (_, { user }) => {
+        app.send({ type: 'session.updated', user });
+        toast({ title: i18n.t('account.savedToast'), variant: 'success' });
+      },
     },
   });

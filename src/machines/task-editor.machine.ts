@@ -1,7 +1,8 @@
-import { and, assertEvent, assign, fromCallback, fromPromise, not, setup } from 'xstate';
+import { and, assertEvent, assign, fromCallback, fromPromise, not, or, raise, setup, stateIn, type SnapshotFrom } from 'xstate';
 import type { ChatRequest } from '../contract/chat';
 import type { FileRef } from '../contract/media';
 import {
+  ACTIONS_BY_STATUS,
   contentIssues,
   DRAFT_COUNT_DEFAULT,
   isEditable,
@@ -55,6 +56,8 @@ export type TaskEditorContext = {
   failure: TaskFailure | null;
   notFound: boolean;
   drafting: DraftingState;
+  /** Where the operator asked to go while there was unsaved work, until they confirm or stay. */
+  leaveTo: string | null;
 };
 
 export type TaskEditorEvent =
@@ -75,6 +78,10 @@ export type TaskEditorEvent =
   | { type: 'drafts.retry' }
   | { type: 'drafts.pick'; index: number }
   | { type: 'uploads.done'; files: FileRef[]; error: string | null }
+  /** The operator follows a link of the app elsewhere. */
+  | { type: 'leave.request'; to: string }
+  | { type: 'leave.confirm' }
+  | { type: 'leave.stay' }
   | ChatStreamReport;
 
 export type TaskEditorInput = { taskId: string | null; platform: Platform };
@@ -99,6 +106,15 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 /** Whether the form differs from what the server holds (order of keys does not matter). */
 export const isDirty = (context: Pick<TaskEditorContext, 'form' | 'baseline'>): boolean =>
   JSON.stringify(context.form) !== JSON.stringify(context.baseline);
+
+/** Content can change until the task is being published or is live; a task not yet saved always can. */
+const contentEditable = (context: Pick<TaskEditorContext, 'saved'>): boolean => context.saved === null || isEditable(context.saved.status);
+
+/** What the task's status lets the operator do next (a task not saved yet will be a draft). */
+const actionsOffered = (context: Pick<TaskEditorContext, 'saved'>) => ACTIONS_BY_STATUS[context.saved?.status ?? 'draft'];
+
+/** How often an open task looks again while the scheduler may be moving it on. */
+export const REFRESH_MS = 5000;
 
 /** Limits broken right now (over a limit always; missing parts once the task must be publishable). */
 export const formIssues = (context: Pick<TaskEditorContext, 'form' | 'platform' | 'saved'>) =>
@@ -156,12 +172,40 @@ export const taskEditorMachine = setup({
     splitAnswer: assign(({ context }) => ({
       form: { ...context.form, drafts: splitDrafts(context.platform, context.drafting.answer), chosenDraft: null },
     })),
+    addUploadedImages: assign(({ context }, params: { files: FileRef[]; error: string | null }) => ({
+      form: { ...context.form, images: [...context.form.images, ...params.files] },
+      failure: params.error ? { kind: 'upload' as const, message: params.error } : context.failure,
+    })),
+    lookAgain: raise({ type: 'refresh' }),
+    rememberLeaveTo: assign((_, params: { to: string }) => ({ leaveTo: params.to })),
+    forgetLeaveTo: assign({ leaveTo: null }),
+    /** The operator confirmed: the screen goes where they asked, unsaved work left behind. */
+    leave: (_, _params: { to: string }) => undefined,
+  },
+  delays: {
+    refreshInterval: REFRESH_MS,
   },
   guards: {
     hasTaskId: ({ context }) => context.taskId !== null,
     isNotFound: ({ event }) => 'error' in event && typeof event.error === 'object' && event.error !== null && (event.error as { status?: number }).status === 404,
-    canSave: ({ context }) => formIssues(context).length === 0 && (context.saved === null || isEditable(context.saved.status)),
-    isDirty: ({ context }) => isDirty(context) || context.taskId === null,
+    canSave: ({ context }) => formIssues(context).length === 0 && contentEditable(context),
+    isEditable: ({ context }) => contentEditable(context),
+    /** The form differs from what the server holds. */
+    isDirty: ({ context }) => isDirty(context),
+    /** The action is one the task's status offers, and a schedule has a real time. */
+    isActionOffered: ({ context, event }) => {
+      assertEvent(event, 'transition');
+      const { action } = event;
+      return actionsOffered(context).includes(action.action) && (action.action !== 'schedule' || !Number.isNaN(Date.parse(action.scheduledAt)));
+    },
+    /** Unsaved changes, or drafts being written, that leaving would lose. */
+    hasUnsavedWork: or(['isDirty', stateIn({ drafting: 'starting' }), stateIn({ drafting: 'streaming' })]),
+    /** Scheduled, or being published: the scheduler may move it on while it is open. */
+    awaitsScheduler: ({ context }) => context.saved !== null && ['scheduled', 'publishing'].includes(context.saved.status),
+    /** Its time has come (or its post is going out): the server's copy may have changed. */
+    isDue: ({ context }) =>
+      context.saved !== null &&
+      (context.saved.status === 'publishing' || (context.saved.scheduledAt !== null && Date.parse(context.saved.scheduledAt) <= Date.now())),
     hasPendingAction: ({ context }) => context.pendingAction !== null,
     isNew: ({ context }) => context.taskId === null,
     hasTopic: ({ context }) => context.form.brief.topic.trim().length > 0,
@@ -183,14 +227,17 @@ export const taskEditorMachine = setup({
     failure: null,
     notFound: false,
     drafting: idleDrafting(),
+    leaveTo: null,
   }),
   on: {
-    'form.change': { actions: assign({ form: ({ context, event }) => ({ ...context.form, ...event.patch }) }) },
-    'brief.change': { actions: assign({ form: ({ context, event }) => ({ ...context.form, brief: { ...context.form.brief, ...event.patch } }) }) },
+    'form.change': { guard: 'isEditable', actions: assign({ form: ({ context, event }) => ({ ...context.form, ...event.patch }) }) },
+    'brief.change': { guard: 'isEditable', actions: assign({ form: ({ context, event }) => ({ ...context.form, brief: { ...context.form.brief, ...event.patch } }) }) },
     'images.remove': {
+      guard: 'isEditable',
       actions: assign({ form: ({ context, event }) => ({ ...context.form, images: context.form.images.filter((image) => image.fileId !== event.fileId) }) }),
     },
     'images.move': {
+      guard: 'isEditable',
       actions: assign({
         form: ({ context, event }) => {
           const images = [...context.form.images];
@@ -203,8 +250,9 @@ export const taskEditorMachine = setup({
       }),
     },
     dismissFailure: { actions: assign({ failure: null }) },
-    'drafts.count': { actions: assign({ draftCount: ({ event }) => Math.min(5, Math.max(1, Math.round(event.count))) }) },
+    'drafts.count': { guard: 'isEditable', actions: assign({ draftCount: ({ event }) => Math.min(5, Math.max(1, Math.round(event.count))) }) },
     'drafts.pick': {
+      guard: 'isEditable',
       actions: assign({
         form: ({ context, event }) => {
           const draft = context.form.drafts[event.index];
@@ -226,6 +274,7 @@ export const taskEditorMachine = setup({
         choosing: { always: [{ guard: 'hasTaskId', target: 'loading' }, { target: 'editing' }] },
         loading: {
           invoke: {
+            id: 'loadTask',
             src: 'loadTask',
             input: ({ context }) => ({ taskId: context.taskId ?? '' }),
             onDone: { target: 'editing', actions: { type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: false, form: context.form }) } },
@@ -245,14 +294,15 @@ export const taskEditorMachine = setup({
                 refresh: { guard: and([not('isNew'), not('isDirty')]), target: 'refreshing' },
                 save: { guard: 'canSave', target: 'saving' },
                 transition: [
-                  { guard: and(['isDirty', 'canSave']), target: 'saving', actions: assign({ pendingAction: ({ event }) => event.action }) },
-                  { guard: and([not('isDirty'), not('isNew')]), target: 'transitioning', actions: assign({ pendingAction: ({ event }) => event.action }) },
+                  { guard: and(['isActionOffered', or(['isDirty', 'isNew']), 'canSave']), target: 'saving', actions: assign({ pendingAction: ({ event }) => event.action }) },
+                  { guard: and(['isActionOffered', not('isDirty'), not('isNew')]), target: 'transitioning', actions: assign({ pendingAction: ({ event }) => event.action }) },
                 ],
               },
             },
             refreshing: {
               entry: assign({ sentForm: ({ context }) => context.form }),
               invoke: {
+                id: 'refreshTask',
                 src: 'loadTask',
                 input: ({ context }) => ({ taskId: context.taskId ?? '' }),
                 onDone: { target: 'idle', actions: { type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: true, form: context.form }) } },
@@ -262,6 +312,7 @@ export const taskEditorMachine = setup({
             saving: {
               entry: assign({ failure: null, sentForm: ({ context }) => context.form }),
               invoke: {
+                id: 'saveTask',
                 src: 'saveTask',
                 input: ({ context }) => ({ taskId: context.taskId, platform: context.platform, form: context.form }),
                 onDone: [
@@ -279,6 +330,7 @@ export const taskEditorMachine = setup({
             transitioning: {
               entry: assign({ failure: null, sentForm: ({ context }) => context.form }),
               invoke: {
+                id: 'transitionTask',
                 src: 'transitionTask',
                 input: ({ context }) => ({ taskId: context.taskId ?? '', action: context.pendingAction! }),
                 onDone: {
@@ -302,9 +354,10 @@ export const taskEditorMachine = setup({
     uploads: {
       initial: 'idle',
       states: {
-        idle: { on: { 'images.add': { target: 'uploading' } } },
+        idle: { on: { 'images.add': { guard: 'isEditable', target: 'uploading' } } },
         uploading: {
           invoke: {
+            id: 'uploadImages',
             src: 'uploadImages',
             input: ({ event }) => {
               assertEvent(event, 'images.add');
@@ -312,13 +365,7 @@ export const taskEditorMachine = setup({
             },
           },
           on: {
-            'uploads.done': {
-              target: 'idle',
-              actions: assign(({ context, event }) => ({
-                form: { ...context.form, images: [...context.form.images, ...event.files] },
-                failure: event.error ? { kind: 'upload' as const, message: event.error } : context.failure,
-              })),
-            },
+            'uploads.done': { target: 'idle', actions: { type: 'addUploadedImages', params: ({ event }) => event } },
           },
         },
       },
@@ -326,10 +373,11 @@ export const taskEditorMachine = setup({
     drafting: {
       initial: 'idle',
       states: {
-        idle: { on: { 'drafts.generate': { guard: 'hasTopic', target: 'starting' } } },
+        idle: { on: { 'drafts.generate': { guard: and(['isEditable', 'hasTopic']), target: 'starting' } } },
         starting: {
           entry: assign({ drafting: idleDrafting }),
           invoke: {
+            id: 'startDrafting',
             src: 'startDrafting',
             input: ({ context }) => ({ platform: context.platform, brief: context.form.brief, count: context.draftCount }),
             onDone: { target: 'streaming', actions: assign({ drafting: ({ context, event }) => ({ ...context.drafting, session: event.output }) }) },
@@ -342,6 +390,7 @@ export const taskEditorMachine = setup({
         streaming: {
           entry: assign({ drafting: ({ context }) => ({ ...context.drafting, lastDraftPartial: true, failure: null }) }),
           invoke: {
+            id: 'chatStream',
             src: 'chatStream',
             input: ({ context }) => {
               const session = context.drafting.session!;
@@ -375,21 +424,69 @@ export const taskEditorMachine = setup({
             'drafts.stop': { target: 'cut' },
           },
         },
-        done: { on: { 'drafts.generate': { guard: 'hasTopic', target: 'starting' } } },
+        done: { on: { 'drafts.generate': { guard: and(['isEditable', 'hasTopic']), target: 'starting' } } },
         /** Stopped, or the answer broke off: what arrived is kept, the last draft marked unfinished. */
         cut: {
           on: {
-            'drafts.generate': { guard: 'hasTopic', target: 'starting' },
+            'drafts.generate': { guard: and(['isEditable', 'hasTopic']), target: 'starting' },
             'drafts.retry': { guard: 'canRetryDrafts', target: 'streaming', actions: 'clearAnswer' },
           },
         },
         failed: {
           on: {
-            'drafts.generate': { guard: 'hasTopic', target: 'starting' },
+            'drafts.generate': { guard: and(['isEditable', 'hasTopic']), target: 'starting' },
             'drafts.retry': { guard: 'canRetryDrafts', target: 'streaming', actions: 'clearAnswer' },
+          },
+        },
+      },
+    },
+    /** While the scheduler may move the task on, the editor looks again every few seconds once it is due. */
+    schedulerWatch: {
+      initial: 'off',
+      states: {
+        off: { always: { guard: 'awaitsScheduler', target: 'watching' } },
+        watching: {
+          always: { guard: not('awaitsScheduler'), target: 'off' },
+          after: {
+            refreshInterval: [
+              { guard: 'isDue', target: 'watching', reenter: true, actions: 'lookAgain' },
+              { target: 'watching', reenter: true },
+            ],
+          },
+        },
+      },
+    },
+    /** Leaving with unsaved changes, or while drafts are being written, asks first. */
+    leaving: {
+      initial: 'staying',
+      states: {
+        staying: {
+          on: {
+            'leave.request': { guard: 'hasUnsavedWork', target: 'asking', actions: { type: 'rememberLeaveTo', params: ({ event }) => ({ to: event.to }) } },
+          },
+        },
+        asking: {
+          on: {
+            'leave.request': { guard: 'hasUnsavedWork', target: 'asking', actions: { type: 'rememberLeaveTo', params: ({ event }) => ({ to: event.to }) } },
+            'leave.stay': { target: 'staying', actions: 'forgetLeaveTo' },
+            'leave.confirm': { target: 'staying', actions: [{ type: 'leave', params: ({ context }) => ({ to: context.leaveTo ?? '' }) }, 'forgetLeaveTo'] },
           },
         },
       },
     },
   },
 });
+
+type TaskEditorSnapshot = Pick<SnapshotFrom<typeof taskEditorMachine>, 'context' | 'can'>;
+
+/** What the screen reads, from the same rules the machine decides by. */
+export const taskEditorView = {
+  /** The form differs from what the server holds: shown as "unsaved". */
+  unsaved: (state: TaskEditorSnapshot) => isDirty(state.context),
+  /** The content (brief, text, images, drafts) can change. */
+  editable: (state: TaskEditorSnapshot) => state.can({ type: 'form.change', patch: {} }),
+  /** Following a link elsewhere must ask first. */
+  mustAskBeforeLeaving: (state: TaskEditorSnapshot) => state.can({ type: 'leave.request', to: '' }),
+  /** The next steps the task's status offers (each enabled while `state.can` the transition). */
+  actionsOffered: (state: TaskEditorSnapshot) => actionsOffered(state.context),
+};

@@ -22,16 +22,16 @@ describe('the task overview', () => {
       }),
       { input: { filters: { status: 'draft', current: 3 } } },
     ).start();
-    await waitFor(actor, (state) => state.matches('loaded'));
+    await waitFor(actor, (state) => state.matches({ list: 'loaded' }));
     expect(requests[0]).toEqual({ current: 3, pageSize: 10, status: 'draft' });
 
     actor.send({ type: 'filter.platform', platform: 'linkedin' });
-    await waitFor(actor, (state) => state.matches('loaded'));
+    await waitFor(actor, (state) => state.matches({ list: 'loaded' }));
     expect(requests[1]).toEqual({ current: 1, pageSize: 10, status: 'draft', platform: 'linkedin' });
     expect(filtersChanged).toHaveBeenLastCalledWith({ platform: 'linkedin', status: 'draft', keyword: '', current: 1 });
 
     actor.send({ type: 'search', keyword: '  launch ' });
-    await waitFor(actor, (state) => state.matches('loaded'));
+    await waitFor(actor, (state) => state.matches({ list: 'loaded' }));
     expect(requests[2]).toMatchObject({ keyword: 'launch', current: 1 });
     expect(actor.getSnapshot().context.counts.draft).toBe(20);
   });
@@ -49,10 +49,10 @@ describe('the task overview', () => {
       }),
       { input: {} },
     ).start();
-    const failed = await waitFor(actor, (state) => state.matches('failed'));
+    const failed = await waitFor(actor, (state) => state.matches({ list: 'failed' }));
     expect(failed.context.error).toBe('offline');
     fail = false;
     actor.send({ type: 'reload' });
-    await waitFor(actor, (state) => state.matches('loaded'));
+    await waitFor(actor, (state) => state.matches({ list: 'loaded' }));
   });
 });

@@ -2,11 +2,9 @@ import { useSelector } from '@xstate/react';
 import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, useLocation } from 'wouter';
-import { fromPromise } from 'xstate';
 import { useRuntime } from '../../app/runtime-context';
-import { accountFormMachine, type AccountField } from '../../machines/account-form.machine';
-import { uploadFile } from '../../services/api/media';
-import { getUserInfo, updateUser } from '../../services/api/users';
+import { accountFormLogic } from '../../app/account-actors';
+import type { AccountField } from '../../machines/account-form.machine';
 import { AvatarField } from './avatar-field';
 import { SessionsPanel } from './sessions-panel';
 import { useDocumentTitle } from '../../i18n/use-document-title';
@@ -41,25 +39,11 @@ const Field = ({ id, label, hint, error, children }: FieldProps) => (
 );
 
 const AccountForm = () => {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { app, toast } = useRuntime();
   const [, navigate] = useLocation();
   const fields = useRef<Partial<Record<AccountField, HTMLInputElement | null>>>({});
-  const [logic] = useState(() =>
-    accountFormMachine.provide({
-      actors: {
-        loadUser: fromPromise(() => getUserInfo({ silent: true })),
-        saveUser: fromPromise(({ input }) => updateUser(input, { silent: true })),
-        uploadAvatar: fromPromise(({ input }) => uploadFile(input.file, { silent: true })),
-      },
-      actions: {
-        userSaved: (_, { user }) => {
-          app.send({ type: 'session.updated', user });
-          toast({ title: i18n.t('account.savedToast'), variant: 'success' });
-        },
-      },
-    }),
-  );
+  const [logic] = useState(() => accountFormLogic({ app, toast }));
   const form = useScreenActor(logic, { input: {} });
   const phase = useSelector(form, (state) => (state.matches('loading') ? 'loading' : state.matches('loadFailed') ? 'loadFailed' : 'ready'));
   const username = useSelector(form, (state) => state.context.username);

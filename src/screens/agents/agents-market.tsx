@@ -2,35 +2,19 @@ import { useSelector } from '@xstate/react';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { fromPromise } from 'xstate';
 import { useRuntime } from '../../app/runtime-context';
 import { useNearEnd } from '../../components/use-near-end';
-import { agentsMarketMachine, type MarketFetchInput } from '../../machines/agents-market.machine';
-import { listPublishedAgents } from '../../services/api/agents';
+import { agentsMarketLogic } from '../../app/agents-actors';
 import { AgentCard } from './agent-card';
 import { AgentDetailDialog } from './agent-detail-dialog';
 import { useScreenActor } from '../../app/use-screen-actor';
-
-const fetchPage = fromPromise(({ input }: { input: MarketFetchInput }) =>
-  listPublishedAgents({ current: input.current, pageSize: input.pageSize, ...(input.keyword ? { keyword: input.keyword } : {}) }, { silent: true }),
-);
 
 /** The agents market: published agents, searchable, paged as the list nears its end. */
 const AgentsMarket = () => {
   const { t } = useTranslation();
   const { chat } = useRuntime();
   const [, navigate] = useLocation();
-  const market = useScreenActor(
-    agentsMarketMachine.provide({
-      actors: { fetchPage },
-      actions: {
-        startChat: (_, { agentId }) => {
-          chat.send({ type: 'conversation.new', agentId });
-          navigate('/chat');
-        },
-      },
-    }),
-  );
+  const market = useScreenActor(agentsMarketLogic({ chat, navigate }));
   const items = useSelector(market, (state) => state.context.items);
   const keyword = useSelector(market, (state) => state.context.keyword);
   const selected = useSelector(market, (state) => state.context.selected);

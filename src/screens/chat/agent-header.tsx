@@ -1,22 +1,18 @@
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fromPromise } from 'xstate';
 import { AgentAvatar } from '../../components/agent-avatar';
-import { agentDetailMachine } from '../../machines/agent-detail.machine';
-import { getAgentDetail } from '../../services/api/agents';
+import { agentDetailLogic } from '../../app/agents-actors';
+import { useFollow } from '../../app/use-follow';
 import { useScreenActor } from '../../app/use-screen-actor';
-
-const fetchAgent = fromPromise(({ input }: { input: { agentId: string } }) => getAgentDetail(input.agentId, { silent: true }));
 
 /** The agent the open chat talks to: avatar, name and intro. */
 export const AgentHeader = ({ agentId }: { agentId: string }) => {
   const { t } = useTranslation();
-  const detail = useScreenActor(agentDetailMachine.provide({ actors: { fetchAgent } }), { input: { agentId } });
+  const detail = useScreenActor(agentDetailLogic, { input: { agentId } });
   const agent = useSelector(detail, (state) => state.context.agent);
   const failed = useSelector(detail, (state) => state.matches('failed'));
   const canRetry = useSelector(detail, (state) => state.can({ type: 'retry' }));
-  useEffect(() => detail.send({ type: 'agent.change', agentId }), [agentId, detail]);
+  useFollow(detail, { type: 'agent.change', agentId });
 
   if (!agent) {
     return (

@@ -1,24 +1,18 @@
 import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fromPromise } from 'xstate';
-import { downloadPageMachine } from '../../machines/download-page.machine';
-import { getDownloadManifest } from '../../services/api/app';
+import { downloadPageLogic } from '../../app/download-actors';
 import { browserNavigatorHints, detectDesktopPlatform } from '../../services/platform';
 import { PlatformReleaseCard } from './platform-release';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoadingStatus } from '../../components/loading-status';
 
-const pageLogic = downloadPageMachine.provide({
-  actors: { fetchManifest: fromPromise(({ signal }) => getDownloadManifest({ silent: true, signal })) },
-});
-
 const DownloadScreen = () => {
   const { t } = useTranslation();
   useDocumentTitle(t('download.title'));
   const [platform] = useState(() => detectDesktopPlatform(browserNavigatorHints()));
-  const page = useScreenActor(pageLogic, { input: { platform } });
+  const page = useScreenActor(downloadPageLogic, { input: { platform } });
   const phase = useSelector(page, (state) => (state.matches('ready') ? 'ready' : state.matches('failed') ? 'failed' : 'loading'));
   const recommended = useSelector(page, (state) => state.context.recommended);
   const others = useSelector(page, (state) => state.context.others);

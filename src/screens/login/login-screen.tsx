@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
-import { useWechatActors } from './use-wechat-actors';
+import { useWechatActors } from '../../app/login-actors';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { toSafeRedirectPath } from '../../services/redirect';
 import { GoogleSignInButton } from './google-sign-in-button';

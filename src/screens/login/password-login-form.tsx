@@ -1,10 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { fromPromise } from 'xstate';
 import { useRuntime } from '../../app/runtime-context';
-import { passwordLoginMachine } from '../../machines/password-login.machine';
-import { loginWithPassword } from '../../services/api/auth';
+import { passwordLoginLogic } from '../../app/login-actors';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoginAlert } from './login-alert';
 
@@ -14,15 +12,7 @@ export const PasswordLoginForm = ({ returnTo }: { returnTo: string }) => {
   const { app } = useRuntime();
   const [, navigate] = useLocation();
 
-  const login = useScreenActor(
-    passwordLoginMachine.provide({
-      actors: { login: fromPromise(({ input }) => loginWithPassword(input, { silent: true })) },
-      actions: {
-        signedIn: (_, result) => app.send({ type: 'session.signedIn', token: result.token, user: result.userInfo }),
-        leave: () => navigate(returnTo, { replace: true }),
-      },
-    }),
-  );
+  const login = useScreenActor(passwordLoginLogic({ app, navigate, returnTo }));
   const username = useSelector(login, (state) => state.context.username);
   const password = useSelector(login, (state) => state.context.password);
   const failure = useSelector(login, (state) => state.context.failure);

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useWechatActors } from './use-wechat-actors';
+import { useWechatActors } from '../../app/login-actors';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoginAlert } from './login-alert';
 

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { useWechatActors } from './use-wechat-actors';
+import { useWechatActors } from '../../app/login-actors';
 import { LoginAlert } from './login-alert';
 
 /** Inside WeChat's in-app browser the login page is WeChat's authorisation, shown as its progress. */

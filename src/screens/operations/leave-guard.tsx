@@ -1,15 +1,17 @@
-import { useEffect, useRef, useState } from 'react';
+import { useSelector } from '@xstate/react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'wouter';
+import type { ActorRefFrom } from 'xstate';
+import { taskEditorView, type taskEditorMachine } from '../../machines/task-editor.machine';
 
 /**
- * While there are unsaved changes, leaving asks first: closing or reloading the tab gets the
- * browser's own warning, and a click on any link of the app opens this confirmation.
+ * When the editor says leaving must ask first, closing or reloading the tab gets the browser's own
+ * warning, and a click on any link of the app asks the editor, which opens this confirmation.
  */
-export const LeaveGuard = ({ active }: { active: boolean }) => {
+export const LeaveGuard = ({ editor }: { editor: ActorRefFrom<typeof taskEditorMachine> }) => {
   const { t } = useTranslation();
-  const [, navigate] = useLocation();
-  const [pending, setPending] = useState<string | null>(null);
+  const active = useSelector(editor, taskEditorView.mustAskBeforeLeaving);
+  const pending = useSelector(editor, (state) => (state.matches({ leaving: 'asking' }) ? state.context.leaveTo : null));
   const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -28,7 +30,7 @@ export const LeaveGuard = ({ active }: { active: boolean }) => {
       if (to === `${location.pathname}${location.search}`) return;
       event.preventDefault();
       event.stopPropagation();
-      setPending(to);
+      editor.send({ type: 'leave.request', to });
     };
     window.addEventListener('beforeunload', warn);
     document.addEventListener('click', intercept, true);
@@ -36,7 +38,7 @@ export const LeaveGuard = ({ active }: { active: boolean }) => {
       window.removeEventListener('beforeunload', warn);
       document.removeEventListener('click', intercept, true);
     };
-  }, [active]);
+  }, [active, editor]);
 
   useEffect(() => {
     const element = dialog.current;
@@ -57,7 +59,7 @@ export const LeaveGuard = ({ active }: { active: boolean }) => {
       className="max-w-sm rounded-xl border border-line bg-surface p-5 text-fg shadow-xl backdrop:bg-black/40"
       onCancel={(event) => {
         event.preventDefault();
-        setPending(null);
+        editor.send({ type: 'leave.stay' });
       }}
     >
       {pending && (
@@ -67,17 +69,13 @@ export const LeaveGuard = ({ active }: { active: boolean }) => {
           </h2>
           <p className="mb-4 text-sm text-muted">{t('operations.leave.body')}</p>
           <div className="flex justify-end gap-2">
-            <button type="button" className="btn-primary" onClick={() => setPending(null)}>
+            <button type="button" className="btn-primary" onClick={() => editor.send({ type: 'leave.stay' })}>
               {t('operations.leave.stay')}
             </button>
             <button
               type="button"
               className="btn-outline text-danger"
-              onClick={() => {
-                const to = pending;
-                setPending(null);
-                navigate(to);
-              }}
+              onClick={() => editor.send({ type: 'leave.confirm' })}
             >
               {t('operations.leave.leave')}
             </button>

@@ -1,13 +1,9 @@
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Switch, useLocation, useSearch } from 'wouter';
-import { fromPromise } from 'xstate';
-import { operationsGuardMachine, type VerifiedSession } from '../../machines/operations-guard.machine';
+import { operationsGuardLogic } from '../../app/operations-actors';
+import { useLocationEvents } from '../../app/use-follow';
 import { useDocumentTitle } from '../../i18n/use-document-title';
-import { verifyOperationsSession } from '../../services/api/tasks';
-import { getToken } from '../../services/cookies';
-import { loginUrlFor } from '../../services/redirect';
 import { PublishModesContext } from './publish-modes';
 import { OverviewScreen } from './overview-screen';
 import { TaskRoute } from './task-route';
@@ -19,25 +15,10 @@ const OperationsArea = () => {
   useDocumentTitle(t('operations.title'));
   const [pathname, navigate] = useLocation();
   const search = useSearch();
-  const guard = useScreenActor(
-    operationsGuardMachine.provide({
-      actors: {
-        verifySession: fromPromise<VerifiedSession>(() => verifyOperationsSession({ silent: true })),
-      },
-      actions: {
-        redirectToLogin: (_, { pathname: path, search: query }) =>
-          navigate(loginUrlFor(path, query ? `?${query}` : ''), { replace: true }),
-      },
-      guards: { hasToken: () => Boolean(getToken()) },
-    }),
-    { input: { pathname, search } },
-  );
+  const guard = useScreenActor(operationsGuardLogic({ navigate }), { input: { pathname, search } });
+  useLocationEvents(guard);
   const allowed = useSelector(guard, (state) => state.matches('allowed'));
   const publishing = useSelector(guard, (state) => state.context.publishing);
-
-  useEffect(() => {
-    guard.send({ type: 'location.changed', pathname, search });
-  }, [guard, pathname, search]);
 
   if (!allowed) {
     return (

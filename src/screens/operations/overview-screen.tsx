@@ -1,63 +1,22 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
-import { fromPromise } from 'xstate';
-import { PLATFORMS, TASK_STATUSES, type Platform, type TaskStatus } from '../../contract/tasks';
+import { filtersFromQuery, overviewLogic } from '../../app/operations-actors';
+import { PLATFORMS, TASK_STATUSES, type Platform } from '../../contract/tasks';
 import { formatDateTime, formatRelativeTime } from '../../i18n/format';
-import { operationsOverviewMachine, type OverviewFilters } from '../../machines/operations-overview.machine';
-import { listTasks } from '../../services/api/tasks';
 import { PLATFORM_ICON } from './task-labels';
 import { StatusBadge } from './status-badge';
 import { useScreenActor } from '../../app/use-screen-actor';
-
-const SEARCH_DELAY_MS = 300;
-
-const filtersFromQuery = (search: string): Partial<OverviewFilters> => {
-  const query = new URLSearchParams(search);
-  const platform = query.get('platform');
-  const status = query.get('status');
-  const page = Number(query.get('page'));
-  return {
-    ...(PLATFORMS.includes(platform as Platform) ? { platform: platform as Platform } : {}),
-    ...(TASK_STATUSES.includes(status as TaskStatus) ? { status: status as TaskStatus } : {}),
-    ...(query.get('q') ? { keyword: query.get('q')! } : {}),
-    ...(Number.isInteger(page) && page > 1 ? { current: page } : {}),
-  };
-};
-
-const queryOf = (filters: OverviewFilters): string => {
-  const query = new URLSearchParams();
-  if (filters.platform) query.set('platform', filters.platform);
-  if (filters.status) query.set('status', filters.status);
-  if (filters.keyword.trim()) query.set('q', filters.keyword.trim());
-  if (filters.current > 1) query.set('page', String(filters.current));
-  const text = query.toString();
-  return text ? `?${text}` : '';
-};
 
 /** The operator's tasks: counts per status, filters, search and pages, and the way to start new ones. */
 export const OverviewScreen = () => {
   const { t, i18n } = useTranslation();
   const [, navigate] = useLocation();
   const search = useSearch();
-  const overview = useScreenActor(
-    operationsOverviewMachine.provide({
-      actors: { fetchTasks: fromPromise(({ input, signal }) => listTasks(input, { silent: true, signal })) },
-      actions: { filtersChanged: (_, filters) => navigate(`/kraken-operation${queryOf(filters)}`, { replace: true }) },
-    }),
-    { input: { filters: filtersFromQuery(search) } },
-  );
-  const { filters, items, total, counts, pageSize, error } = useSelector(overview, (state) => state.context);
-  const loading = useSelector(overview, (state) => state.matches('loading'));
-  const failed = useSelector(overview, (state) => state.matches('failed'));
-  const [keyword, setKeyword] = useState(filters.keyword);
-
-  useEffect(() => {
-    if (keyword === filters.keyword) return;
-    const timer = setTimeout(() => overview.send({ type: 'search', keyword }), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [keyword, filters.keyword, overview]);
+  const overview = useScreenActor(overviewLogic({ navigate }), { input: { filters: filtersFromQuery(search) } });
+  const { filters, items, total, counts, pageSize, error, typed } = useSelector(overview, (state) => state.context);
+  const loading = useSelector(overview, (state) => state.matches({ list: 'loading' }));
+  const failed = useSelector(overview, (state) => state.matches({ list: 'failed' }));
 
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const allCount = TASK_STATUSES.reduce((sum, status) => sum + counts[status], 0);
@@ -116,7 +75,7 @@ export const OverviewScreen = () => {
         </label>
         <label className="flex min-w-60 flex-1 flex-col gap-1 text-sm">
           {t('operations.overview.search')}
-          <input type="search" className="field" value={keyword} placeholder={t('operations.overview.searchPlaceholder')} onChange={(event) => setKeyword(event.target.value)} />
+          <input type="search" className="field" value={typed} placeholder={t('operations.overview.searchPlaceholder')} onChange={(event) => overview.send({ type: 'search.typed', keyword: event.target.value })} />
         </label>
       </div>
 

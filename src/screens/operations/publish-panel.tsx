@@ -1,8 +1,10 @@
+import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ACTIONS_BY_STATUS, type PublishMode, type Task } from '../../contract/tasks';
+import type { ActorRefFrom } from 'xstate';
+import type { PublishMode } from '../../contract/tasks';
 import { formatDateTime } from '../../i18n/format';
-import type { TransitionAction } from '../../machines/task-editor.machine';
+import { taskEditorView, type taskEditorMachine, type TransitionAction } from '../../machines/task-editor.machine';
 import { ExportPanel } from './export-panel';
 import { StatusBadge } from './status-badge';
 
@@ -12,19 +14,37 @@ export const localInputValue = (date: Date) =>
   `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 
 type PublishPanelProps = {
-  task: Task | null;
+  editor: ActorRefFrom<typeof taskEditorMachine>;
   mode: PublishMode;
-  busy: boolean;
-  dirty: boolean;
   exportText: string;
-  onTransition: (action: TransitionAction) => void;
+};
+
+/** A time typed in the browser's time zone, as the server takes it ('' when it is no time at all). */
+const isoOf = (value: string): string => {
+  const date = new Date(value);
+  return value && !Number.isNaN(date.getTime()) ? date.toISOString() : '';
 };
 
 /** Where the task stands and what can happen next: approve, schedule, publish by hand, export. */
-export const PublishPanel = ({ task, mode, busy, dirty, exportText, onTransition }: PublishPanelProps) => {
+export const PublishPanel = ({ editor, mode, exportText }: PublishPanelProps) => {
   const { t, i18n } = useTranslation();
   const [when, setWhen] = useState(() => localInputValue(new Date(Date.now() + 3600_000)));
   const [postUrl, setPostUrl] = useState('');
+  const task = useSelector(editor, (state) => state.context.saved);
+  const unsaved = useSelector(editor, taskEditorView.unsaved);
+  const offered = useSelector(editor, taskEditorView.actionsOffered);
+  const scheduleAt: TransitionAction = { action: 'schedule', scheduledAt: isoOf(when) };
+  /** "Publish now" asks with the time the panel opened; the click sends the time of the click. */
+  const [nowIso] = useState(() => new Date().toISOString());
+  const can = {
+    markReady: useSelector(editor, (state) => state.can({ type: 'transition', action: { action: 'markReady' } })),
+    unschedule: useSelector(editor, (state) => state.can({ type: 'transition', action: { action: 'unschedule' } })),
+    backToDraft: useSelector(editor, (state) => state.can({ type: 'transition', action: { action: 'backToDraft' } })),
+    scheduleAt: useSelector(editor, (state) => state.can({ type: 'transition', action: scheduleAt })),
+    scheduleNow: useSelector(editor, (state) => state.can({ type: 'transition', action: { action: 'schedule', scheduledAt: nowIso } })),
+    markPublished: useSelector(editor, (state) => state.can({ type: 'transition', action: { action: 'markPublished', postUrl: '' } })),
+  };
+  const onTransition = (action: TransitionAction) => editor.send({ type: 'transition', action });
   if (!task) {
     return (
       <section aria-labelledby="publish-title" className="rounded-xl border border-line p-4">
@@ -33,10 +53,6 @@ export const PublishPanel = ({ task, mode, busy, dirty, exportText, onTransition
       </section>
     );
   }
-  const allowed = ACTIONS_BY_STATUS[task.status];
-  const can = (action: TransitionAction['action']) => allowed.includes(action) && !busy;
-  const whenDate = when ? new Date(when) : null;
-  const validWhen = whenDate !== null && !Number.isNaN(whenDate.getTime());
 
   return (
     <section aria-labelledby="publish-title" className="flex flex-col gap-3 rounded-xl border border-line p-4">
@@ -62,51 +78,51 @@ export const PublishPanel = ({ task, mode, busy, dirty, exportText, onTransition
           )}
         </p>
       )}
-      {dirty && allowed.length > 0 && <p className="text-xs text-muted">{t('operations.publish.savesFirst')}</p>}
+      {unsaved && offered.length > 0 && <p className="text-xs text-muted">{t('operations.publish.savesFirst')}</p>}
 
       <div className="flex flex-wrap gap-2">
-        {allowed.includes('markReady') && (
-          <button type="button" className="btn-primary" disabled={!can('markReady')} onClick={() => onTransition({ action: 'markReady' })}>
+        {offered.includes('markReady') && (
+          <button type="button" className="btn-primary" disabled={!can.markReady} onClick={() => onTransition({ action: 'markReady' })}>
             {t('operations.publish.markReady')}
           </button>
         )}
-        {allowed.includes('unschedule') && (
-          <button type="button" className="btn-outline" disabled={!can('unschedule')} onClick={() => onTransition({ action: 'unschedule' })}>
+        {offered.includes('unschedule') && (
+          <button type="button" className="btn-outline" disabled={!can.unschedule} onClick={() => onTransition({ action: 'unschedule' })}>
             {t('operations.publish.unschedule')}
           </button>
         )}
-        {allowed.includes('backToDraft') && (
-          <button type="button" className="btn-ghost" disabled={!can('backToDraft')} onClick={() => onTransition({ action: 'backToDraft' })}>
+        {offered.includes('backToDraft') && (
+          <button type="button" className="btn-ghost" disabled={!can.backToDraft} onClick={() => onTransition({ action: 'backToDraft' })}>
             {t('operations.publish.backToDraft')}
           </button>
         )}
       </div>
 
-      {allowed.includes('schedule') && (
+      {offered.includes('schedule') && (
         <div className="flex flex-col gap-2 border-t border-line pt-3">
           <label className="flex flex-col gap-1 text-sm">
             {t('operations.publish.when')}
             <input type="datetime-local" className="field" value={when} min={localInputValue(new Date())} onChange={(event) => setWhen(event.target.value)} />
           </label>
           <div className="flex flex-wrap gap-2">
-            <button type="button" className="btn-primary" disabled={!can('schedule') || !validWhen} onClick={() => whenDate && onTransition({ action: 'schedule', scheduledAt: whenDate.toISOString() })}>
+            <button type="button" className="btn-primary" disabled={!can.scheduleAt} onClick={() => onTransition(scheduleAt)}>
               <span className="i-lucide-calendar-clock" aria-hidden="true" />
               {task.status === 'scheduled' ? t('operations.publish.reschedule') : t('operations.publish.schedule')}
             </button>
-            <button type="button" className="btn-outline" disabled={!can('schedule')} onClick={() => onTransition({ action: 'schedule', scheduledAt: new Date().toISOString() })}>
+            <button type="button" className="btn-outline" disabled={!can.scheduleNow} onClick={() => onTransition({ action: 'schedule', scheduledAt: new Date().toISOString() })}>
               {mode === 'api' ? t('operations.publish.publishNow') : t('operations.publish.dueNow')}
             </button>
           </div>
         </div>
       )}
 
-      {allowed.includes('markPublished') && (
+      {offered.includes('markPublished') && (
         <div className="flex flex-col gap-2 border-t border-line pt-3">
           <label className="flex flex-col gap-1 text-sm">
             {t('operations.publish.postUrl')}
             <input type="url" className="field" value={postUrl} placeholder="https://" onChange={(event) => setPostUrl(event.target.value)} />
           </label>
-          <button type="button" className="btn-primary self-start" disabled={!can('markPublished')} onClick={() => onTransition({ action: 'markPublished', postUrl: postUrl.trim() })}>
+          <button type="button" className="btn-primary self-start" disabled={!can.markPublished} onClick={() => onTransition({ action: 'markPublished', postUrl: postUrl.trim() })}>
             {t('operations.publish.markPublished')}
           </button>
         </div>

@@ -1,17 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { fromCallback, fromPromise } from 'xstate';
+import { taskEditorLogic } from '../../app/operations-actors';
 import { useRuntime } from '../../app/runtime-context';
-import type { FileRef } from '../../contract/media';
 import type { Platform } from '../../contract/tasks';
-import { createChatStreamActor, type ChatTransport } from '../../machines/chat-stream.actor';
-import { formIssues, isDirty, taskEditorMachine } from '../../machines/task-editor.machine';
-import { uploadFile } from '../../services/api/media';
-import { createTask, getTask, startDrafting, transitionTask, updateTask } from '../../services/api/tasks';
-import { streamChat, StreamError } from '../../services/chat-stream';
-import { loginUrlFor } from '../../services/redirect';
+import { formIssues, taskEditorView } from '../../machines/task-editor.machine';
 import { Composer } from './composer';
 import { DraftsPanel, type DraftingPhase } from './drafts-panel';
 import { LeaveGuard } from './leave-guard';
@@ -19,9 +12,6 @@ import { LinkedInPreview, XiaohongshuPreview } from './post-previews';
 import { usePublishModes } from './publish-modes';
 import { PublishPanel } from './publish-panel';
 import { useScreenActor } from '../../app/use-screen-actor';
-
-/** How often an open task looks again while the scheduler may be moving it on. */
-const REFRESH_MS = 5000;
 
 type TaskEditorScreenProps = { taskId: string | null; platform: Platform; onCreated: (taskId: string) => void };
 
@@ -33,74 +23,22 @@ export const TaskEditorScreen = ({ taskId, platform, onCreated }: TaskEditorScre
   const modes = usePublishModes();
   const author = useSelector(app, (state) => state.context.user?.nickname || state.context.user?.username || '');
 
-  const editor = useScreenActor(
-    taskEditorMachine.provide({
-      actors: {
-        loadTask: fromPromise(({ input }) => getTask(input.taskId, { silent: true })),
-        saveTask: fromPromise(({ input: { taskId: id, platform: kind, form } }) => {
-          const fields = { ...form, images: form.images.map(({ fileId }) => ({ fileId })) };
-          return id ? updateTask({ id, ...fields }, { silent: true }) : createTask({ platform: kind, ...fields }, { silent: true });
-        }),
-        transitionTask: fromPromise(({ input }) => transitionTask({ id: input.taskId, ...input.action }, { silent: true })),
-        uploadImages: fromCallback<{ type: 'noop' }, { files: File[] }>(({ input, sendBack }) => {
-          let cancelled = false;
-          void (async () => {
-            const uploaded: FileRef[] = [];
-            let error: string | null = null;
-            for (const file of input.files) {
-              try {
-                uploaded.push(await uploadFile(file, { silent: true }));
-              } catch (caught) {
-                error = `${file.name}: ${caught instanceof Error ? caught.message : String(caught)}`;
-              }
-            }
-            if (!cancelled) sendBack({ type: 'uploads.done', files: uploaded.filter((file) => file.kind === 'image'), error: error ?? (uploaded.some((file) => file.kind !== 'image') ? t('operations.images.notImage') : null) });
-          })();
-          return () => {
-            cancelled = true;
-          };
-        }),
-        startDrafting: fromPromise(({ input }) => startDrafting(input, { silent: true })),
-        chatStream: createChatStreamActor(draftingTransport(() => navigate(loginUrlFor(location.pathname, location.search), { replace: true }))),
-      },
-      actions: {
-        taskCreated: (_, { taskId: id }) => {
-          onCreated(id);
-          navigate(`/kraken-operation/task/edit/${id}`, { replace: true });
-        },
-        announceSaved: (_, { status }) => toast({ title: t('operations.editor.saved', { status: t(`operations.status.${status}`) }), variant: 'success' }),
-      },
-    }),
-    { input: { taskId, platform } },
-  );
+  const editor = useScreenActor(taskEditorLogic({ navigate, toast, onCreated }), { input: { taskId, platform } });
 
   const context = useSelector(editor, (state) => state.context);
   const phase = useSelector(editor, (state) => (state.value as { drafting: DraftingPhase }).drafting);
   const loading = useSelector(editor, (state) => state.matches({ task: 'loading' }) || state.matches({ task: 'choosing' }));
   const loadFailed = useSelector(editor, (state) => state.matches({ task: 'loadFailed' }));
   const notFound = useSelector(editor, (state) => state.matches({ task: 'notFound' }));
-  const busy = useSelector(editor, (state) => state.matches({ task: { editing: 'saving' } }) || state.matches({ task: { editing: 'transitioning' } }));
   const saving = useSelector(editor, (state) => state.matches({ task: { editing: 'saving' } }));
   const uploading = useSelector(editor, (state) => state.matches({ uploads: 'uploading' }));
   const canSave = useSelector(editor, (state) => state.can({ type: 'save' }));
   const canGenerate = useSelector(editor, (state) => state.can({ type: 'drafts.generate' }));
   const canRetry = useSelector(editor, (state) => state.can({ type: 'drafts.retry' }));
-  const dirty = isDirty(context) || (context.taskId === null && context.form.body + context.form.title + context.form.brief.topic !== '');
+  const unsaved = useSelector(editor, taskEditorView.unsaved);
+  const editable = useSelector(editor, taskEditorView.editable);
   const issues = formIssues(context);
-  const { form, saved } = context;
-  const editable = saved === null || (saved.status !== 'published' && saved.status !== 'publishing');
-  const streaming = phase === 'starting' || phase === 'streaming';
-
-  const watchedStatus = saved?.status;
-  const watchedTime = saved?.scheduledAt ?? null;
-  useEffect(() => {
-    if (watchedStatus !== 'scheduled' && watchedStatus !== 'publishing') return;
-    const timer = setInterval(() => {
-      const due = watchedStatus === 'publishing' || (watchedTime !== null && Date.parse(watchedTime) <= Date.now());
-      if (due) editor.send({ type: 'refresh' });
-    }, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [watchedStatus, watchedTime, editor]);
+  const { form } = context;
 
   if (notFound) {
     return (
@@ -130,14 +68,14 @@ export const TaskEditorScreen = ({ taskId, platform, onCreated }: TaskEditorScre
 
   return (
     <div className="flex flex-col gap-4">
-      <LeaveGuard active={dirty || streaming} />
+      <LeaveGuard editor={editor} />
       <header className="flex flex-wrap items-center gap-3">
         <Link href="/kraken-operation" className="btn-ghost" aria-label={t('operations.backToOverview')}>
           <span className="i-lucide-arrow-left rtl:-scale-x-100" aria-hidden="true" />
         </Link>
         <h1 className="me-auto text-2xl font-semibold">{heading}</h1>
-        {dirty && <span className="text-xs text-warn" data-testid="unsaved">{t('operations.editor.unsaved')}</span>}
-        <button type="button" className="btn-primary" disabled={!canSave || busy || !editable} onClick={() => editor.send({ type: 'save' })}>
+        {unsaved && <span className="text-xs text-warn" data-testid="unsaved">{t('operations.editor.unsaved')}</span>}
+        <button type="button" className="btn-primary" disabled={!canSave} onClick={() => editor.send({ type: 'save' })}>
           <span className={saving ? 'i-lucide-loader-circle animate-spin' : 'i-lucide-save'} aria-hidden="true" />
           {saving ? t('operations.editor.saving') : t('operations.editor.save')}
         </button>
@@ -190,21 +128,9 @@ export const TaskEditorScreen = ({ taskId, platform, onCreated }: TaskEditorScre
           ) : (
             <LinkedInPreview title={form.title} body={form.body} images={form.images} author={author} />
           )}
-          <PublishPanel task={saved} mode={modes[kind]} busy={busy} dirty={dirty} exportText={exportText} onTransition={(action) => editor.send({ type: 'transition', action })} />
+          <PublishPanel editor={editor} mode={modes[kind]} exportText={exportText} />
         </aside>
       </div>
     </div>
   );
 };
-
-/** The chat transport, where a 401 sends the operator to log in like any other call of the area. */
-const draftingTransport =
-  (toLogin: () => void): ChatTransport =>
-  async (request, options) => {
-    try {
-      await streamChat(request, options);
-    } catch (error) {
-      if (error instanceof StreamError && error.status === 401) toLogin();
-      throw error;
-    }
-  };

@@ -1,0 +1,28 @@
+import { fromPromise } from 'xstate';
+import { agentDetailMachine } from '../machines/agent-detail.machine';
+import { agentsMarketMachine } from '../machines/agents-market.machine';
+import { getAgentDetail, listPublishedAgents } from '../services/api/agents';
+import type { Navigate, Runtime } from './runtime';
+
+/**
+ * The real side effects of the agents' screen machines (the market, one agent's detail), given
+ * here rather than in the screens, so a screen only reads its machine and sends events.
+ */
+export const agentsMarketLogic = ({ chat, navigate }: Pick<Runtime, 'chat'> & { navigate: Navigate }) =>
+  agentsMarketMachine.provide({
+    actors: {
+      fetchPage: fromPromise(({ input }) =>
+        listPublishedAgents({ current: input.current, pageSize: input.pageSize, ...(input.keyword ? { keyword: input.keyword } : {}) }, { silent: true }),
+      ),
+    },
+    actions: {
+      startChat: (_, { agentId }) => {
+        chat.send({ type: 'conversation.new', agentId });
+        navigate('/chat');
+      },
+    },
+  });
+
+export const agentDetailLogic = agentDetailMachine.provide({
+  actors: { fetchAgent: fromPromise(({ input }) => getAgentDetail(input.agentId, { silent: true })) },
+});

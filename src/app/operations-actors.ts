@@ -1,0 +1,122 @@
+import { fromCallback, fromPromise } from 'xstate';
+import type { FileRef } from '../contract/media';
+import { PLATFORMS, TASK_STATUSES, type Platform, type TaskStatus } from '../contract/tasks';
+import { i18n } from '../i18n';
+import { createChatStreamActor, type ChatTransport } from '../machines/chat-stream.actor';
+import { operationsGuardMachine, type VerifiedSession } from '../machines/operations-guard.machine';
+import { operationsOverviewMachine, type OverviewFilters } from '../machines/operations-overview.machine';
+import { taskEditorMachine } from '../machines/task-editor.machine';
+import { uploadFile } from '../services/api/media';
+import { createTask, getTask, listTasks, startDrafting, transitionTask, updateTask, verifyOperationsSession } from '../services/api/tasks';
+import { streamChat, StreamError } from '../services/chat-stream';
+import { getToken } from '../services/cookies';
+import { loginUrlFor } from '../services/redirect';
+import type { Navigate, Runtime } from './runtime';
+
+/**
+ * The real side effects of the operations area's screen machines (the door, the overview, the
+ * task editor), given here rather than in the screens, so a screen only reads and sends events.
+ */
+export const operationsGuardLogic = ({ navigate }: { navigate: Navigate }) =>
+  operationsGuardMachine.provide({
+    actors: {
+      verifySession: fromPromise<VerifiedSession>(() => verifyOperationsSession({ silent: true })),
+    },
+    actions: {
+      redirectToLogin: (_, { pathname, search }) => navigate(loginUrlFor(pathname, search ? `?${search}` : ''), { replace: true }),
+    },
+    guards: { hasToken: () => Boolean(getToken()) },
+  });
+
+/** The overview's filters, as the address holds them (`?platform=&status=&q=&page=`). */
+export const filtersFromQuery = (search: string): Partial<OverviewFilters> => {
+  const query = new URLSearchParams(search);
+  const platform = query.get('platform');
+  const status = query.get('status');
+  const page = Number(query.get('page'));
+  return {
+    ...(PLATFORMS.includes(platform as Platform) ? { platform: platform as Platform } : {}),
+    ...(TASK_STATUSES.includes(status as TaskStatus) ? { status: status as TaskStatus } : {}),
+    ...(query.get('q') ? { keyword: query.get('q')! } : {}),
+    ...(Number.isInteger(page) && page > 1 ? { current: page } : {}),
+  };
+};
+
+const queryOf = (filters: OverviewFilters): string => {
+  const query = new URLSearchParams();
+  if (filters.platform) query.set('platform', filters.platform);
+  if (filters.status) query.set('status', filters.status);
+  if (filters.keyword.trim()) query.set('q', filters.keyword.trim());
+  if (filters.current > 1) query.set('page', String(filters.current));
+  const text = query.toString();
+  return text ? `?${text}` : '';
+};
+
+export const overviewLogic = ({ navigate }: { navigate: Navigate }) =>
+  operationsOverviewMachine.provide({
+    actors: { fetchTasks: fromPromise(({ input, signal }) => listTasks(input, { silent: true, signal })) },
+    actions: { filtersChanged: (_, filters) => navigate(`/kraken-operation${queryOf(filters)}`, { replace: true }) },
+  });
+
+/** The chat transport, where a 401 sends the operator to log in like any other call of the area. */
+const draftingTransport =
+  (toLogin: () => void): ChatTransport =>
+  async (request, options) => {
+    try {
+      await streamChat(request, options);
+    } catch (error) {
+      if (error instanceof StreamError && error.status === 401) toLogin();
+      throw error;
+    }
+  };
+
+/** Uploads the picked files one after the other; what is not an image is left out, and said. */
+const uploadImages = fromCallback<{ type: 'noop' }, { files: File[] }>(({ input, sendBack }) => {
+  let cancelled = false;
+  void (async () => {
+    const uploaded: FileRef[] = [];
+    let error: string | null = null;
+    for (const file of input.files) {
+      try {
+        uploaded.push(await uploadFile(file, { silent: true }));
+      } catch (caught) {
+        error = `${file.name}: ${caught instanceof Error ? caught.message : String(caught)}`;
+      }
+    }
+    const notImage = uploaded.some((file) => file.kind !== 'image') ? i18n.t('operations.images.notImage') : null;
+    if (!cancelled) sendBack({ type: 'uploads.done', files: uploaded.filter((file) => file.kind === 'image'), error: error ?? notImage });
+  })();
+  return () => {
+    cancelled = true;
+  };
+});
+
+type TaskEditorEffects = Pick<Runtime, 'toast'> & {
+  navigate: Navigate;
+  /** A new task got its id: the route keeps this editor for its edit address. */
+  onCreated: (taskId: string) => void;
+};
+
+export const taskEditorLogic = ({ navigate, toast, onCreated }: TaskEditorEffects) =>
+  taskEditorMachine.provide({
+    actors: {
+      loadTask: fromPromise(({ input }) => getTask(input.taskId, { silent: true })),
+      saveTask: fromPromise(({ input: { taskId, platform, form } }) => {
+        const fields = { ...form, images: form.images.map(({ fileId }) => ({ fileId })) };
+        return taskId ? updateTask({ id: taskId, ...fields }, { silent: true }) : createTask({ platform, ...fields }, { silent: true });
+      }),
+      transitionTask: fromPromise(({ input }) => transitionTask({ id: input.taskId, ...input.action }, { silent: true })),
+      uploadImages,
+      startDrafting: fromPromise(({ input }) => startDrafting(input, { silent: true })),
+      chatStream: createChatStreamActor(draftingTransport(() => navigate(loginUrlFor(location.pathname, location.search), { replace: true }))),
+    },
+    actions: {
+      taskCreated: (_, { taskId }) => {
+        onCreated(taskId);
+        navigate(`/kraken-operation/task/edit/${taskId}`, { replace: true });
+      },
+      announceSaved: (_, { status }) =>
+        toast({ title: i18n.t('operations.editor.saved', { status: i18n.t(`operations.status.${status}`) }), variant: 'success' }),
+      leave: (_, { to }) => navigate(to),
+    },
+  });
