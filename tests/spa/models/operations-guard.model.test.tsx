@@ -34,7 +34,7 @@ const XHS_TASK = '/kraken-operation/task/xiaohongshu';
 
 const answers = actorAnswers(operationsGuardMachine);
 const EVENTS: ModelEvent[] = [
-  { type: 'location.changed', pathname: XHS_TASK, search: '' },
+  { type: 'location.changed', pathname: XHS_TASK, search: '' } as ModelEvent,
   { type: 'session.expired' },
   answers.done('verifySession', { userId: 'operator' }),
   answers.error('verifySession', 401, 'Not signed in'),
