@@ -1,34 +1,26 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { createMachine, type AnyStateMachine, type EventFromLogic, type SnapshotFrom } from 'xstate';
-import { createTestModel, type TestParam } from 'xstate/graph';
+import type { SnapshotFrom } from 'xstate';
+import type { TestParam } from 'xstate/graph';
+import { endpoints } from '../../src/contract/endpoints';
+import { chatMachine } from '../../src/machines/chat.machine';
+import { operationsGuardMachine } from '../../src/machines/operations-guard.machine';
+import { passwordLoginMachine } from '../../src/machines/password-login.machine';
+import { actorAnswers } from '../spa/models/actor-answers';
+import type { ModelEvent } from '../spa/models/production-paths';
 import { demoAccount, expect, logIn, test, useEnglish } from './fixtures';
+import { coveringWalks } from './production-walks';
 
 /**
- * Browser tests generated from abstract models with xstate/graph: one test per generated path,
- * against the real server and the built SPA. Each state's assertion is a page assertion; each
- * event is something a person does in Chromium.
+ * Browser walks generated from the machines that ship (the same generator as the model tests),
+ * against the real server and the built SPA: a few long walks that together take every
+ * transition a person and the real server can cause, each step done in Chromium and each state
+ * checked on the page against rules written from the product, not read from the machine.
  */
 
 type Ctx = { page: Page; context: BrowserContext; baseURL: string };
-type Params<M extends AnyStateMachine> = TestParam<SnapshotFrom<M>, EventFromLogic<M>>;
-
-/** Fails when a reachable state has no assertion or an event has no executor. */
-const expectCovered = <M extends AnyStateMachine>(machine: M, params: Params<M>) => {
-  const adjacency = Object.values(createTestModel(machine).getAdjacencyMap());
-  const states = new Set(adjacency.map((entry) => String(entry.state.value)));
-  const events = new Set(adjacency.flatMap((entry) => Object.values<{ event: { type: string } }>(entry.transitions).map((step) => step.event.type)));
-  expect([...states].filter((state) => !(state in (params.states ?? {})))).toEqual([]);
-  expect([...events].filter((event) => !(event in (params.events ?? {})))).toEqual([]);
-};
-
-const pathsOf = (name: string, machine: AnyStateMachine) => {
-  const model = createTestModel(machine);
-  const simple = model.getSimplePaths();
-  const shortest = model.getShortestPaths();
-  const paths = [...new Map([...simple, ...shortest].map((path) => [path.description, path])).values()];
-  console.log(`${name} model (browser): ${simple.length} simple paths, ${shortest.length} shortest paths; running ${paths.length}`);
-  return paths;
-};
+const hasToken = async (context: BrowserContext) => (await context.cookies()).some((cookie) => cookie.name === 'ai-chat-ops-token');
+const nameOf = (state: { value: unknown }) =>
+  typeof state.value === 'string' ? state.value : Object.entries(state.value as object).map(([parent, child]) => `${parent}.${String(child)}`)[0]!;
 
 test.beforeEach(async ({ page }) => {
   await useEnglish(page);
@@ -37,66 +29,84 @@ test.beforeEach(async ({ page }) => {
 // ---------------------------------------------------------------------------------------------
 // (a) password login with redirect
 
-const passwordLogin = createMachine({
-  id: 'passwordLogin',
-  types: {} as { events: { type: 'TYPE_RIGHT' } | { type: 'TYPE_WRONG' } | { type: 'SUBMIT' } },
-  initial: 'blank',
-  states: {
-    blank: { on: { TYPE_RIGHT: 'filledRight', TYPE_WRONG: 'filledWrong' } },
-    filledWrong: { on: { SUBMIT: 'refused', TYPE_RIGHT: 'filledRight' } },
-    refused: { on: { TYPE_RIGHT: 'filledRight' } },
-    filledRight: { on: { SUBMIT: 'signedIn' } },
-    signedIn: { type: 'final' },
-  },
+type LoginSnapshot = SnapshotFrom<typeof passwordLoginMachine>;
+const WRONG = 'not-the-password';
+const login = actorAnswers(passwordLoginMachine);
+const typing = (field: 'username' | 'password', value: string) => ({ type: 'field.change', field, value }) as ModelEvent;
+const loginWalks = coveringWalks(passwordLoginMachine, {
+  events: [
+    typing('username', demoAccount().username || 'demo'),
+    typing('password', WRONG),
+    typing('password', 'right'),
+    { type: 'submit' },
+    login.done('login', { token: 't', userInfo: {} }),
+    login.error('login', 401, 'Wrong account or password'),
+  ],
+  serializeState: (state: LoginSnapshot) =>
+    `${nameOf(state)}|${state.context.username ? 'account' : ''}|${state.context.password === WRONG ? 'wrong' : state.context.password ? 'right' : ''}|${state.context.failure?.reason ?? ''}`,
+  // the real server decides: the right password gets in, a wrong one is refused
+  allow: (state, event) =>
+    !login.srcOf(event) || (event.type.startsWith('xstate.done') ? state.context.password === 'right' : state.context.password === WRONG),
 });
 
-const WRONG = 'not-the-password';
-const hasToken = async (context: BrowserContext) => (await context.cookies()).some((cookie) => cookie.name === 'ai-chat-ops-token');
+/** Where the form must be after what last happened. */
+const LOGIN_EXPECTED_AFTER: Record<string, string> = {
+  'type account': 'editing',
+  'type password': 'editing',
+  'submit with both': 'submitting',
+  'submit with a field empty': 'editing',
+  'login ok': 'succeeded',
+  'login 401': 'editing',
+};
+type LoginWorld = { typed: { username: string; password: string }; alert: 'none' | 'missing' | 'refused'; last: string };
 
-const loginParams = ({ page, context }: Ctx, lands: RegExp): Params<typeof passwordLogin> => {
+const loginParams = ({ page, context }: Ctx, lands: RegExp, world: LoginWorld): TestParam<LoginSnapshot, ModelEvent> => {
   const account = () => page.getByLabel('Phone number or e-mail');
   const password = () => page.getByLabel('Password');
-  const fill = async (value: string) => {
-    await account().fill(demoAccount().username);
-    await password().fill(value);
-  };
-  const onLogin = async () => {
-    await expect(page).toHaveURL(/\/login\?/);
-    expect(await hasToken(context)).toBe(false);
-  };
+  const expectState = (state: LoginSnapshot) => expect(LOGIN_EXPECTED_AFTER[world.last], `after ${world.last}`).toBe(nameOf(state));
   return {
     states: {
-      blank: async () => {
-        await expect(account()).toHaveValue('');
-        await expect(password()).toHaveValue('');
-        await onLogin();
+      editing: async (state) => {
+        expectState(state);
+        // nothing typed is lost
+        await expect(account()).toHaveValue(world.typed.username);
+        await expect(password()).toHaveValue(world.typed.password);
+        if (world.alert === 'none') await expect(page.getByRole('alert')).toHaveCount(0);
+        if (world.alert === 'missing') await expect(page.getByRole('alert')).toContainText('Enter your phone number or e-mail and your password');
+        if (world.alert === 'refused') await expect(page.getByRole('alert')).toContainText('Login Failed');
+        await expect(page).toHaveURL(/\/login\?/);
+        expect(await hasToken(context)).toBe(false);
       },
-      filledWrong: async () => {
-        await expect(account()).toHaveValue(demoAccount().username);
-        await expect(password()).toHaveValue(WRONG);
-        await onLogin();
-      },
-      refused: async () => {
-        await expect(page.getByRole('alert')).toContainText('Login Failed');
-        // what was typed is kept
-        await expect(account()).toHaveValue(demoAccount().username);
-        await expect(password()).toHaveValue(WRONG);
-        await onLogin();
-      },
-      filledRight: async () => {
-        await expect(password()).toHaveValue(demoAccount().password);
-        await onLogin();
-      },
-      signedIn: async () => {
+      // the real server answers at once: the form may already be past it
+      submitting: (state) => expectState(state),
+      succeeded: async (state) => {
+        expectState(state);
         await expect(page).toHaveURL(lands);
         await expect.poll(() => hasToken(context)).toBe(true);
         await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
       },
     },
     events: {
-      TYPE_WRONG: () => fill(WRONG),
-      TYPE_RIGHT: () => fill(demoAccount().password),
-      SUBMIT: () => page.getByRole('button', { name: 'Log in' }).click(),
+      'field.change': async ({ event }) => {
+        const { field, value } = event as ModelEvent & { field: 'username' | 'password'; value: string };
+        const typed = field === 'password' && value === 'right' ? demoAccount().password : field === 'username' ? demoAccount().username : value;
+        await (field === 'username' ? account() : password()).fill(typed);
+        world.typed[field] = typed;
+        world.last = field === 'username' ? 'type account' : 'type password';
+      },
+      submit: async () => {
+        const both = world.typed.username.trim() !== '' && world.typed.password !== '';
+        world.last = both ? 'submit with both' : 'submit with a field empty';
+        world.alert = both ? 'none' : 'missing';
+        await page.getByRole('button', { name: 'Log in' }).click();
+      },
+      [login.done('login').type]: () => {
+        world.last = 'login ok';
+      },
+      [login.error('login', 401).type]: () => {
+        world.last = 'login 401';
+        world.alert = 'refused';
+      },
     },
   };
 };
@@ -106,115 +116,198 @@ const REDIRECTS = [
   { label: 'hostile redirect_url', redirectUrl: '//evil.example/phish', lands: /^http:\/\/127\.0\.0\.1:\d+\/$/ },
 ];
 
-const loginPaths = pathsOf('password login', passwordLogin);
-
-test.describe('password login with redirect (model)', () => {
-  test('every reachable state has an assertion and every event an executor', ({ page, context, baseURL }) => {
-    expectCovered(passwordLogin, loginParams({ page, context, baseURL: baseURL! }, /./));
+test.describe('password login with redirect (production machine)', () => {
+  test('the walks take every transition the real server allows', () => {
+    console.log(`password login (browser): ${loginWalks.transitionCount} transitions in ${loginWalks.walks.length} walks`);
+    expect([...loginWalks.untaken]).toEqual([]);
   });
-  for (const { label, redirectUrl, lands } of REDIRECTS) {
-    for (const path of loginPaths) {
-      test(`${label}: ${path.description}`, async ({ page, context, baseURL }) => {
-        await page.goto(`/login?redirect_url=${encodeURIComponent(redirectUrl)}`);
-        await path.test(loginParams({ page, context, baseURL: baseURL! }, lands));
-      });
-    }
+  // Every walk ends where it can go no further; those that end signed in try the redirects in turn.
+  let signedIn = 0;
+  for (const [index, walk] of loginWalks.walks.entries()) {
+    const { label, redirectUrl, lands } = walk.state.matches('succeeded') ? REDIRECTS[signedIn++ % REDIRECTS.length]! : REDIRECTS[0]!;
+    test(`${label}: walk ${index + 1} (${walk.events.length} steps)`, async ({ page, context, baseURL }) => {
+      await page.goto(`/login?redirect_url=${encodeURIComponent(redirectUrl)}`);
+      const world: LoginWorld = { typed: { username: '', password: '' }, alert: 'none', last: 'type account' };
+      await expect(page.getByLabel('Phone number or e-mail')).toHaveValue('');
+      await walk.test(loginParams({ page, context, baseURL: baseURL! }, lands, world));
+    });
+  }
+  // the redirects no walk reached go the shortest way in
+  for (const { label, redirectUrl, lands } of REDIRECTS.slice(signedIn)) {
+    const shortest = loginWalks.pathThrough([typing('username', 'demo'), typing('password', 'right'), { type: 'submit' }, login.done('login', {})]);
+    test(`${label}: the shortest way in`, async ({ page, context, baseURL }) => {
+      await page.goto(`/login?redirect_url=${encodeURIComponent(redirectUrl)}`);
+      const world: LoginWorld = { typed: { username: '', password: '' }, alert: 'none', last: 'type account' };
+      await shortest.test(loginParams({ page, context, baseURL: baseURL! }, lands, world));
+    });
   }
 });
 
 // ---------------------------------------------------------------------------------------------
-// (b) chat: send, stream, stop, retry, complete
+// (b) chat: send, stream, stop, retry, send again
 
-const chatFlow = createMachine({
-  id: 'chatFlow',
-  types: {} as { events: { type: 'SEND' } | { type: 'STOP' } | { type: 'RETRY' } | { type: 'LET_FINISH' } },
-  initial: 'empty',
-  states: {
-    empty: { on: { SEND: 'streaming' } },
-    streaming: { on: { STOP: 'stopped', LET_FINISH: 'answered' } },
-    stopped: { on: { RETRY: 'retrying' } },
-    retrying: { on: { LET_FINISH: 'answered' } },
-    answered: { type: 'final' },
+type ChatSnapshot = SnapshotFrom<typeof chatMachine>;
+const QUESTION = 'What can you do for a small bakery?';
+const chat = actorAnswers(chatMachine);
+const ANSWERING = new Set(['stream.accepted', 'stream.delta', 'stream.ended', 'stop']);
+const chatWalks = coveringWalks(chatMachine, {
+  events: [
+    { type: 'draft.change', text: QUESTION } as ModelEvent,
+    { type: 'send' },
+    chat.done('createConversation', { conversationId: 'c1' }),
+    { type: 'stream.accepted', conversationId: 'c1', userMessageId: 'm1', replyMessageId: 'm2' } as ModelEvent,
+    { type: 'stream.delta', text: 'Some' } as ModelEvent,
+    { type: 'stream.ended', messageIds: [] } as ModelEvent,
+    { type: 'stop' },
+    { type: 'retry' },
+  ],
+  input: {},
+  serializeState: (state: ChatSnapshot) =>
+    [
+      nameOf(state),
+      state.context.draft ? 'draft' : '',
+      state.context.outgoing?.accepted ? 'accepted' : '',
+      state.context.outgoing?.retryMessageId ? 'retry' : '',
+      // an answer the server stored can be retried: the person sees its Retry button
+      state.context.messages.at(-1)?.serverId ? 'stored' : '',
+    ].join('|'),
+  allow: (state, event) => {
+    // typing happens where the box waits for a question; the real server accepts a question before its first word
+    if (event.type === 'draft.change') return !state.context.draft && (['idle', 'done', 'cancelled'] as const).some((name) => state.matches(name));
+    // one question per conversation: the offline responder's answers to follow-ups are too short to stop in time
+    if (event.type === 'send') return state.matches('idle');
+    if (event.type === 'stream.accepted') return !state.context.outgoing?.accepted;
+    // a retried answer shows no sign of its acceptance on the page, so a stop cannot be timed after it
+    if (event.type === 'stop' && state.context.outgoing?.retryMessageId) return false;
+    if (ANSWERING.has(event.type)) return state.context.outgoing?.accepted === true;
+    return true;
   },
 });
 
-const QUESTION = 'What can you do for a small bakery?';
+/** Where the conversation must be after what last happened. */
+const CHAT_EXPECTED_AFTER: Record<string, string> = {
+  'type a question': 'idle|done|cancelled',
+  'send the first question': 'creatingConversation',
+  'send again': 'streaming',
+  'conversation created': 'streaming',
+  'answer accepted': 'streaming',
+  'words arrive': 'streaming',
+  'answer ends': 'done',
+  stop: 'cancelled',
+  retry: 'streaming',
+};
+/** `draft`: a question typed and not sent yet, which the box must keep through anything but Send. */
+type ChatWorld = { questions: number; last: string; typedIn: string; draft: boolean };
 
-const chatParams = ({ page }: Ctx): Params<typeof chatFlow> => {
+const chatParams = ({ page }: Ctx, world: ChatWorld): TestParam<ChatSnapshot, ModelEvent> => {
   const box = () => page.getByRole('textbox', { name: /Ask anything/ });
   const reply = () => page.locator('li[data-role="assistant"]').last();
   const stopButton = () => page.getByRole('button', { name: 'Stop generating' });
-  const oneQuestion = async () => {
-    await expect(page.getByTestId('question')).toHaveCount(1);
-    await expect(page.getByTestId('question')).toHaveText(QUESTION);
+  const expectState = (state: ChatSnapshot) => {
+    const expected = CHAT_EXPECTED_AFTER[world.last]!;
+    expect(expected === 'idle|done|cancelled' ? world.typedIn : expected, `after ${world.last}`).toBe(nameOf(state));
   };
-  /** The answer has begun: some text, and the stop button (or already the end, so fast it is). */
-  const expectStreamingOrDone = async () => {
-    await expect(page.getByTestId('answer')).toContainText(/\S/);
-    await oneQuestion();
+  const questions = async () => {
+    await expect(page.getByTestId('question')).toHaveCount(world.questions);
+    if (world.questions > 0) await expect(page.getByTestId('question').last()).toHaveText(QUESTION);
+  };
+  /** Under way: the question is in, and the answer has begun (or already ended, so fast it is). */
+  const underWay = async (state: ChatSnapshot) => {
+    expectState(state);
+    await questions();
+    await expect(box()).toHaveValue(world.draft ? QUESTION : '');
   };
   return {
     states: {
-      empty: async () => {
-        await expect(box()).toHaveValue('');
+      idle: async (state) => {
+        expectState(state);
+        await expect(box()).toHaveValue(world.draft ? QUESTION : '');
         await expect(page.getByTestId('answer')).toHaveCount(0);
       },
-      streaming: expectStreamingOrDone,
-      retrying: expectStreamingOrDone,
-      stopped: async () => {
+      creatingConversation: underWay,
+      streaming: underWay,
+      done: async (state) => {
+        expectState(state);
+        await expect(reply()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
+        await expect(reply().getByTestId('answer')).toContainText('LLM_BASE_URL');
+        await expect(reply().getByRole('button', { name: 'Retry' })).toHaveCount(0);
+        await expect(box()).toHaveValue(world.draft ? QUESTION : '');
+        await questions();
+      },
+      cancelled: async (state) => {
+        expectState(state);
         await expect(reply()).toHaveAttribute('data-status', 'incomplete');
         await expect(reply().getByRole('status')).toContainText('The answer is incomplete');
         await expect(reply().getByRole('button', { name: 'Retry' })).toBeEnabled();
         await expect(stopButton()).toHaveCount(0);
-        await oneQuestion();
-      },
-      answered: async () => {
-        await expect(reply()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
-        await expect(page.getByTestId('answer')).toContainText('LLM_BASE_URL');
-        await expect(reply().getByRole('button', { name: 'Retry' })).toHaveCount(0);
-        await oneQuestion();
-        // stored on the server: a reload shows the same exchange
-        await page.reload();
-        await expect(page.getByTestId('answer')).toContainText('LLM_BASE_URL');
-        await oneQuestion();
+        await expect(box()).toHaveValue(world.draft ? QUESTION : '');
+        await questions();
       },
     },
     events: {
-      SEND: async () => {
+      'draft.change': async ({ state }) => {
+        world.last = 'type a question';
+        world.typedIn = nameOf(state);
+        world.draft = true;
         await box().fill(QUESTION);
+      },
+      send: async () => {
+        world.last = world.questions === 0 ? 'send the first question' : 'send again';
+        world.questions += 1;
+        world.draft = false;
         await box().press('Enter');
-        // the stop button shows as soon as the answer is under way
+      },
+      [chat.done('createConversation').type]: async () => {
+        world.last = 'conversation created';
+        await expect(page).toHaveURL(/\/chat\/[^/?]+$/);
+      },
+      'stream.accepted': async () => {
+        world.last = 'answer accepted';
+        // the server took the question (it is stored: no longer "sending"), and the answer is under way
+        await expect(page.locator('li[data-role="user"]').last()).toHaveAttribute('data-status', 'complete');
         await expect(stopButton()).toBeVisible();
       },
-      STOP: async () => {
-        await expect(page.getByTestId('answer')).toContainText(/\S/);
+      'stream.delta': async () => {
+        world.last = 'words arrive';
+        await expect(reply().getByTestId('answer')).toContainText(/\S/);
+      },
+      'stream.ended': async () => {
+        world.last = 'answer ends';
+        await expect(reply()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
+      },
+      stop: async () => {
+        world.last = 'stop';
+        // at once: the slow line keeps the answer under way for seconds
         await stopButton().click();
       },
-      RETRY: async () => {
+      retry: async () => {
+        world.last = 'retry';
         await reply().getByRole('button', { name: 'Retry' }).click();
-      },
-      LET_FINISH: async () => {
-        await expect(reply()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
       },
     },
   };
 };
 
-const chatPaths = pathsOf('chat', chatFlow);
-
-test.describe('chat send, stream, stop, retry (model)', () => {
-  test('every reachable state has an assertion and every event an executor', ({ page, context, baseURL }) => {
-    expectCovered(chatFlow, chatParams({ page, context, baseURL: baseURL! }));
+test.describe('chat send, stream, stop, retry (production machine)', () => {
+  test('the walks take every transition a person and the real server can cause', () => {
+    console.log(`chat (browser): ${chatWalks.transitionCount} transitions in ${chatWalks.walks.length} walks`);
+    for (const walk of chatWalks.walks) console.log(`  ${walk.events.map((event) => chat.describe(event) ?? event.type).join(', ')}`);
+    expect([...chatWalks.untaken]).toEqual([]);
   });
-  for (const path of chatPaths) {
-    test(path.description, async ({ page, context, baseURL }) => {
-      // a slow line, so "stop as soon as the first text appears" always lands mid-answer
+  for (const [index, walk] of chatWalks.walks.entries()) {
+    test(`walk ${index + 1} (${walk.events.length} steps)`, async ({ page, context, baseURL }) => {
+      test.setTimeout(90_000);
       await page.goto('/chat');
       await expect(page.getByRole('textbox', { name: /Ask anything/ })).toBeVisible();
+      // a slow line, so "stop as soon as the first words appear" always lands mid-answer
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
       await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 20_000, uploadThroughput: -1 });
-      await path.test(chatParams({ page, context, baseURL: baseURL! }));
+      const world: ChatWorld = { questions: 0, last: 'type a question', typedIn: 'idle', draft: false };
+      await walk.test(chatParams({ page, context, baseURL: baseURL! }, world));
+      // stored on the server: a reload shows the same exchanges
+      await page.reload();
+      await expect(page.getByTestId('question')).toHaveCount(world.questions);
     });
   }
 });
@@ -222,57 +315,101 @@ test.describe('chat send, stream, stop, retry (model)', () => {
 // ---------------------------------------------------------------------------------------------
 // (c) the operations guard
 
-const operationsGuard = createMachine({
-  id: 'operationsGuard',
-  types: {} as { events: { type: 'VISIT' } | { type: 'VISIT_WITH_FORGED_TOKEN' } | { type: 'LOG_IN' } },
-  initial: 'outside',
-  states: {
-    outside: { on: { VISIT: 'sentToLogin', VISIT_WITH_FORGED_TOKEN: 'sentToLogin' } },
-    sentToLogin: { on: { LOG_IN: 'backInArea' } },
-    backInArea: { type: 'final' },
-  },
-});
-
+type GuardSnapshot = SnapshotFrom<typeof operationsGuardMachine>;
 const AREA_ADDRESS = '/kraken-operation?status=scheduled';
-
-const guardParams = ({ page, context, baseURL }: Ctx): Params<typeof operationsGuard> => ({
-  states: {
-    outside: async () => {
-      expect(page.url()).toBe('about:blank');
-      expect(await hasToken(context)).toBe(false);
-    },
-    sentToLogin: async () => {
-      await expect(page).toHaveURL(`/login?source=kraken&redirect_url=${encodeURIComponent(AREA_ADDRESS)}`);
-      await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
-      await expect(page.getByRole('heading', { name: 'Operations' })).toHaveCount(0);
-    },
-    backInArea: async () => {
-      await expect(page).toHaveURL(`${baseURL}${AREA_ADDRESS}`);
-      await expect(page.getByRole('heading', { name: 'Operations' })).toBeVisible();
-      await expect(page.getByRole('button', { name: /^Scheduled/ })).toHaveAttribute('aria-pressed', 'true');
-    },
-  },
-  events: {
-    VISIT: async () => {
-      await page.goto(AREA_ADDRESS);
-    },
-    VISIT_WITH_FORGED_TOKEN: async () => {
-      await context.addCookies([{ name: 'ai-chat-ops-token', value: 'forged-token-forged-token-0000', url: baseURL }]);
-      await page.goto(AREA_ADDRESS);
-    },
-    LOG_IN: () => logIn(page),
-  },
-});
-
-const guardPaths = pathsOf('operations guard', operationsGuard);
-
-test.describe('operations guard (model)', () => {
-  test('every reachable state has an assertion and every event an executor', ({ page, context, baseURL }) => {
-    expectCovered(operationsGuard, guardParams({ page, context, baseURL: baseURL! }));
+const XHS_TASK = '/kraken-operation/task/xiaohongshu';
+const guard = actorAnswers(operationsGuardMachine);
+const GUARD_EVENTS: ModelEvent[] = [
+  guard.done('verifySession', { userId: 'demo' }),
+  guard.error('verifySession', 401, 'Not signed in'),
+  { type: 'location.changed', pathname: XHS_TASK, search: '' } as ModelEvent,
+];
+const guardWalk = (token: boolean) =>
+  coveringWalks(operationsGuardMachine.provide({ guards: { hasToken: () => token } }), {
+    events: GUARD_EVENTS,
+    input: { pathname: '/kraken-operation', search: 'status=scheduled' },
+    serializeState: (state: GuardSnapshot) => `${nameOf(state)}@${state.context.pathname}`,
+    // the real check answers before anyone can move; a 401 mid-visit is played in the model test on the screen
+    allow: (state, event) => event.type !== 'location.changed' || (state.matches('allowed') && state.context.pathname !== XHS_TASK),
   });
-  for (const path of guardPaths) {
-    test(path.description, async ({ page, context, baseURL }) => {
-      await path.test(guardParams({ page, context, baseURL: baseURL! }));
+const GUARD_WALKS = [
+  ...guardWalk(true).walks.map((walk) => ({ token: 'valid' as const, walk })),
+  ...guardWalk(true).walks.filter((walk) => walk.events.some((event) => event.type.startsWith('xstate.error'))).map((walk) => ({ token: 'forged' as const, walk })),
+  { token: 'none' as const, walk: guardWalk(false).pathThrough([]) },
+].filter(({ token, walk }) => token !== 'valid' || !walk.events.some((event) => event.type.startsWith('xstate.error')));
+
+/** Where the area must be after what last happened. */
+const GUARD_EXPECTED_AFTER: Record<string, string> = {
+  'visit with a valid token': 'verifying',
+  'visit with a forged token': 'verifying',
+  'visit without a token': 'redirecting',
+  'check ok': 'allowed',
+  'check refused': 'redirecting',
+  'move inside the area': 'allowed',
+};
+type GuardWorld = { at: string; last: string };
+
+const guardParams = ({ page }: Ctx, world: GuardWorld): TestParam<GuardSnapshot, ModelEvent> => {
+  const expectState = (state: GuardSnapshot) => expect(GUARD_EXPECTED_AFTER[world.last], `after ${world.last}`).toBe(nameOf(state));
+  return {
+    states: {
+      // the real check answers at once: the page may already be past it
+      verifying: (state) => expectState(state),
+      allowed: async (state) => {
+        expectState(state);
+        await expect(page).toHaveURL(world.at);
+        if (world.at === AREA_ADDRESS) {
+          await expect(page.getByRole('heading', { name: 'Operations' })).toBeVisible();
+          await expect(page.getByRole('button', { name: /^Scheduled/ })).toHaveAttribute('aria-pressed', 'true');
+        } else {
+          await expect(page.getByRole('heading', { name: 'Xiaohongshu task' })).toBeVisible();
+        }
+      },
+      redirecting: async (state) => {
+        expectState(state);
+        await expect(page).toHaveURL(`/login?source=kraken&redirect_url=${encodeURIComponent(world.at)}`);
+        await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+        await expect(page.getByRole('heading', { name: 'Operations' })).toHaveCount(0);
+      },
+    },
+    events: {
+      [guard.done('verifySession').type]: () => {
+        world.last = 'check ok';
+      },
+      [guard.error('verifySession', 401).type]: () => {
+        world.last = 'check refused';
+      },
+      'location.changed': async () => {
+        world.last = 'move inside the area';
+        await page.getByRole('link', { name: 'New Xiaohongshu task' }).click();
+        world.at = XHS_TASK;
+      },
+    },
+  };
+};
+
+test.describe('operations guard (production machine)', () => {
+  test('the walks take every transition the real check allows', () => {
+    expect([...guardWalk(true).untaken]).toEqual([]);
+    expect(GUARD_WALKS.map(({ token }) => token).sort()).toEqual(['forged', 'none', 'valid']);
+  });
+  for (const { token, walk } of GUARD_WALKS) {
+    test(`${token} token: ${walk.events.map((event) => guard.describe(event) ?? event.type).join(', ') || 'the visit'}`, async ({ page, context, baseURL }) => {
+      if (token === 'valid') {
+        const response = await page.request.post(endpoints.login.path, { data: demoAccount() });
+        const { data } = (await response.json()) as { data: { token: string } };
+        await context.addCookies([{ name: 'ai-chat-ops-token', value: data.token, url: baseURL }]);
+      }
+      if (token === 'forged') await context.addCookies([{ name: 'ai-chat-ops-token', value: 'forged-token-forged-token-0000', url: baseURL }]);
+      await page.goto(AREA_ADDRESS);
+      const world: GuardWorld = { at: AREA_ADDRESS, last: `visit ${token === 'none' ? 'without a' : `with a ${token}`} token` };
+      await walk.test(guardParams({ page, context, baseURL: baseURL! }, world));
+      if (walk.state.matches('redirecting')) {
+        // logging in brings the operator back to the exact address
+        await logIn(page);
+        await expect(page).toHaveURL(`${baseURL}${world.at}`);
+        await expect(page.getByRole('heading', { name: 'Operations' })).toBeVisible();
+      }
     });
   }
 });

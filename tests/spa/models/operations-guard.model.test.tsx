@@ -1,58 +1,85 @@
-import { screen } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { screen, waitFor } from '@testing-library/react';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { Route, Switch } from 'wouter';
-import { createMachine, type EventFromLogic, type SnapshotFrom } from 'xstate';
-import { createTestModel, type TestParam } from 'xstate/graph';
+import { navigate } from 'wouter/use-browser-location';
+import type { SnapshotFrom } from 'xstate';
+import type { TestParam } from 'xstate/graph';
 import { endpoints } from '../../../src/contract/endpoints';
 import { isSignedIn } from '../../../src/machines/app.machine';
+import { operationsGuardMachine } from '../../../src/machines/operations-guard.machine';
 import OperationsArea from '../../../src/screens/operations/operations-area';
 import { getConversation } from '../../../src/services/api/conversations';
-import { getToken, setToken } from '../../../src/services/cookies';
+import { getToken } from '../../../src/services/cookies';
 import { db, seedUser } from '../../msw/db';
-import { recordRequests, server, type SeenRequest } from '../../msw/server';
-import { gate } from '../../msw/sse';
+import { failBody } from '../../msw/handlers';
 import { renderWithRuntime, type Screen } from '../harness';
-import { coverageGaps, NO_GAPS, planPaths, transitionsOf } from './model-coverage';
+import { actorAnswers, failResponse, holdCalls } from './held-calls';
+import { productionPaths, type ModelEvent } from './production-paths';
 
 /**
- * The operations area's door as an operator meets it: without a token, with a forged one or with
- * one the verification refuses they land on the login page with the exact address to come back
- * to; with a good one they wait for the check and then see the area; moving inside the area moves
- * the return address with them, and a 401 mid-visit sends them to login from where they are.
- * No invoke, no after: the real OperationsArea does the work, the model says what must be true.
+ * The operations area's door, with paths generated from the guard that ships. Whether a token is
+ * stored is the one thing the machine asks the browser (its `hasToken` guard), so the machine is
+ * walked twice, once per answer; every other step is an event: the session check's answers (held
+ * by the fake API until the path gives them), the operator moving inside the area, and a 401 in
+ * the middle of a visit. The page is judged by the spec's rule: without a token, or when the check
+ * does not answer success, or on a later 401, the operator lands on the login page with the exact
+ * address (path and query) to come back to; nothing of the area shows before the check says yes.
  */
-const operationsGuard = createMachine({
-  id: 'operationsGuard',
-  types: {} as {
-    events:
-      | { type: 'VISIT_WITHOUT_TOKEN' }
-      | { type: 'VISIT_WITH_FORGED_TOKEN' }
-      | { type: 'VISIT_WHILE_VERIFICATION_REFUSES' }
-      | { type: 'VISIT_WITH_TOKEN' }
-      | { type: 'VERIFICATION_ANSWERS' }
-      | { type: 'NAVIGATE_INSIDE' }
-      | { type: 'SESSION_EXPIRES' };
-  },
-  initial: 'notVisited',
-  states: {
-    notVisited: {
-      on: {
-        VISIT_WITHOUT_TOKEN: 'sentToLogin',
-        VISIT_WITH_FORGED_TOKEN: 'sentToLogin',
-        VISIT_WHILE_VERIFICATION_REFUSES: 'sentToLogin',
-        VISIT_WITH_TOKEN: 'checking',
-      },
-    },
-    checking: { on: { VERIFICATION_ANSWERS: 'inArea' } },
-    inArea: { on: { NAVIGATE_INSIDE: 'movedInside', SESSION_EXPIRES: 'sentToLogin' } },
-    movedInside: { on: { SESSION_EXPIRES: 'sentToLogin' } },
-    sentToLogin: { type: 'final' },
-  },
-});
+type Snapshot = SnapshotFrom<typeof operationsGuardMachine>;
 
-const model = createTestModel(operationsGuard);
-const { paths, transitionCount } = planPaths('operations guard', model);
+const OVERVIEW = '/kraken-operation?status=draft';
+const DEEP = '/kraken-operation/task/edit/42?tab=images&draft=1';
+const XHS_TASK = '/kraken-operation/task/xiaohongshu';
+
+const answers = actorAnswers(operationsGuardMachine);
+const EVENTS: ModelEvent[] = [
+  { type: 'location.changed', pathname: XHS_TASK, search: '' } as ModelEvent,
+  { type: 'session.expired' },
+  answers.done('verifySession', { userId: 'operator' }),
+  answers.error('verifySession', 401, 'Not signed in'),
+  // a check that answers, but not success (code 1): the door stays shut
+  answers.error('verifySession', 200, 'Account locked'),
+];
+const serializeState = (state: Snapshot) => `${JSON.stringify(state.value)}@${state.context.pathname}?${state.context.search}`;
+
+const withToken = productionPaths(operationsGuardMachine.provide({ guards: { hasToken: () => true } }), {
+  events: EVENTS,
+  input: { pathname: '/kraken-operation', search: 'status=draft' },
+  serializeState,
+});
+const withoutToken = productionPaths(operationsGuardMachine.provide({ guards: { hasToken: () => false } }), {
+  events: EVENTS,
+  input: { pathname: '/kraken-operation/task/edit/42', search: 'tab=images&draft=1' },
+  serializeState,
+});
+const PLAYS = [
+  ...withToken.paths.map((path) => ({ token: true, path })),
+  // No token: the door shuts at once and nothing more can happen, so the path is its start.
+  { token: false, path: withoutToken.pathThrough([]) },
+];
+console.log(`Operations guard (production machine): ${withToken.transitionCount + withoutToken.transitionCount} transitions; running ${PLAYS.length} paths`);
+
+type World = {
+  view: Screen;
+  check: ReturnType<typeof holdCalls<'verifySession'>>;
+  /** Where the operator is now, so where login must bring them back. */
+  at: string;
+  last: string;
+};
+
+/** Where the page must be after what last happened. */
+const EXPECTED_AFTER: Record<string, string> = {
+  'open with a token': 'verifying',
+  'open without a token': 'redirecting',
+  'verifySession ok': 'allowed',
+  'verifySession 401': 'redirecting',
+  'verifySession 200': 'redirecting',
+  'move while checking': 'verifying',
+  'move inside the area': 'allowed',
+  'session expires': 'redirecting',
+};
+const expectState = (world: World, state: string) => expect(EXPECTED_AFTER[world.last], `after ${world.last}`).toBe(state);
 
 const area = (
   <Switch>
@@ -61,137 +88,104 @@ const area = (
     <Route path="/login">
       <p>the login page</p>
     </Route>
-    <Route>
-      <p>elsewhere</p>
-    </Route>
   </Switch>
 );
 
 const loginUrl = (back: string) => `/login?source=kraken&redirect_url=${encodeURIComponent(back)}`;
-
-/** A deep address with a query, so "exact" means path and query both. */
-const DEEP = '/kraken-operation/task/edit/42?tab=images&draft=1';
-const OVERVIEW = '/kraken-operation?status=draft';
-const XHS_TASK = '/kraken-operation/task/xiaohongshu';
-
-type World = {
-  view: Screen | null;
-  /** Where the operator is now, so where login must bring them back. */
-  at: string;
-  verifications: SeenRequest[];
-  releaseVerification: () => void;
-  expectSignedOut: boolean;
-};
-
-const view = (world: World) => world.view!;
 const newTaskLink = () => screen.queryByRole('link', { name: 'New Xiaohongshu task' });
-
 const expectNothingOfTheArea = () => {
   expect(newTaskLink()).toBeNull();
-  expect(screen.queryByRole('heading', { name: 'Task not found' })).toBeNull();
   expect(screen.queryByRole('heading', { name: 'Xiaohongshu task' })).toBeNull();
 };
 
-const testParams = (world: () => World): TestParam<SnapshotFrom<typeof operationsGuard>, EventFromLogic<typeof operationsGuard>> => ({
+const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
   states: {
-    notVisited: () => {
-      expect(world().view).toBeNull();
-      expect(getToken()).toBeNull();
-      expect(world().verifications).toHaveLength(0);
-    },
-    checking: async () => {
-      // the check is under way and held: nothing of the area shows before it answers
-      await expect.poll(() => world().verifications.length).toBe(1);
+    verifying: async () => {
+      const w = world();
+      expectState(w, 'verifying');
+      await w.check.waiting('verifySession');
       expect(screen.getByRole('status')).toHaveTextContent(/check/i);
       expectNothingOfTheArea();
-      expect(view(world()).url()).toBe(world().at);
+      expect(w.view.url()).toBe(w.at);
+      expect(w.check.count('verifySession')).toBe(1);
     },
-    inArea: async () => {
-      expect(await screen.findByRole('link', { name: 'New Xiaohongshu task' })).toBeInTheDocument();
-      expect(view(world()).url()).toBe(world().at);
-      expect(world().verifications).toHaveLength(1);
+    allowed: async () => {
+      const w = world();
+      expectState(w, 'allowed');
+      if (w.at === XHS_TASK) expect(await screen.findByRole('heading', { name: 'Xiaohongshu task' })).toBeInTheDocument();
+      else expect(await screen.findByRole('link', { name: 'New Xiaohongshu task' })).toBeInTheDocument();
+      expect(w.view.url()).toBe(w.at);
+      // moving inside the area is not a new visit: the door was checked once
+      expect(w.check.count('verifySession')).toBe(1);
       expect(screen.queryByText('the login page')).toBeNull();
     },
-    movedInside: async () => {
-      expect(await screen.findByRole('heading', { name: 'Xiaohongshu task' })).toBeInTheDocument();
-      expect(view(world()).url()).toBe(XHS_TASK);
-      // moving inside the area is not a new visit: the door was checked once
-      expect(world().verifications).toHaveLength(1);
-    },
-    sentToLogin: async () => {
-      await expect.poll(view(world()).url).toBe(loginUrl(world().at));
+    redirecting: async () => {
+      const w = world();
+      expectState(w, 'redirecting');
+      await waitFor(() => expect(w.view.url()).toBe(loginUrl(w.at)));
       expect(await screen.findByText('the login page')).toBeInTheDocument();
       expectNothingOfTheArea();
-      if (world().expectSignedOut) {
-        expect(isSignedIn(view(world()).runtime.app.getSnapshot())).toBe(false);
+      if (w.last !== 'verifySession 200') {
+        // the token is gone with the session; a check that said no on its own keeps it for the login page to replace
+        expect(isSignedIn(w.view.runtime.app.getSnapshot())).toBe(false);
         expect(getToken()).toBeNull();
       }
     },
   },
   events: {
-    VISIT_WITHOUT_TOKEN: async () => {
-      world().at = DEEP;
-      world().expectSignedOut = true;
-      world().view = await renderWithRuntime(area, { url: DEEP });
+    'location.changed': async () => {
+      const w = world();
+      w.last = w.last === 'open with a token' || w.last === 'move while checking' ? 'move while checking' : 'move inside the area';
+      const link = newTaskLink();
+      // the link while the area shows; the browser's own navigation (back, a bookmark) otherwise
+      if (link) await w.view.user.click(link);
+      else navigate(XHS_TASK);
+      w.at = XHS_TASK;
     },
-    VISIT_WITH_FORGED_TOKEN: async () => {
-      seedUser();
-      setToken('forged.token.value');
-      world().at = '/kraken-operation/task/linkedin?draft=3';
-      world().expectSignedOut = true;
-      world().view = await renderWithRuntime(area, { url: world().at });
-    },
-    VISIT_WHILE_VERIFICATION_REFUSES: async () => {
-      const { user } = seedUser();
-      server.use(http.get(endpoints.operationsSession.path, () => HttpResponse.json({ code: 1, msg: 'Account locked', data: null })));
-      world().at = DEEP;
-      world().view = await renderWithRuntime(area, { url: DEEP, signedInAs: user });
-    },
-    VISIT_WITH_TOKEN: async () => {
-      const { user } = seedUser();
-      const held = gate();
-      world().releaseVerification = held.open;
-      // held until the model says the check answers, then the default handler answers it
-      server.use(
-        http.get(endpoints.operationsSession.path, async () => {
-          await held.promise;
-          return undefined;
-        }),
-      );
-      world().at = OVERVIEW;
-      world().view = await renderWithRuntime(area, { url: OVERVIEW, signedInAs: user });
-    },
-    VERIFICATION_ANSWERS: () => world().releaseVerification(),
-    NAVIGATE_INSIDE: async () => {
-      await view(world()).user.click(screen.getByRole('link', { name: 'New Xiaohongshu task' }));
-      world().at = XHS_TASK;
-    },
-    SESSION_EXPIRES: async () => {
-      world().expectSignedOut = true;
+    'session.expired': async () => {
+      const w = world();
+      w.last = 'session expires';
       db.sessions.clear();
       await getConversation('conv-1').catch(() => undefined);
     },
+    ...Object.fromEntries(
+      EVENTS.filter((event) => answers.srcOf(event)).map((event) => [
+        event.type,
+        async ({ event: step }: { event: ModelEvent }) => {
+          const w = world();
+          w.last = answers.describe(step)!;
+          if (!step.type.startsWith('xstate.error')) return w.check.answer('verifySession', undefined);
+          const { status, msg } = step.error as { status: number; msg: string };
+          return w.check.answer('verifySession', status === 200 ? HttpResponse.json(failBody(msg)) : failResponse(status, msg));
+        },
+      ]),
+    ),
   },
 });
 
-describe('operations guard, model-based', () => {
-  let world: World | null = null;
-  const params = testParams(() => world!);
+const describePath = ({ token, path }: (typeof PLAYS)[number]) =>
+  [token ? 'with a token' : 'without a token', ...path.events.map((event) => answers.describe(event) ?? event.type)].join(', ');
 
-  it('has an assertion for every reachable state and an executor for every event', () => {
-    expect(coverageGaps(operationsGuard, model, params)).toEqual(NO_GAPS);
-    expect(transitionCount).toBe(8);
-    expect(new Set(paths.flatMap(transitionsOf)).size).toBe(transitionCount);
+describe('operations guard, paths generated from the production machine', () => {
+  const holder: { world: World | null } = { world: null };
+
+  it('reaches every state, asserts each, and takes every transition', () => {
+    const reached = new Set([...withToken.reachedStates, ...withoutToken.reachedStates].map((value) => JSON.parse(value) as string));
+    const declared = Object.keys(operationsGuardMachine.root.states).filter((state) => state !== 'entering');
+    expect([...reached].sort()).toEqual(declared.sort());
+    for (const state of declared) expect(params(() => holder.world!).states, `no assertion for ${state}`).toHaveProperty(state);
+    // checking, before and after a move: a move and three answers each; in the area, before and after
+    // a move: a move and a 401 each; without a token the door is shut at once.
+    expect(withToken.transitionCount).toBe(12);
+    expect(withoutToken.transitionCount).toBe(0);
   });
 
-  it.each(paths.map((path) => [path.description, path]))('%s', async (_description, path) => {
-    world = {
-      view: null,
-      at: '',
-      verifications: recordRequests(endpoints.operationsSession.path),
-      releaseVerification: () => undefined,
-      expectSignedOut: false,
-    };
-    await path.test(params);
+  it.each(PLAYS.map((play) => [describePath(play), play] as const))('%s', async (_name, { token, path }) => {
+    const { user } = seedUser();
+    const check = holdCalls({ verifySession: endpoints.operationsSession });
+    const at = token ? OVERVIEW : DEEP;
+    const view = await renderWithRuntime(area, { url: at, ...(token ? { signedInAs: user } : {}) });
+    holder.world = { view, check, at, last: token ? 'open with a token' : 'open without a token' };
+    await path.test(params(() => holder.world!));
   });
 });

@@ -63,7 +63,8 @@ export const productionPaths = <M extends AnyStateMachine>(machine: M, options: 
   const adjacency = Object.values(model.getAdjacencyMap());
   const transitionPaths = adjacency.flatMap((entry) =>
     Object.values(entry.transitions as Record<string, { event: ModelEvent }>)
-      .filter(({ event }) => (entry.state as AnyMachineSnapshot).can(event as never))
+      // A machine that has finished takes no more events, even those its root would handle.
+      .filter(({ event }) => (entry.state as AnyMachineSnapshot).status === 'active' && (entry.state as AnyMachineSnapshot).can(event as never))
       .map(({ event }) => pathThrough([...eventsTo.get(options.serializeState(entry.state as SnapshotFrom<M>))!, event])),
   );
   // Shortest paths also end on a transition the list above holds: only the transitions are played.

@@ -1,130 +1,132 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { createMachine, type EventFromLogic, type SnapshotFrom } from 'xstate';
-import { createTestModel, type TestParam } from 'xstate/graph';
+import type { SnapshotFrom } from 'xstate';
+import type { TestParam } from 'xstate/graph';
 import { TOKEN_COOKIE } from '../../../src/contract/auth';
 import { endpoints } from '../../../src/contract/endpoints';
 import { isSignedIn } from '../../../src/machines/app.machine';
+import { wechatLoginMachine, type WechatLoginInput } from '../../../src/machines/wechat-login.machine';
 import LoginScreen from '../../../src/screens/login/login-screen';
-import { db, nextId, seedUser, seedWechatCode } from '../../msw/db';
+import { db, seedUser, seedWechatCode } from '../../msw/db';
 import { recordRequests, type SeenRequest } from '../../msw/server';
 import { renderWithRuntime, type Screen } from '../harness';
-import { coverageGaps, NO_GAPS, transitionsOf, uniquePaths } from './model-coverage';
+import { actorAnswers, failResponse, holdCalls } from './held-calls';
+import { productionPaths, type ModelEvent } from './production-paths';
 
 /**
- * WeChat's in-app browser as a person meets it on the login page: sent to authorise, coming back
- * with a code that works (maybe with a scan id, whose approval page opens), with one that WeChat refuses (told
- * why, sent again), or finding WeChat unreachable (told why, trying again when it is back).
+ * The login state beyond the session check, with paths generated from the machine that ships,
+ * once per way the page can open (inside WeChat or not; with or without a code, this browser's
+ * state or another's, on the third attempt; with a scan link). The session check's verdict, the
+ * config and code-exchange answers (held by the fake API until the path gives them), Try again and
+ * a password login are the events. Where the page must be is written from the spec and decision
+ * 005: inside WeChat a visitor is sent to WeChat's authorisation, and a code is exchanged only
+ * with the state this browser sent; a failure shows a destructive toast with the server's msg and
+ * sends again, but after three attempts in a row it stops and offers Try again; once signed in
+ * the page goes where redirect_url says, and a scan link opens the page that asks (never approves).
  */
-const wechatLogin = createMachine({
-  id: 'wechatLogin',
-  types: {} as {
-    events:
-      | { type: 'OPEN_WITHOUT_CODE' }
-      | { type: 'OPEN_WITH_CODE' }
-      | { type: 'OPEN_WITH_CODE_AND_SCANID' }
-      | { type: 'OPEN_WITH_USED_CODE' }
-      | { type: 'OPEN_WHILE_WECHAT_DOWN' }
-      | { type: 'CONSENT' }
-      | { type: 'RETRY_WHEN_BACK' };
-  },
-  initial: 'notOpened',
-  states: {
-    notOpened: {
-      on: {
-        OPEN_WITHOUT_CODE: 'sentToAuthorize',
-        OPEN_WITH_CODE: 'signedIn',
-        OPEN_WITH_CODE_AND_SCANID: 'signedInAndAskedToApprove',
-        OPEN_WITH_USED_CODE: 'refusedAndSentAgain',
-        OPEN_WHILE_WECHAT_DOWN: 'configFailed',
-      },
-    },
-    sentToAuthorize: { on: { CONSENT: 'signedIn' } },
-    refusedAndSentAgain: { on: { CONSENT: 'signedIn' } },
-    configFailed: { on: { RETRY_WHEN_BACK: 'sentToAuthorize' } },
-    signedIn: { type: 'final' },
-    signedInAndAskedToApprove: { type: 'final' },
-  },
-});
-
-const model = createTestModel(wechatLogin);
-const shortestPaths = model.getShortestPaths();
-const simplePaths = model.getSimplePaths();
-const paths = uniquePaths([...simplePaths, ...shortestPaths]);
-const transitionCount = new Set(simplePaths.flatMap(transitionsOf)).size;
-console.log(
-  `WeChat in-app login model: ${simplePaths.length} simple paths, ${shortestPaths.length} shortest paths; running ${paths.length} that take all ${transitionCount} transitions`,
-);
+type Snapshot = SnapshotFrom<typeof wechatLoginMachine>;
 
 const AUTHORIZE = '/api/wechat-simulator/authorize';
 const RETURN_TO = '/account';
 const LOGIN_PAGE = `/login?redirect_url=${encodeURIComponent(RETURN_TO)}`;
+const OURS = '1.feedc0de';
+const CODE = 'code-from-wechat';
+const SCAN_ID = 'scan-model-0002';
 const USED_CODE_MSG = 'The WeChat authorisation code is invalid, expired or already used. Please sign in with WeChat again.';
 const DOWN_MSG = 'WeChat could not be reached. Please try again in a moment.';
 const STATE_KEY = 'ai-chat-ops:wechat-oauth-state';
+const answers = actorAnswers(wechatLoginMachine);
+
+const EVENTS: ModelEvent[] = [
+  { type: 'session.visitor' },
+  { type: 'session.signedIn' },
+  answers.done('fetchConfig', { appId: 'wx-test-app', timestamp: 1, nonceStr: 'n', signature: 's', authorizeUrl: AUTHORIZE }),
+  answers.error('fetchConfig', 502, DOWN_MSG),
+  answers.done('exchangeCode', { token: 't', userInfo: { id: 'u', username: 'lin', nickname: 'Lin', avatar: '' } }),
+  answers.error('exchangeCode', 400, USED_CODE_MSG),
+  { type: 'retry' },
+];
+
+type Opening = { name: string; wechat: boolean; query: string; saved: string | null; code: 'none' | 'ours' | 'foreign'; scan: boolean };
+const OPENINGS: Opening[] = [
+  { name: 'in WeChat', wechat: true, query: '', saved: null, code: 'none', scan: false },
+  { name: 'in WeChat, back with a code', wechat: true, query: `&code=${CODE}&state=${OURS}`, saved: OURS, code: 'ours', scan: false },
+  { name: 'in WeChat, back with a code and someone else’s state', wechat: true, query: `&code=${CODE}&state=1.not-ours`, saved: OURS, code: 'foreign', scan: false },
+  { name: 'in WeChat, back from the third attempt', wechat: true, query: `&code=${CODE}&state=3.feedc0de`, saved: '3.feedc0de', code: 'ours', scan: false },
+  { name: 'in WeChat, back with a code from a scan link', wechat: true, query: `&scanid=${SCAN_ID}&code=${CODE}&state=${OURS}`, saved: OURS, code: 'ours', scan: true },
+  { name: 'outside WeChat, from a scan link', wechat: false, query: `&scanid=${SCAN_ID}`, saved: null, code: 'none', scan: true },
+  { name: 'outside WeChat', wechat: false, query: '', saved: null, code: 'none', scan: false },
+];
+
+const serializeState = (state: Snapshot) => `${JSON.stringify(state.value)}|${state.context.attempt}|${state.context.code ? 'code' : ''}|${state.context.scanId ? 'scan' : ''}`;
+const inputOf = (opening: Opening): WechatLoginInput => ({
+  device: { mobile: opening.wechat, wechat: opening.wechat },
+  href: `${location.origin}${LOGIN_PAGE}${opening.query}`,
+  savedState: opening.saved,
+  nonce: '0'.repeat(32),
+});
+const walks = OPENINGS.map((opening) => ({ opening, ...productionPaths(wechatLoginMachine, { events: EVENTS, input: inputOf(opening), serializeState }) }));
+const PLAYS = walks.flatMap(({ opening, paths }) => paths.map((path) => ({ opening, path })));
+console.log(`WeChat login (production machine): ${walks.reduce((sum, walk) => sum + walk.transitionCount, 0)} transitions over ${OPENINGS.length} openings; running ${PLAYS.length} paths`);
 
 type World = {
   view: Screen | null;
+  opening: Opening;
   userId: string;
+  username: string;
+  password: string;
+  calls: ReturnType<typeof holdCalls<'fetchConfig' | 'exchangeCode'>>;
   redirects: string[];
-  exchanges: SeenRequest[];
   approvals: SeenRequest[];
-  scanId: string | null;
+  /** Redirects to WeChat in this run of attempts, read from the state that came back (the product's own count). */
+  attempt: number;
+  /** The page the login leaves for once signed in. */
+  lands: string | null;
+  /** Try again starts over: the code in the address belongs to the attempts given up on. */
+  startedOver: boolean;
+  last: string;
 };
+
+/** Where the page must be after what last happened, by the product's rules. */
+const expectedAfter = (world: World): string => {
+  const { opening, last, attempt, startedOver } = world;
+  switch (last) {
+    case 'open as a visitor':
+      return opening.wechat ? 'wechat.configuring' : 'loggedOut';
+    case 'open signed in':
+    case 'exchangeCode ok':
+    case 'log in with the password':
+      return 'idle';
+    case 'fetchConfig ok':
+      // a code is exchanged only with the state this browser sent; otherwise get our own, three times at most
+      if (opening.code === 'ours' && !startedOver) return 'wechat.exchanging';
+      return attempt < 3 ? 'wechat.redirecting' : 'wechat.failed';
+    case 'exchangeCode 400':
+      return attempt < 3 ? 'wechat.redirecting' : 'wechat.failed';
+    case 'fetchConfig 502':
+      return 'wechat.failed';
+    case 'click retry':
+      return 'wechat.configuring';
+    default:
+      throw new Error(`no rule for ${last}`);
+  }
+};
+const nameOf = (state: Snapshot) =>
+  typeof state.value === 'string' ? state.value : Object.entries(state.value).map(([parent, child]) => `${parent}.${String(child)}`)[0]!;
+const expectState = (world: World, state: Snapshot) => expect(expectedAfter(world), `after ${world.last} (${world.opening.name})`).toBe(nameOf(state));
 
 const tokenCookie = () =>
   document.cookie
     .split(';')
     .map((part) => part.trim())
     .find((part) => part.startsWith(`${TOKEN_COOKIE}=`));
+const view = (world: World) => world.view!;
+const progress = () => screen.getByText('Logging in with WeChat…');
 
-/** Opens the app's login page at this address inside WeChat (a page load: a fresh runtime). */
-const open = async (world: World, address: string) => {
-  if (world.view) {
-    world.view.unmount();
-    world.view.runtime.stop();
-  }
-  world.view = await renderWithRuntime(<LoginScreen />, {
-    url: address,
-    wechat: { device: { mobile: true, wechat: true }, environment: 'local', redirect: (url) => world.redirects.push(url) },
-  });
-};
-
-/** The last authorisation redirect, read as WeChat would read it. */
-const lastRedirect = (world: World) => {
-  const raw = world.redirects.at(-1)!;
-  const url = new URL(raw);
-  return { raw, url, redirectUri: new URL(url.searchParams.get('redirect_uri')!), state: url.searchParams.get('state')! };
-};
-
-/** What WeChat does on consent: back to redirect_uri with a fresh code for this person and the state. */
-const comeBackWithCode = async (world: World, code: string, state: string, from?: string) => {
-  const back = new URL(from ?? lastRedirect(world).redirectUri.href);
-  back.searchParams.set('code', code);
-  back.searchParams.set('state', state);
-  await open(world, `${back.pathname}${back.search}`);
-};
-
-const expectSentToAuthorize = async (world: World, attempt: number) => {
-  await waitFor(() => expect(world.redirects.length).toBeGreaterThan(0));
-  const { raw, url, redirectUri, state } = lastRedirect(world);
-  expect(url.origin + url.pathname).toBe(`${location.origin}${AUTHORIZE}`);
-  expect(raw).toMatch(/\?appid=wx-test-app&redirect_uri=[^&]+&response_type=code&scope=snsapi_userinfo&state=[^&#]+#wechat_redirect$/);
-  expect(`${redirectUri.pathname}${redirectUri.search}`).toBe(LOGIN_PAGE);
-  expect(state).toMatch(new RegExp(`^${attempt}\\.[0-9a-f]{32}$`));
-  expect(localStorage.getItem(STATE_KEY)).toBe(state);
-  expect(screen.getByText('Logging in with WeChat…').closest('[role="status"]')).not.toBeNull();
-  expect(screen.queryByLabelText('Phone number or e-mail')).toBeNull();
-  expect(isSignedIn(world.view!.runtime.app.getSnapshot())).toBe(false);
+const expectNotSignedIn = (world: World) => {
+  expect(isSignedIn(view(world).runtime.app.getSnapshot())).toBe(false);
   expect(tokenCookie()).toBeUndefined();
-};
-
-const expectSignedIn = async (world: World, at = RETURN_TO) => {
-  await waitFor(() => expect(isSignedIn(world.view!.runtime.app.getSnapshot())).toBe(true));
-  expect(world.view!.runtime.app.getSnapshot().context.user?.id).toBe(world.userId);
-  const token = decodeURIComponent(tokenCookie()!.slice(TOKEN_COOKIE.length + 1));
-  expect(db.sessions.get(token)).toBe(world.userId);
-  await waitFor(() => expect(world.view!.url()).toBe(at));
+  expect(world.approvals).toHaveLength(0);
 };
 
 const destructiveToast = async (text: string) => {
@@ -133,54 +135,161 @@ const destructiveToast = async (text: string) => {
   expect(description.closest('[data-variant]')).toHaveTextContent('WeChat login failed');
 };
 
-const testParams = (world: () => World): TestParam<SnapshotFrom<typeof wechatLogin>, EventFromLogic<typeof wechatLogin>> => ({
+const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
   states: {
-    notOpened: () => {
+    awaitingSession: () => {
       expect(world().view).toBeNull();
       expect(world().redirects).toEqual([]);
     },
-    sentToAuthorize: async () => {
-      await expectSentToAuthorize(world(), 1);
-      expect(world().exchanges).toHaveLength(0);
+    loggedOut: async (state) => {
+      const w = world();
+      expectState(w, state);
+      expect(await screen.findByLabelText('Phone number or e-mail')).toBeVisible();
+      expect(screen.queryByText('Logging in with WeChat…')).toBeNull();
+      // a scan link outside WeChat opens the page that asks, which asks to log in first
+      await waitFor(() => expect(view(w).url()).toBe(w.opening.scan ? `/scan-approval?scanid=${SCAN_ID}` : `${LOGIN_PAGE}${w.opening.query}`));
+      expect(w.redirects).toEqual([]);
+      expect(w.calls.count('fetchConfig')).toBe(0);
+      expectNotSignedIn(w);
     },
-    refusedAndSentAgain: async () => {
-      await destructiveToast(USED_CODE_MSG);
-      // the failed attempt counts: a code that keeps failing cannot loop forever
-      await expectSentToAuthorize(world(), 2);
-      expect(world().exchanges).toHaveLength(1);
+    wechat: async (state) => {
+      const w = world();
+      expectState(w, state);
+      if (state.matches({ wechat: 'configuring' })) {
+        const request = await w.calls.waiting('fetchConfig');
+        expect(new URL(request.url).searchParams.get('url')!.startsWith(`${location.origin}/login?`)).toBe(true);
+        expect(progress()).toBeInTheDocument();
+      }
+      if (state.matches({ wechat: 'exchanging' })) {
+        const request = await w.calls.waiting('exchangeCode');
+        expect(new URL(request.url).searchParams.get('code')).toBe(CODE);
+        expect(progress()).toBeInTheDocument();
+        expect(w.redirects).toEqual([]);
+      }
+      if (state.matches({ wechat: 'redirecting' })) {
+        if (w.last === 'exchangeCode 400') await destructiveToast(USED_CODE_MSG);
+        // sent to WeChat's authorisation, counting the attempt, with the state kept to recognise the return
+        await waitFor(() => expect(w.redirects).toHaveLength(1));
+        const url = new URL(w.redirects[0]!);
+        expect(url.origin + url.pathname).toBe(`${location.origin}${AUTHORIZE}`);
+        expect(w.redirects[0]).toMatch(/\?appid=wx-test-app&redirect_uri=[^&]+&response_type=code&scope=snsapi_userinfo&state=[^&#]+#wechat_redirect$/);
+        const back = new URL(url.searchParams.get('redirect_uri')!);
+        expect(back.pathname).toBe('/login');
+        expect(back.searchParams.get('redirect_url')).toBe(RETURN_TO);
+        expect(back.searchParams.has('code')).toBe(false);
+        const sent = url.searchParams.get('state')!;
+        expect(sent).toMatch(new RegExp(`^${w.attempt + 1}\\.[0-9a-f]{32}$`));
+        expect(localStorage.getItem(STATE_KEY)).toBe(sent);
+        expect(progress()).toBeInTheDocument();
+        expect(w.calls.count('exchangeCode')).toBe(w.opening.code === 'ours' && !w.startedOver ? 1 : 0);
+      }
+      if (state.matches({ wechat: 'failed' })) {
+        const msg = w.last === 'fetchConfig 502' ? DOWN_MSG : USED_CODE_MSG;
+        if (w.last !== 'fetchConfig ok') await destructiveToast(msg);
+        const alert = await screen.findByRole('alert');
+        expect(alert).toHaveTextContent('WeChat login failed');
+        expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
+        // no more redirects: a code that keeps failing must not loop
+        expect(w.redirects).toEqual([]);
+      }
+      expectNotSignedIn(w);
     },
-    configFailed: async () => {
-      await destructiveToast(DOWN_MSG);
-      const alert = await screen.findByRole('alert');
-      expect(alert).toHaveTextContent('WeChat login failed');
-      expect(alert).toHaveTextContent(DOWN_MSG);
-      expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
-      expect(world().redirects).toEqual([]);
-      expect(isSignedIn(world().view!.runtime.app.getSnapshot())).toBe(false);
-    },
-    signedIn: async () => {
-      await expectSignedIn(world());
-      expect(world().exchanges.length).toBeGreaterThanOrEqual(1);
-      expect(world().approvals).toHaveLength(0);
-    },
-    signedInAndAskedToApprove: async () => {
-      // Signed in, on the page that asks: the scan code itself is not approved by coming back.
-      await expectSignedIn(world(), `/scan-approval?scanid=${world().scanId}`);
-      expect(db.scanTickets.get(world().scanId!)).toMatchObject({ status: 'waiting' });
-      expect(world().approvals).toHaveLength(0);
+    idle: async (state) => {
+      const w = world();
+      expectState(w, state);
+      await waitFor(() => expect(isSignedIn(view(w).runtime.app.getSnapshot())).toBe(true));
+      expect(view(w).runtime.app.getSnapshot().context.user?.id).toBe(w.userId);
+      expect(db.sessions.get(decodeURIComponent(tokenCookie()!.slice(TOKEN_COOKIE.length + 1)))).toBe(w.userId);
+      if (w.lands) await waitFor(() => expect(view(w).url()).toBe(w.lands));
+      // the scan link's page asks; coming back signed in approves nothing
+      expect(w.approvals).toHaveLength(0);
+      expect(w.redirects).toEqual([]);
     },
   },
   events: {
-    OPEN_WITHOUT_CODE: () => open(world(), LOGIN_PAGE),
-    OPEN_WITH_CODE: async () => {
-      localStorage.setItem(STATE_KEY, '1.feedc0de');
-      seedWechatCode('code-fresh', world().userId);
-      await comeBackWithCode(world(), 'code-fresh', '1.feedc0de', `${location.origin}${LOGIN_PAGE}`);
+    'session.visitor': async () => {
+      const w = world();
+      w.last = 'open as a visitor';
+      w.view = await open(w, false);
     },
-    OPEN_WITH_CODE_AND_SCANID: async () => {
-      const scanId = nextId('scan');
-      db.scanTickets.set(scanId, {
-        id: scanId,
+    'session.signedIn': async () => {
+      const w = world();
+      if (!w.view) {
+        w.last = 'open signed in';
+        w.lands = w.opening.scan ? `/scan-approval?scanid=${SCAN_ID}` : null;
+        w.view = await open(w, true);
+        return;
+      }
+      // outside WeChat: the person logs in with the password instead
+      w.last = 'log in with the password';
+      w.lands = w.opening.scan ? '/' : RETURN_TO;
+      await view(w).user.type(screen.getByLabelText('Phone number or e-mail'), w.username);
+      await view(w).user.type(screen.getByLabelText('Password'), w.password);
+      await view(w).user.click(screen.getByRole('button', { name: 'Log in' }));
+    },
+    retry: async () => {
+      const w = world();
+      w.last = 'click retry';
+      w.attempt = 0;
+      w.startedOver = true;
+      w.redirects.length = 0;
+      await view(w).user.click(screen.getByRole('button', { name: 'Try again' }));
+    },
+    ...Object.fromEntries(
+      EVENTS.filter((event) => answers.srcOf(event)).map((event) => [
+        event.type,
+        async ({ event: step }: { event: ModelEvent }) => {
+          const w = world();
+          const src = answers.srcOf(step) as 'fetchConfig' | 'exchangeCode';
+          w.last = answers.describe(step)!;
+          if (step.type.startsWith('xstate.error')) {
+            const { status, msg } = step.error as { status: number; msg: string };
+            await w.calls.answer(src, failResponse(status, msg));
+            return;
+          }
+          if (src === 'exchangeCode') {
+            seedWechatCode(CODE, w.userId);
+            w.lands = w.opening.scan ? `/scan-approval?scanid=${SCAN_ID}` : RETURN_TO;
+          }
+          // the fake server's own answer: the config (naming the simulator's page), or the exchange of the code
+          await w.calls.answer(src, undefined);
+        },
+      ]),
+    ),
+  },
+});
+
+/** Opens the login page at the opening's address (a page load: a fresh runtime). */
+const open = (world: World, signedIn: boolean) => {
+  const { opening } = world;
+  if (opening.saved) localStorage.setItem(STATE_KEY, opening.saved);
+  const user = signedIn ? db.users.get(world.userId)! : undefined;
+  return renderWithRuntime(<LoginScreen />, {
+    url: `${LOGIN_PAGE}${opening.query}`,
+    ...(user ? { signedInAs: { id: user.id, username: user.username, nickname: user.nickname, avatar: user.avatar } } : {}),
+    wechat: { device: { mobile: opening.wechat, wechat: opening.wechat }, environment: 'local', redirect: (url) => world.redirects.push(url) },
+  });
+};
+
+describe('WeChat login state, paths generated from the production machine', () => {
+  const holder: { world: World | null } = { world: null };
+
+  it('reaches every state a page can rest in, asserts each, and takes every transition', () => {
+    const reached = new Set(walks.flatMap((walk) => [...walk.reachedStates].map((json) => nameOf({ value: JSON.parse(json) } as Snapshot))));
+    // visitor, checkingCode, retrying and signedIn only choose the way on
+    expect([...reached].sort()).toEqual(['awaitingSession', 'idle', 'loggedOut', 'wechat.configuring', 'wechat.exchanging', 'wechat.failed', 'wechat.redirecting']);
+    for (const state of ['awaitingSession', 'loggedOut', 'wechat', 'idle']) expect(params(() => holder.world!).states).toHaveProperty(state);
+        // each opening: the session's two verdicts, then the config's answers, the exchange's, and Try again
+    expect(walks.map((walk) => walk.transitionCount)).toEqual([5, 10, 8, 11, 10, 3, 3]);
+  });
+
+  it.each(PLAYS.map((play) => [`${play.opening.name}: ${play.path.events.map((event) => answers.describe(event) ?? event.type).join(', ')}`, play] as const))(
+    '%s',
+    async (_name, { opening, path }) => {
+      const { user, password } = seedUser({ nickname: 'Lin' });
+      db.wechat.authorizeUrl = AUTHORIZE;
+      db.scanTickets.set(SCAN_ID, {
+        id: SCAN_ID,
         fingerPrint: 'desktop-browser-secret',
         status: 'waiting',
         expiresAt: new Date(Date.now() + 60_000).toISOString(),
@@ -188,51 +297,22 @@ const testParams = (world: () => World): TestParam<SnapshotFrom<typeof wechatLog
         device: { browser: 'Chrome 131', os: 'Windows' },
         address: '198.51.100.4',
       });
-      world().scanId = scanId;
-      localStorage.setItem(STATE_KEY, '1.feedc0de');
-      seedWechatCode('code-scan', world().userId);
-      await comeBackWithCode(world(), 'code-scan', '1.feedc0de', `${location.origin}${LOGIN_PAGE}&scanid=${scanId}`);
+      const returned = new URLSearchParams(opening.query).get('state');
+      holder.world = {
+        view: null,
+        opening,
+        userId: user.id,
+        username: user.username,
+        password,
+        calls: holdCalls({ fetchConfig: endpoints.wxConfig, exchangeCode: endpoints.wxLogin }),
+        redirects: [],
+        approvals: recordRequests(endpoints.userUpdateScanId.path),
+        attempt: Number(returned?.split('.')[0]) || 0,
+        lands: null,
+        startedOver: false,
+        last: 'start',
+      };
+      await path.test(params(() => holder.world!));
     },
-    OPEN_WITH_USED_CODE: async () => {
-      localStorage.setItem(STATE_KEY, '1.feedc0de');
-      await comeBackWithCode(world(), 'code-used', '1.feedc0de', `${location.origin}${LOGIN_PAGE}`);
-    },
-    OPEN_WHILE_WECHAT_DOWN: async () => {
-      db.wechat.configFailure = DOWN_MSG;
-      await open(world(), LOGIN_PAGE);
-    },
-    CONSENT: async () => {
-      const code = `code-${world().redirects.length}`;
-      seedWechatCode(code, world().userId);
-      await comeBackWithCode(world(), code, lastRedirect(world()).state);
-    },
-    RETRY_WHEN_BACK: async () => {
-      delete db.wechat.configFailure;
-      await world().view!.user.click(screen.getByRole('button', { name: 'Try again' }));
-    },
-  },
-});
-
-describe('WeChat in-app login, model-based', () => {
-  let world: World | null = null;
-  const params = testParams(() => world!);
-
-  it('has an assertion for every reachable state and an executor for every event', () => {
-    expect(coverageGaps(wechatLogin, model, params)).toEqual(NO_GAPS);
-    expect(new Set(paths.flatMap(transitionsOf)).size).toBe(transitionCount);
-  });
-
-  it.each(paths.map((path) => [path.description, path]))('%s', async (_description, path) => {
-    const { user } = seedUser({ nickname: 'Lin' });
-    db.wechat.authorizeUrl = AUTHORIZE;
-    world = {
-      view: null,
-      userId: user.id,
-      redirects: [],
-      exchanges: recordRequests(endpoints.wxLogin.path),
-      approvals: recordRequests(endpoints.userUpdateScanId.path),
-      scanId: null,
-    };
-    await path.test(params);
-  });
+  );
 });
