@@ -16,7 +16,7 @@ const walk = (dir: string): string[] =>
 /** Without a list (Stryker started by hand): every machine test and every model test. */
 const everyMachineTest = () =>
   [...walk('src'), ...walk('tests/spa')].filter((file) => /\.test\.tsx?$/.test(file) && (file.startsWith('src/machines/') || file.includes('.model.test.')));
-const tests = process.env.MUTATION_TESTS?.split(',').filter(Boolean) ?? everyMachineTest();
+const tests = process.env.MUTATION_TESTS?.split(',').filter(Boolean) ?? ['tests/mutation/machine-loads.test.ts', ...everyMachineTest()];
 const needsDocument = (file: string) =>
   file.endsWith('.tsx') || /\b(document|window|localStorage|sessionStorage|msw|server\.use|render)\b|@testing-library/.test(readFileSync(file, 'utf8'));
 const inDocument = tests.filter(needsDocument);

@@ -10,6 +10,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, relative } from 'node:path';
 
 const TARGET = 85;
+/** Turns a mutant that breaks the machine's module as it loads into a failed test. */
+const LOADS = 'tests/mutation/machine-loads.test.ts';
 const MACHINES = 'src/machines';
 const args = process.argv.slice(2);
 const sinceIndex = args.indexOf('--since');
@@ -70,7 +72,7 @@ for (const unit of chosen) {
   console.log(`\n▶ ${unit}: ${tests.length} test files (${tests.map((test) => relative('.', test)).join(', ')})`);
   const result = spawnSync(join('node_modules', '.bin', 'stryker'), ['run'], {
     stdio: 'inherit',
-    env: { ...process.env, MUTATE_FILE: `${MACHINES}/${unit}.ts`, MUTATION_TESTS: tests.join(',') },
+    env: { ...process.env, MUTATE_FILE: `${MACHINES}/${unit}.ts`, MUTATION_TESTS: [LOADS, ...tests].join(',') },
   });
   const report = `reports/mutation/${unit}.json`;
   if (result.status !== 0 || !existsSync(report)) {

@@ -56,22 +56,41 @@ export const productionPaths = <M extends AnyStateMachine>(machine: M, options: 
     };
   };
 
-  const shortestPaths = model.getShortestPaths({ allowDuplicatePaths: true });
-  const eventsTo = new Map(
-    shortestPaths.map((path) => [options.serializeState(path.state as SnapshotFrom<M>), path.steps.slice(1).map((step) => step.event as ModelEvent)]),
-  );
-  const adjacency = Object.values(model.getAdjacencyMap());
-  const transitionPaths = adjacency.flatMap((entry) =>
-    Object.values(entry.transitions as Record<string, { event: ModelEvent }>)
-      // A machine that has finished takes no more events, even those its root would handle.
-      .filter(({ event }) => (entry.state as AnyMachineSnapshot).status === 'active' && (entry.state as AnyMachineSnapshot).can(event as never))
-      .map(({ event }) => pathThrough([...eventsTo.get(options.serializeState(entry.state as SnapshotFrom<M>))!, event])),
-  );
-  // Shortest paths also end on a transition the list above holds: only the transitions are played.
-  const paths = uniquePaths(transitionPaths);
-  /** Every state value the traversal reached, as JSON. */
-  const reachedStates = new Set(adjacency.map((entry) => JSON.stringify((entry.state as AnyMachineSnapshot).value)));
-  return { model, paths, transitionCount: transitionPaths.length, reachedStates, pathThrough };
+  const traverse = () => {
+    const shortestPaths = model.getShortestPaths({ allowDuplicatePaths: true });
+    const eventsTo = new Map(
+      shortestPaths.map((path) => [options.serializeState(path.state as SnapshotFrom<M>), path.steps.slice(1).map((step) => step.event as ModelEvent)]),
+    );
+    const adjacency = Object.values(model.getAdjacencyMap());
+    const transitionPaths = adjacency.flatMap((entry) =>
+      Object.values(entry.transitions as Record<string, { event: ModelEvent }>)
+        // A machine that has finished takes no more events, even those its root would handle.
+        .filter(({ event }) => (entry.state as AnyMachineSnapshot).status === 'active' && (entry.state as AnyMachineSnapshot).can(event as never))
+        .map(({ event }) => pathThrough([...eventsTo.get(options.serializeState(entry.state as SnapshotFrom<M>))!, event])),
+    );
+    // Shortest paths also end on a transition the list above holds: only the transitions are played.
+    const paths = uniquePaths(transitionPaths);
+    /** Every state value the traversal reached, as JSON. */
+    const reachedStates = new Set(adjacency.map((entry) => JSON.stringify((entry.state as AnyMachineSnapshot).value)));
+    return { paths, transitionCount: transitionPaths.length, reachedStates };
+  };
+
+  try {
+    return { model, pathThrough, ...traverse() };
+  } catch (error) {
+    // A machine that cannot even be traversed (no initial state, a transition to nowhere) fails
+    // every test that plays it, instead of failing the test file as it loads, which would report
+    // no test at all, and no failure, to a tool counting failed tests.
+    const broken: ProductionPath<M> = {
+      state: undefined as never,
+      steps: [],
+      weight: 0,
+      events: [],
+      description: 'the machine cannot be traversed',
+      test: () => Promise.reject(error instanceof Error ? error : new Error(String(error))),
+    };
+    return { model, pathThrough, paths: [broken], transitionCount: Number.NaN, reachedStates: new Set<string>() };
+  }
 };
 
 /** "fetchTicket → waiting, approve": a path's events without the context, for naming its test. */
