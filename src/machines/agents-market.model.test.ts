@@ -5,6 +5,7 @@ import type { Agent } from '../contract/agents';
 import type { Page } from '../contract/paging';
 import { settle, stubCalls } from '../../tests/spa/models/held-calls';
 import { describeEvents, productionPaths, type ModelEvent } from '../../tests/spa/models/production-paths';
+import { playCheckingEveryStep } from '../../tests/spa/models/play-path';
 import { agentsMarketMachine, MARKET_SEARCH_DEBOUNCE_MS, type MarketFetchInput } from './agents-market.machine';
 
 /**
@@ -222,12 +223,7 @@ describe('the agents market, paths generated from the production machine', () =>
       world = w;
       w.actor.start();
       await settle();
-      const asserted: string[] = [];
-      await path.test({
-        ...testParams,
-        states: Object.fromEntries(Object.entries(testParams.states!).map(([key, check]) => [key, (state: Snapshot) => (asserted.push(key), check(state))])),
-      });
-      expect(asserted).toHaveLength(path.steps.length);
+      await playCheckingEveryStep(path, testParams);
       w.actor.stop();
     },
   );

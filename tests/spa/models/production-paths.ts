@@ -103,3 +103,4 @@ export const describeEvents = (events: ModelEvent[], outputLabel: (event: ModelE
       return event.type;
     })
     .join(', ');
+
