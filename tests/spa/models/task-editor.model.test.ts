@@ -137,6 +137,8 @@ const START: Expected = {
   left: [],
 };
 
+// What docs/operations.md offers the operator in each status, written out again rather than
+// imported from the contract's ACTIONS_BY_STATUS: the oracle must not move when the code does.
 const OFFERED: Record<TaskStatus, TransitionAction['action'][]> = {
   draft: ['markReady'],
   ready: ['backToDraft', 'schedule'],
