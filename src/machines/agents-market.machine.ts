@@ -62,6 +62,9 @@ export const agentsMarketMachine = setup({
       total: params.page.total,
       page: context.page + 1,
     })),
+    /** A new search or a retry starts from an empty list. */
+    clearResults: assign({ items: [], total: 0, page: 0, error: null }),
+    showLoadError: assign((_, params: { message: string }) => ({ error: params.message })),
   },
   guards: {
     hasMore: ({ context }) => context.items.length < context.total,
@@ -85,7 +88,7 @@ export const agentsMarketMachine = setup({
       after: { searchDebounce: 'loading' },
     },
     loading: {
-      entry: assign({ items: [], total: 0, page: 0, error: null }),
+      entry: 'clearResults',
       invoke: {
         src: 'fetchPage',
         input: ({ context }) => ({ current: DEFAULT_CURRENT, pageSize: DEFAULT_PAGE_SIZE, keyword: context.keyword }),
@@ -93,7 +96,7 @@ export const agentsMarketMachine = setup({
           target: 'ready',
           actions: { type: 'setFirstPage', params: ({ event }) => ({ page: event.output }) },
         },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        onError: { target: 'failed', actions: { type: 'showLoadError', params: ({ event }) => ({ message: messageOf(event.error) }) } },
       },
     },
     ready: {
@@ -107,7 +110,7 @@ export const agentsMarketMachine = setup({
           target: 'ready',
           actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
         },
-        onError: { target: 'moreFailed', actions: assign({ error: ({ event }) => messageOf(event.error) }) },
+        onError: { target: 'moreFailed', actions: { type: 'showLoadError', params: ({ event }) => ({ message: messageOf(event.error) }) } },
       },
     },
     /** The list stays; the end of it offers to try the next page again. */

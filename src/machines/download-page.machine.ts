@@ -33,6 +33,7 @@ export const downloadPageMachine = setup({
   actions: {
     /** The visitor's own system first, the others after. */
     arrangeReleases: assign(({ context }, params: { manifest: DownloadManifest }) => ({ ...arrange(params.manifest, context.platform), failure: null })),
+    showLoadError: assign((_, params: { message: string }) => ({ failure: params.message })),
   },
 }).createMachine({
   id: 'downloadPage',
@@ -45,7 +46,10 @@ export const downloadPageMachine = setup({
         onDone: { target: 'ready', actions: { type: 'arrangeReleases', params: ({ event }) => ({ manifest: event.output }) } },
         onError: {
           target: 'failed',
-          actions: assign({ failure: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)) }),
+          actions: {
+            type: 'showLoadError',
+            params: ({ event }) => ({ message: event.error instanceof Error ? event.error.message : String(event.error) }),
+          },
         },
       },
     },

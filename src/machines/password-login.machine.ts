@@ -32,6 +32,16 @@ export const passwordLoginMachine = setup({
       return { ...context, [event.field]: event.value };
     }),
     clearFailure: assign({ failure: null }),
+    /** Submitted with a field left empty: the form says so without asking the server. */
+    showMissingFields: assign({ failure: { reason: 'missing-fields' } }),
+    /** The server refused: why, with what was typed left in place. */
+    showRejection: assign((_, params: { error: unknown }) => ({
+      failure: {
+        reason: 'rejected' as const,
+        status: statusOf(params.error),
+        msg: params.error instanceof Error ? params.error.message : '',
+      },
+    })),
     signedIn: (_, _params: LoginResult) => undefined,
     leave: () => undefined,
   },
@@ -48,7 +58,7 @@ export const passwordLoginMachine = setup({
         'field.change': { actions: 'setField' },
         submit: [
           { guard: 'hasBothFields', target: 'submitting', actions: 'clearFailure' },
-          { actions: assign({ failure: { reason: 'missing-fields' } }) },
+          { actions: 'showMissingFields' },
         ],
       },
     },
@@ -62,13 +72,7 @@ export const passwordLoginMachine = setup({
         },
         onError: {
           target: 'editing',
-          actions: assign({
-            failure: ({ event }) => ({
-              reason: 'rejected' as const,
-              status: statusOf(event.error),
-              msg: event.error instanceof Error ? event.error.message : '',
-            }),
-          }),
+          actions: { type: 'showRejection', params: ({ event }) => ({ error: event.error }) },
         },
       },
     },

@@ -168,6 +168,59 @@ export const taskEditorMachine = setup({
       form: params.keepEdits && JSON.stringify(params.form) !== JSON.stringify(context.sentForm) ? params.form : formOf(params.task),
     })),
     fail: assign((_, params: TaskFailure) => ({ failure: params })),
+    clearFailure: assign({ failure: null }),
+    markNotFound: assign({ notFound: true }),
+    applyFormChange: assign(({ context }, params: { patch: Partial<Omit<TaskForm, 'brief'>> }) => ({ form: { ...context.form, ...params.patch } })),
+    applyBriefChange: assign(({ context }, params: { patch: Partial<Brief> }) => ({
+      form: { ...context.form, brief: { ...context.form.brief, ...params.patch } },
+    })),
+    removeImage: assign(({ context }, params: { fileId: string }) => ({
+      form: { ...context.form, images: context.form.images.filter((image) => image.fileId !== params.fileId) },
+    })),
+    /** One place earlier or later; the first and last image stay where they are. */
+    moveImage: assign(({ context }, params: { fileId: string; by: -1 | 1 }) => {
+      const images = [...context.form.images];
+      const from = images.findIndex((image) => image.fileId === params.fileId);
+      const to = from + params.by;
+      if (from < 0 || to < 0 || to >= images.length) return { form: context.form };
+      [images[from], images[to]] = [images[to]!, images[from]!];
+      return { form: { ...context.form, images } };
+    }),
+    /** Between one and five drafts, whole. */
+    setDraftCount: assign((_, params: { count: number }) => ({ draftCount: Math.min(5, Math.max(1, Math.round(params.count))) })),
+    /** The chosen draft becomes the text (and, on Xiaohongshu, its title the task's title). */
+    pickDraft: assign(({ context }, params: { index: number }) => {
+      const draft = context.form.drafts[params.index];
+      if (!draft) return { form: context.form };
+      return {
+        form: {
+          ...context.form,
+          chosenDraft: params.index,
+          body: draft.body,
+          ...(context.platform === 'xiaohongshu' && draft.title ? { title: draft.title } : {}),
+        },
+      };
+    }),
+    /** The status change to make once the save it waits for is done. */
+    rememberPendingAction: assign((_, params: { action: TransitionAction }) => ({ pendingAction: params.action })),
+    forgetPendingAction: assign({ pendingAction: null }),
+    /** The form as the call goes out: edits typed while it is out are kept when it answers. */
+    rememberSentForm: assign({ sentForm: ({ context }) => context.form }),
+    /** A new request for drafts starts from nothing. */
+    resetDrafting: assign({ drafting: idleDrafting }),
+    keepDraftingSession: assign(({ context }, params: { session: DraftingSession }) => ({ drafting: { ...context.drafting, session: params.session } })),
+    /** The writer's answer begins: its last draft unfinished until it ends, no failure shown. */
+    beginAnswer: assign({ drafting: ({ context }) => ({ ...context.drafting, lastDraftPartial: true, failure: null }) }),
+    /** The writer took the request; its message id lets a retry ask again. */
+    markAnswerAccepted: assign(({ context }, params: { userMessageId: string }) => ({
+      drafting: { ...context.drafting, accepted: true, userMessageId: params.userMessageId },
+    })),
+    appendToAnswer: assign(({ context }, params: { text: string }) => ({ drafting: { ...context.drafting, answer: context.drafting.answer + params.text } })),
+    /** The answer ended whole: the last draft is finished. */
+    finishAnswer: assign({ drafting: ({ context }) => ({ ...context.drafting, lastDraftPartial: false }) }),
+    showDraftingFailure: assign(({ context }, params: NonNullable<DraftingState['failure']>) => ({
+      drafting: { ...context.drafting, failure: { kind: params.kind, message: params.message } },
+    })),
     clearAnswer: assign({ drafting: ({ context }) => ({ ...context.drafting, answer: '' }) }),
     splitAnswer: assign(({ context }) => ({
       form: { ...context.form, drafts: splitDrafts(context.platform, context.drafting.answer), chosenDraft: null },
@@ -230,42 +283,13 @@ export const taskEditorMachine = setup({
     leaveTo: null,
   }),
   on: {
-    'form.change': { guard: 'isEditable', actions: assign({ form: ({ context, event }) => ({ ...context.form, ...event.patch }) }) },
-    'brief.change': { guard: 'isEditable', actions: assign({ form: ({ context, event }) => ({ ...context.form, brief: { ...context.form.brief, ...event.patch } }) }) },
-    'images.remove': {
-      guard: 'isEditable',
-      actions: assign({ form: ({ context, event }) => ({ ...context.form, images: context.form.images.filter((image) => image.fileId !== event.fileId) }) }),
-    },
-    'images.move': {
-      guard: 'isEditable',
-      actions: assign({
-        form: ({ context, event }) => {
-          const images = [...context.form.images];
-          const from = images.findIndex((image) => image.fileId === event.fileId);
-          const to = from + event.by;
-          if (from < 0 || to < 0 || to >= images.length) return context.form;
-          [images[from], images[to]] = [images[to]!, images[from]!];
-          return { ...context.form, images };
-        },
-      }),
-    },
-    dismissFailure: { actions: assign({ failure: null }) },
-    'drafts.count': { guard: 'isEditable', actions: assign({ draftCount: ({ event }) => Math.min(5, Math.max(1, Math.round(event.count))) }) },
-    'drafts.pick': {
-      guard: 'isEditable',
-      actions: assign({
-        form: ({ context, event }) => {
-          const draft = context.form.drafts[event.index];
-          if (!draft) return context.form;
-          return {
-            ...context.form,
-            chosenDraft: event.index,
-            body: draft.body,
-            ...(context.platform === 'xiaohongshu' && draft.title ? { title: draft.title } : {}),
-          };
-        },
-      }),
-    },
+    'form.change': { guard: 'isEditable', actions: { type: 'applyFormChange', params: ({ event }) => ({ patch: event.patch }) } },
+    'brief.change': { guard: 'isEditable', actions: { type: 'applyBriefChange', params: ({ event }) => ({ patch: event.patch }) } },
+    'images.remove': { guard: 'isEditable', actions: { type: 'removeImage', params: ({ event }) => ({ fileId: event.fileId }) } },
+    'images.move': { guard: 'isEditable', actions: { type: 'moveImage', params: ({ event }) => ({ fileId: event.fileId, by: event.by }) } },
+    dismissFailure: { actions: 'clearFailure' },
+    'drafts.count': { guard: 'isEditable', actions: { type: 'setDraftCount', params: ({ event }) => ({ count: event.count }) } },
+    'drafts.pick': { guard: 'isEditable', actions: { type: 'pickDraft', params: ({ event }) => ({ index: event.index }) } },
   },
   states: {
     task: {
@@ -279,12 +303,12 @@ export const taskEditorMachine = setup({
             input: ({ context }) => ({ taskId: context.taskId ?? '' }),
             onDone: { target: 'editing', actions: { type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: false, form: context.form }) } },
             onError: [
-              { guard: 'isNotFound', target: 'notFound', actions: assign({ notFound: true }) },
+              { guard: 'isNotFound', target: 'notFound', actions: 'markNotFound' },
               { target: 'loadFailed', actions: { type: 'fail', params: ({ event }) => ({ kind: 'load' as const, message: messageOf(event.error) }) } },
             ],
           },
         },
-        loadFailed: { on: { reload: { target: 'loading', actions: assign({ failure: null }) } } },
+        loadFailed: { on: { reload: { target: 'loading', actions: 'clearFailure' } } },
         notFound: {},
         editing: {
           initial: 'idle',
@@ -294,13 +318,13 @@ export const taskEditorMachine = setup({
                 refresh: { guard: and([not('isNew'), not('isDirty')]), target: 'refreshing' },
                 save: { guard: 'canSave', target: 'saving' },
                 transition: [
-                  { guard: and(['isActionOffered', or(['isDirty', 'isNew']), 'canSave']), target: 'saving', actions: assign({ pendingAction: ({ event }) => event.action }) },
-                  { guard: and(['isActionOffered', not('isDirty'), not('isNew')]), target: 'transitioning', actions: assign({ pendingAction: ({ event }) => event.action }) },
+                  { guard: and(['isActionOffered', or(['isDirty', 'isNew']), 'canSave']), target: 'saving', actions: { type: 'rememberPendingAction', params: ({ event }) => ({ action: event.action }) } },
+                  { guard: and(['isActionOffered', not('isDirty'), not('isNew')]), target: 'transitioning', actions: { type: 'rememberPendingAction', params: ({ event }) => ({ action: event.action }) } },
                 ],
               },
             },
             refreshing: {
-              entry: assign({ sentForm: ({ context }) => context.form }),
+              entry: 'rememberSentForm',
               invoke: {
                 id: 'refreshTask',
                 src: 'loadTask',
@@ -310,7 +334,7 @@ export const taskEditorMachine = setup({
               },
             },
             saving: {
-              entry: assign({ failure: null, sentForm: ({ context }) => context.form }),
+              entry: ['clearFailure', 'rememberSentForm'],
               invoke: {
                 id: 'saveTask',
                 src: 'saveTask',
@@ -323,12 +347,12 @@ export const taskEditorMachine = setup({
                 ],
                 onError: {
                   target: 'idle',
-                  actions: [assign({ pendingAction: null }), { type: 'fail', params: ({ event }) => ({ kind: 'save' as const, message: messageOf(event.error) }) }],
+                  actions: ['forgetPendingAction', { type: 'fail', params: ({ event }) => ({ kind: 'save' as const, message: messageOf(event.error) }) }],
                 },
               },
             },
             transitioning: {
-              entry: assign({ failure: null, sentForm: ({ context }) => context.form }),
+              entry: ['clearFailure', 'rememberSentForm'],
               invoke: {
                 id: 'transitionTask',
                 src: 'transitionTask',
@@ -336,14 +360,14 @@ export const taskEditorMachine = setup({
                 onDone: {
                   target: 'idle',
                   actions: [
-                    assign({ pendingAction: null }),
+                    'forgetPendingAction',
                     { type: 'adoptTask', params: ({ event, context }) => ({ task: event.output, keepEdits: true, form: context.form }) },
                     { type: 'announceSaved', params: ({ event }) => ({ status: event.output.status }) },
                   ],
                 },
                 onError: {
                   target: 'idle',
-                  actions: [assign({ pendingAction: null }), { type: 'fail', params: ({ event }) => ({ kind: 'transition' as const, message: messageOf(event.error) }) }],
+                  actions: ['forgetPendingAction', { type: 'fail', params: ({ event }) => ({ kind: 'transition' as const, message: messageOf(event.error) }) }],
                 },
               },
             },
@@ -375,20 +399,20 @@ export const taskEditorMachine = setup({
       states: {
         idle: { on: { 'drafts.generate': { guard: and(['isEditable', 'hasTopic']), target: 'starting' } } },
         starting: {
-          entry: assign({ drafting: idleDrafting }),
+          entry: 'resetDrafting',
           invoke: {
             id: 'startDrafting',
             src: 'startDrafting',
             input: ({ context }) => ({ platform: context.platform, brief: context.form.brief, count: context.draftCount }),
-            onDone: { target: 'streaming', actions: assign({ drafting: ({ context, event }) => ({ ...context.drafting, session: event.output }) }) },
+            onDone: { target: 'streaming', actions: { type: 'keepDraftingSession', params: ({ event }) => ({ session: event.output }) } },
             onError: {
               target: 'failed',
-              actions: assign({ drafting: ({ context, event }) => ({ ...context.drafting, failure: { kind: 'start' as const, message: messageOf(event.error) } }) }),
+              actions: { type: 'showDraftingFailure', params: ({ event }) => ({ kind: 'start' as const, message: messageOf(event.error) }) },
             },
           },
         },
         streaming: {
-          entry: assign({ drafting: ({ context }) => ({ ...context.drafting, lastDraftPartial: true, failure: null }) }),
+          entry: 'beginAnswer',
           invoke: {
             id: 'chatStream',
             src: 'chatStream',
@@ -401,24 +425,24 @@ export const taskEditorMachine = setup({
           },
           on: {
             'stream.accepted': {
-              actions: assign({ drafting: ({ context, event }) => ({ ...context.drafting, accepted: true, userMessageId: event.userMessageId }) }),
+              actions: { type: 'markAnswerAccepted', params: ({ event }) => ({ userMessageId: event.userMessageId }) },
             },
             'stream.delta': {
-              actions: [assign({ drafting: ({ context, event }) => ({ ...context.drafting, answer: context.drafting.answer + event.text }) }), 'splitAnswer'],
+              actions: [{ type: 'appendToAnswer', params: ({ event }) => ({ text: event.text }) }, 'splitAnswer'],
             },
             'stream.ended': {
               target: 'done',
-              actions: [assign({ drafting: ({ context }) => ({ ...context.drafting, lastDraftPartial: false }) }), 'splitAnswer'],
+              actions: ['finishAnswer', 'splitAnswer'],
             },
             'stream.failed': [
               {
                 guard: 'wasAccepted',
                 target: 'cut',
-                actions: assign({ drafting: ({ context, event }) => ({ ...context.drafting, failure: { kind: event.kind, message: event.message } }) }),
+                actions: { type: 'showDraftingFailure', params: ({ event }) => ({ kind: event.kind, message: event.message }) },
               },
               {
                 target: 'failed',
-                actions: assign({ drafting: ({ context, event }) => ({ ...context.drafting, failure: { kind: event.kind, message: event.message } }) }),
+                actions: { type: 'showDraftingFailure', params: ({ event }) => ({ kind: event.kind, message: event.message }) },
               },
             ],
             'drafts.stop': { target: 'cut' },

@@ -5,6 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMachine, type AnyStateMachine } from 'xstate';
 import { collectMachines, exportMachines } from '../../scripts/export-machines';
+import { toStatelyConfig } from '../../scripts/machine-config';
+import { isPlaceName } from '../../scripts/machine-names';
 import { machineGraph } from './machine-graph';
 
 // Inside the project so the generated `.ts` files resolve `xstate` as the Stately editor would.
@@ -67,5 +69,18 @@ describe('machines:export', () => {
         expect(text).not.toMatch(/\bnull\b/);
       }
     }
+  });
+
+  it('names every action, guard and actor in setup, so the chart reads by name', () => {
+    // An inline assign, raise or lambda is exported under a name made from its place or its kind
+    // (`assign:failure`, `raise:refresh`, `inline:taskEditor.saving:entry:0`), which says nothing.
+    const builtin = /(^|\()(inline|assign|raise|sendTo|emit|cancel|stopChild|spawnChild|log|enqueueActions):/;
+    const unnamed = [...machines].flatMap(([id, machine]) => {
+      const { names } = toStatelyConfig(machine);
+      return [...names.actions, ...names.guards, ...names.actors]
+        .filter((name) => isPlaceName(name) || builtin.test(name))
+        .map((name) => `${id}: ${name}`);
+    });
+    expect(unnamed).toEqual([]);
   });
 });
