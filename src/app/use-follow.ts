@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { EventObject } from 'xstate';
 
-type Receiver<E extends EventObject> = { send: (event: E) => void };
+type Receiver<E extends EventObject> = { send: (event: E) => void; getSnapshot?: () => { status: string } };
 
 /**
  * Tells an actor each time something outside it that it follows changes (the address, the agent
@@ -11,6 +11,8 @@ type Receiver<E extends EventObject> = { send: (event: E) => void };
 export const useFollow = <E extends EventObject>(actor: Receiver<E>, event: E): void => {
   const key = JSON.stringify(event);
   useEffect(() => {
+    // An actor that has finished (a guard that sent the person elsewhere) follows nothing more.
+    if (actor.getSnapshot && actor.getSnapshot().status !== 'active') return;
     actor.send(JSON.parse(key) as E);
   }, [actor, key]);
 };
