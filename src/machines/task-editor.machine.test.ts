@@ -165,4 +165,29 @@ describe('the task editor', () => {
     expect(state.can({ type: 'drafts.retry' })).toBe(false);
     expect(state.can({ type: 'drafts.generate' })).toBe(true);
   });
+
+  it('keeps the brief, the number of drafts and the choice as they are while drafts are written', async () => {
+    let report: (event: ChatStreamReport) => void = () => undefined;
+    const { actor } = start({ stream: (_request, send) => (report = send) });
+    await editing(actor);
+    actor.send({ type: 'drafts.generate' });
+    await waitFor(actor, (state) => state.matches({ drafting: 'streaming' }));
+    report({ type: 'stream.accepted', conversationId: 'c1', userMessageId: 'u1', replyMessageId: 'r1' });
+    report({ type: 'stream.delta', text: '[[DRAFT]]\nFirst one.\n[[DRAFT]]\nSec' });
+    const before = actor.getSnapshot().context;
+    for (const event of [
+      { type: 'brief.change', patch: { topic: 'Another topic' } },
+      { type: 'drafts.count', count: 5 },
+      { type: 'drafts.pick', index: 0 },
+    ] as const) {
+      expect(actor.getSnapshot().can(event), event.type).toBe(false);
+      actor.send(event);
+    }
+    const after = actor.getSnapshot().context;
+    expect(after.form.brief).toEqual(before.form.brief);
+    expect(after.draftCount).toBe(before.draftCount);
+    expect(after.form.chosenDraft).toBe(before.form.chosenDraft);
+    report({ type: 'stream.ended', messageIds: ['u1', 'r1'] });
+    expect(actor.getSnapshot().can({ type: 'brief.change', patch: { topic: 'Another topic' } })).toBe(true);
+  });
 });

@@ -252,7 +252,11 @@ export const taskEditorMachine = setup({
       return actionsOffered(context).includes(action.action) && (action.action !== 'schedule' || !Number.isNaN(Date.parse(action.scheduledAt)));
     },
     /** Unsaved changes, or drafts being written, that leaving would lose. */
-    hasUnsavedWork: or(['isDirty', stateIn({ drafting: 'starting' }), stateIn({ drafting: 'streaming' })]),
+    hasUnsavedWork: or(['isDirty', 'isWritingDrafts']),
+    /** The writer agent is being asked, or is answering: the brief it was given stays as it is. */
+    isWritingDrafts: or([stateIn({ drafting: 'starting' }), stateIn({ drafting: 'streaming' })]),
+    /** The brief, the number of drafts and the choice among them can change. */
+    isBriefOpen: and(['isEditable', not('isWritingDrafts')]),
     /** Scheduled, or being published: the scheduler may move it on while it is open. */
     awaitsScheduler: ({ context }) => context.saved !== null && ['scheduled', 'publishing'].includes(context.saved.status),
     /** Its time has come (or its post is going out): the server's copy may have changed. */
@@ -284,12 +288,12 @@ export const taskEditorMachine = setup({
   }),
   on: {
     'form.change': { guard: 'isEditable', actions: { type: 'applyFormChange', params: ({ event }) => ({ patch: event.patch }) } },
-    'brief.change': { guard: 'isEditable', actions: { type: 'applyBriefChange', params: ({ event }) => ({ patch: event.patch }) } },
+    'brief.change': { guard: 'isBriefOpen', actions: { type: 'applyBriefChange', params: ({ event }) => ({ patch: event.patch }) } },
     'images.remove': { guard: 'isEditable', actions: { type: 'removeImage', params: ({ event }) => ({ fileId: event.fileId }) } },
     'images.move': { guard: 'isEditable', actions: { type: 'moveImage', params: ({ event }) => ({ fileId: event.fileId, by: event.by }) } },
     dismissFailure: { actions: 'clearFailure' },
-    'drafts.count': { guard: 'isEditable', actions: { type: 'setDraftCount', params: ({ event }) => ({ count: event.count }) } },
-    'drafts.pick': { guard: 'isEditable', actions: { type: 'pickDraft', params: ({ event }) => ({ index: event.index }) } },
+    'drafts.count': { guard: 'isBriefOpen', actions: { type: 'setDraftCount', params: ({ event }) => ({ count: event.count }) } },
+    'drafts.pick': { guard: 'isBriefOpen', actions: { type: 'pickDraft', params: ({ event }) => ({ index: event.index }) } },
   },
   states: {
     task: {
@@ -509,6 +513,8 @@ export const taskEditorView = {
   unsaved: (state: TaskEditorSnapshot) => isDirty(state.context),
   /** The content (brief, text, images, drafts) can change. */
   editable: (state: TaskEditorSnapshot) => state.can({ type: 'form.change', patch: {} }),
+  /** The brief, the number of drafts and the choice of a draft can change (not while drafts are written). */
+  briefOpen: (state: TaskEditorSnapshot) => state.can({ type: 'brief.change', patch: {} }),
   /** Following a link elsewhere must ask first. */
   mustAskBeforeLeaving: (state: TaskEditorSnapshot) => state.can({ type: 'leave.request', to: '' }),
   /** The next steps the task's status offers (each enabled while `state.can` the transition). */

@@ -17,12 +17,13 @@ type DraftsPanelProps = {
   count: number;
   canGenerate: boolean;
   canRetry: boolean;
-  editable: boolean;
+  /** The brief, the number of drafts and the choice of one can change (the machine's `briefOpen`). */
+  briefOpen: boolean;
   send: (event: { type: 'drafts.generate' } | { type: 'drafts.stop' } | { type: 'drafts.retry' } | { type: 'drafts.pick'; index: number } | { type: 'drafts.count'; count: number } | { type: 'brief.change'; patch: Partial<Brief> }) => void;
 };
 
 /** The brief, the writer agent's drafts as they stream in, and the choice of one of them. */
-export const DraftsPanel = ({ platform, brief, drafts, chosenDraft, drafting, phase, count, canGenerate, canRetry, editable, send }: DraftsPanelProps) => {
+export const DraftsPanel = ({ platform, brief, drafts, chosenDraft, drafting, phase, count, canGenerate, canRetry, briefOpen, send }: DraftsPanelProps) => {
   const { t } = useTranslation();
   const busy = phase === 'starting' || phase === 'streaming';
   const failureText =
@@ -38,19 +39,19 @@ export const DraftsPanel = ({ platform, brief, drafts, chosenDraft, drafting, ph
 
   return (
     <section aria-labelledby="drafts-title" className="flex flex-col gap-3 rounded-xl border border-line p-4">
-      <BriefForm brief={brief} disabled={!editable || busy} onChange={(patch) => send({ type: 'brief.change', patch })} />
+      <BriefForm brief={brief} disabled={!briefOpen} onChange={(patch) => send({ type: 'brief.change', patch })} />
       <div className="flex flex-wrap items-center gap-3">
         <h2 id="drafts-title" className="me-auto text-base font-semibold">
           {t('operations.drafts.title')}
         </h2>
-        <DraftCountField count={count} disabled={busy || !editable} onChange={(value) => send({ type: 'drafts.count', count: value })} />
+        <DraftCountField count={count} disabled={!briefOpen} onChange={(value) => send({ type: 'drafts.count', count: value })} />
         {busy ? (
           <button type="button" className="btn-outline" onClick={() => send({ type: 'drafts.stop' })}>
             <span className="i-lucide-square" aria-hidden="true" />
             {t('operations.drafts.stop')}
           </button>
         ) : (
-          <button type="button" className="btn-primary" disabled={!canGenerate || !editable} onClick={() => send({ type: 'drafts.generate' })}>
+          <button type="button" className="btn-primary" disabled={!canGenerate} onClick={() => send({ type: 'drafts.generate' })}>
             <span className="i-lucide-sparkles" aria-hidden="true" />
             {t('operations.drafts.generate')}
           </button>
@@ -99,7 +100,7 @@ export const DraftsPanel = ({ platform, brief, drafts, chosenDraft, drafting, ph
                 <button
                   type="button"
                   className="btn-outline self-start"
-                  disabled={!editable || busy}
+                  disabled={!briefOpen}
                   aria-label={t('operations.drafts.useNumber', { number: index + 1 })}
                   onClick={() => send({ type: 'drafts.pick', index })}
                 >

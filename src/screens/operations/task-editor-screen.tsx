@@ -37,6 +37,7 @@ export const TaskEditorScreen = ({ taskId, platform, onCreated }: TaskEditorScre
   const canRetry = useSelector(editor, (state) => state.can({ type: 'drafts.retry' }));
   const unsaved = useSelector(editor, taskEditorView.unsaved);
   const editable = useSelector(editor, taskEditorView.editable);
+  const briefOpen = useSelector(editor, taskEditorView.briefOpen);
   const issues = formIssues(context);
   const { form } = context;
 
@@ -104,7 +105,7 @@ export const TaskEditorScreen = ({ taskId, platform, onCreated }: TaskEditorScre
             count={context.draftCount}
             canGenerate={canGenerate}
             canRetry={canRetry}
-            editable={editable}
+            briefOpen={briefOpen}
             send={(event) => editor.send(event)}
           />
           <Composer
