@@ -87,7 +87,8 @@ const pinnedLookup =
     else callback(null, address, family);
   };
 
-function download(url: URL, address: ResolvedAddress, maxBytes: number, timeoutMs: number): Promise<PictureResult> {
+/** `timeoutMs` is what is left of the whole fetch's `budgetMs`, the time the refusal names. */
+function download(url: URL, address: ResolvedAddress, maxBytes: number, timeoutMs: number, budgetMs: number): Promise<PictureResult> {
   return new Promise((settle) => {
     let done = false;
     const finish = (result: PictureResult) => {
@@ -104,7 +105,7 @@ function download(url: URL, address: ResolvedAddress, maxBytes: number, timeoutM
       // a fresh connection each time: a pooled one could have been opened to another address
       agent: false,
     });
-    const timer = setTimeout(() => finish(refused(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => finish(refused(`no answer within ${budgetMs} ms`)), timeoutMs);
     request.on('error', (error: NodeJS.ErrnoException) => finish(refused(`connection failed (${error.code ?? error.name})`)));
     request.on('response', (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
@@ -151,7 +152,7 @@ export async function fetchProviderPicture(
     new Promise<string>((resolve) => setTimeout(() => resolve(`${url.hostname} did not resolve within ${timeoutMs} ms`), timeoutMs).unref()),
   ]);
   if (typeof address === 'string') return refused(address);
-  return download(url, address, options.maxBytes ?? PICTURE_MAX_BYTES, Math.max(1, timeoutMs - (Date.now() - started))).catch((error: Error) =>
+  return download(url, address, options.maxBytes ?? PICTURE_MAX_BYTES, Math.max(1, timeoutMs - (Date.now() - started)), timeoutMs).catch((error: Error) =>
     refused(`request failed (${error.name})`),
   );
 }
