@@ -158,6 +158,39 @@ describe('account form', () => {
     expect(actor.getSnapshot().context).toMatchObject({ avatarProblem: { kind: 'notImage' }, values: { avatar: '' } });
   });
 
+  it.each(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])('uploads a %s avatar', async (type) => {
+    const { actor, uploadAvatar, ready } = startForm();
+    await ready();
+    actor.send({ type: 'avatar.select', file: new File([new Uint8Array(10)], 'me', { type }) });
+    expect(actor.getSnapshot().matches({ ready: { avatar: 'uploading' } })).toBe(true);
+    expect(uploadAvatar).toHaveBeenCalledTimes(1);
+  });
+
+  it('takes an avatar of exactly the upload limit, and names a refusal without a message as such', async () => {
+    const { actor, uploadAvatar, ready } = startForm({}, 100);
+    await ready();
+    actor.send({ type: 'avatar.select', file: new File(['x'], 'me.bmp', { type: 'image/bmp' }) });
+    expect(actor.getSnapshot().context.avatarProblem).toEqual({ kind: 'notImage', message: '' });
+    actor.send({ type: 'avatar.select', file: png(100) });
+    expect(actor.getSnapshot().context.avatarProblem).toBeNull();
+    expect(uploadAvatar).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ['an Error', new Error('offline'), 'offline'],
+    ["the server's description", Object.assign(new Error('x'), { description: 'Nickname taken' }), 'Nickname taken'],
+    ['a description that is not text', { description: 42 }, ''],
+    ['something that is not an error', 'boom', ''],
+    ['nothing', null, ''],
+  ])('says what a failed save answered: %s', async (_what, error, message) => {
+    const { actor, ready } = startForm({ saveUser: () => Promise.reject(error) });
+    await ready();
+    actor.send({ type: 'field.change', field: 'nickname', value: 'Ada L' });
+    actor.send({ type: 'save' });
+    await waitFor(actor, (state) => state.matches({ ready: { form: 'failed' } }));
+    expect(actor.getSnapshot().context.failure).toBe(message);
+  });
+
   it('reports an upload the server refused, as too large on 413', async () => {
     const answers = [
       async () => Promise.reject(Object.assign(new Error('x'), { status: 413, description: 'The file is too large: the limit is 20 MB.' })),
