@@ -22,9 +22,9 @@ const retryAfterOf = (error: unknown): { retryAfterSeconds?: number } =>
 export const createTransferActor = (transport: UploadTransport) =>
   fromCallback<{ type: 'noop' }, { file: File }>(({ input, sendBack }) => {
     const controller = new AbortController();
-    const report = (event: TransferReport) => {
-      if (!controller.signal.aborted) sendBack(event);
-    };
+    // Once stopped, what the transport still reports goes nowhere: XState drops what a stopped
+    // callback actor sends back.
+    const report = (event: TransferReport) => sendBack(event);
     transport(input.file, {
       signal: controller.signal,
       onProgress: (loaded, total) => report({ type: 'transfer.progress', loaded, total }),
