@@ -30,6 +30,16 @@ describe('download page', () => {
     expect(context.others.map((release) => release.platform)).toEqual(['windows', 'macos']);
   });
 
+  it('lists the platforms in the usual order whatever order the manifest gives, and leaves the manifest as it was', async () => {
+    const manifest = { platforms: [...sampleManifest.platforms].reverse() };
+    const given = manifest.platforms.map((release) => release.platform);
+    const actor = start(null, [async () => manifest]);
+    const { context } = await waitFor(actor, (state) => state.matches('ready'));
+    expect(context.others.map((release) => release.platform)).toEqual(['windows', 'macos', 'linux']);
+    expect(manifest.platforms.map((release) => release.platform)).toEqual(given);
+    expect(context.releasesPageUrl).toBeNull();
+  });
+
   it('says it failed, and loads again on retry', async () => {
     const actor = start('windows', [async () => Promise.reject(new Error('offline')), async () => sampleManifest]);
     await waitFor(actor, (state) => state.matches('failed'));
