@@ -80,10 +80,24 @@ describe('the agents market machine', () => {
     actor.send({ type: 'loadMore' });
     await vi.waitFor(() => expect(actor.getSnapshot().matches('moreFailed')).toBe(true));
     expect(actor.getSnapshot().context.items).toHaveLength(10);
+    expect(actor.getSnapshot().context.error).toBe('offline');
     actor.send({ type: 'loadMore' });
     expect(actor.getSnapshot().matches('moreFailed')).toBe(true);
     actor.send({ type: 'retry' });
     await vi.waitFor(() => expect(actor.getSnapshot().context.items).toHaveLength(20));
+  });
+
+  it('lists an agent once when the list moved between two pages and the next page repeats it', async () => {
+    // A newly published agent pushed the list down by one: page 2 starts with page 1's last agent.
+    const { actor } = setupMarket(async ({ current, pageSize }) => {
+      const start = current === 1 ? 0 : (current - 1) * pageSize - 1;
+      return { list: ALL.slice(start, start + pageSize), total: ALL.length, current, pageSize };
+    });
+    await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
+    actor.send({ type: 'loadMore' });
+    await vi.waitFor(() => expect(actor.getSnapshot().context.page).toBe(2));
+    const ids = actor.getSnapshot().context.items.map((item) => item.agentId);
+    expect(ids).toEqual(ALL.slice(0, 19).map((item) => item.agentId));
   });
 
   it('opens an agent’s detail and starts a chat with it', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { operationsGuardMachine } from './operations-guard.machine';
 
-const startGuard = (options: { hasToken: boolean; verify?: () => Promise<{ userId: string }> }, at = { pathname: '/kraken-operation/task/edit/7', search: 'tab=2' }) => {
+const startGuard = (options: { hasToken: boolean; verify?: () => Promise<{ userId: string; publishing?: { xiaohongshu: 'export' | 'api'; linkedin: 'export' | 'api' } }> }, at = { pathname: '/kraken-operation/task/edit/7', search: 'tab=2' }) => {
   const verify = vi.fn(options.verify ?? (async () => ({ userId: 'u1' })));
   const redirectToLogin = vi.fn<(place: { pathname: string; search: string }) => void>();
   const actor = createActor(
@@ -31,6 +31,15 @@ describe('the operations guard', () => {
     const state = await waitFor(actor, (snapshot) => snapshot.matches('allowed'));
     expect(state.context.verifiedAs).toBe('u1');
     expect(redirectToLogin).not.toHaveBeenCalled();
+  });
+
+  it('publishes by export until the server says otherwise, and takes what it says', async () => {
+    const silent = startGuard({ hasToken: true });
+    const { context } = await waitFor(silent.actor, (snapshot) => snapshot.matches('allowed'));
+    expect(context.publishing).toEqual({ xiaohongshu: 'export', linkedin: 'export' });
+    const told = startGuard({ hasToken: true, verify: async () => ({ userId: 'u1', publishing: { xiaohongshu: 'export', linkedin: 'api' } }) });
+    const answered = await waitFor(told.actor, (snapshot) => snapshot.matches('allowed'));
+    expect(answered.context.publishing).toEqual({ xiaohongshu: 'export', linkedin: 'api' });
   });
 
   it('sends to login when the verification fails', async () => {
