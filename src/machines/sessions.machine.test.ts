@@ -83,6 +83,8 @@ describe('sessions', () => {
     await waitFor(failing.actor, (state) => state.matches('ready'));
     failing.actor.send({ type: 'revoke', id: 'phone' });
     await waitFor(failing.actor, (state) => state.matches('ready') && state.context.failure !== null);
+    expect(failing.actor.getSnapshot().context.failure).toBe('HTTP 500');
+    expect(failing.actor.getSnapshot().context.pendingId).toBeNull();
     expect(failing.actor.getSnapshot().context.sessions).toHaveLength(2);
     expect(failing.calls.notices).toEqual([]);
 
@@ -112,8 +114,27 @@ describe('sessions', () => {
       }),
     ).start();
     await waitFor(actor, (state) => state.matches('loadFailed'));
+    expect(actor.getSnapshot().context.failure).toBe('HTTP 503');
     actor.send({ type: 'retry' });
+    expect(actor.getSnapshot().context.failure).toBeNull();
     await waitFor(actor, (state) => state.matches('ready'));
     expect(actor.getSnapshot().context.sessions).toHaveLength(1);
+  });
+
+  it('keeps the list and says why when signing out all others fails', async () => {
+    const actor = createActor(
+      sessionsMachine.provide({
+        actors: {
+          listSessions: fromPromise(async () => [session('me', true), session('phone')]),
+          revokeOthers: fromPromise(async () => {
+            throw 'offline';
+          }),
+        },
+      }),
+    ).start();
+    await waitFor(actor, (state) => state.matches('ready'));
+    actor.send({ type: 'revokeOthers' });
+    await waitFor(actor, (state) => state.matches('ready') && state.context.failure !== null);
+    expect(actor.getSnapshot().context).toMatchObject({ failure: 'offline', sessions: [{ id: 'me' }, { id: 'phone' }] });
   });
 });
