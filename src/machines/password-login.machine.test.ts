@@ -57,6 +57,14 @@ describe('password login', () => {
     expect(leave).not.toHaveBeenCalled();
   });
 
+  it('says nothing of its own when what failed is not an error with a message', async () => {
+    const { actor, type } = startLogin(() => Promise.reject('offline'));
+    type('ada@example.com', 'secret');
+    actor.send({ type: 'submit' });
+    await waitFor(actor, (state) => state.context.failure !== null);
+    expect(actor.getSnapshot().context.failure).toEqual({ reason: 'rejected', status: undefined, msg: '' });
+  });
+
   it('sends the trimmed account and the password as typed', async () => {
     const { actor, attempt, type } = startLogin();
     type('  ada@example.com ', ' pass word ');
