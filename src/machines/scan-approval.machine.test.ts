@@ -12,13 +12,18 @@ const waiting = (lifetimeMs: number): ScanApproval => ({
 });
 
 const start = (input: ScanApprovalInput, ticket: ScanApproval = waiting(180_000)) => {
-  const calls = { fetch: vi.fn(async () => ticket), approve: vi.fn(async (): Promise<void> => undefined), deny: vi.fn(async (): Promise<void> => undefined), askToLogIn: vi.fn() };
+  const calls = {
+    fetch: vi.fn(async (_scanId: string) => ticket),
+    approve: vi.fn(async (_scanId: string): Promise<void> => undefined),
+    deny: vi.fn(async (_scanId: string): Promise<void> => undefined),
+    askToLogIn: vi.fn(),
+  };
   const actor = createActor(
     scanApprovalMachine.provide({
       actors: {
-        fetchTicket: fromPromise(() => calls.fetch()),
-        approveTicket: fromPromise(() => calls.approve()),
-        denyTicket: fromPromise(() => calls.deny()),
+        fetchTicket: fromPromise(({ input }) => calls.fetch(input.scanId)),
+        approveTicket: fromPromise(({ input }) => calls.approve(input.scanId)),
+        denyTicket: fromPromise(({ input }) => calls.deny(input.scanId)),
       },
       actions: { askToLogIn: (_, { scanId }) => calls.askToLogIn(scanId) },
     }),
@@ -79,5 +84,29 @@ describe('scan approval', () => {
     expect(actor.getSnapshot().value).toBe('review');
     await vi.advanceTimersByTimeAsync(1_000);
     expect(actor.getSnapshot().value).toBe('expired');
+  });
+
+  it.each(['approve', 'deny'] as const)('asks about and answers the code of the link (%s), and ends there', async (answer) => {
+    const { actor, calls } = start({ scanId: 's7', signedIn: true });
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('review'));
+    expect(calls.fetch).toHaveBeenCalledExactlyOnceWith('s7');
+    actor.send({ type: answer });
+    await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
+    expect(actor.getSnapshot().value).toBe(answer === 'approve' ? 'approved' : 'denied');
+    expect(answer === 'approve' ? calls.approve : calls.deny).toHaveBeenCalledExactlyOnceWith('s7');
+  });
+
+  it.each([
+    ['expired', { ...waiting(180_000), status: 'expired' as const }],
+    ['approved', { ...waiting(180_000), status: 'approved' as const }],
+  ])('ends at a code already %s', async (status, ticket) => {
+    const { actor } = start({ scanId: 's7', signedIn: true }, ticket);
+    await vi.waitFor(() => expect(actor.getSnapshot().status).toBe('done'));
+    expect(actor.getSnapshot().value).toBe(status);
+  });
+
+  it('ends at an unknown link', () => {
+    const { actor } = start({ scanId: null, signedIn: true });
+    expect(actor.getSnapshot().status).toBe('done');
   });
 });

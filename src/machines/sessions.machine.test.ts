@@ -126,7 +126,7 @@ describe('sessions', () => {
       sessionsMachine.provide({
         actors: {
           listSessions: fromPromise(async () => [session('me', true), session('phone')]),
-          revokeOthers: fromPromise(async () => {
+          revokeOthers: fromPromise<{ revoked: number }>(async () => {
             throw 'offline';
           }),
         },
