@@ -28,7 +28,7 @@ export type ConversationsContext = {
   activeId: string | null;
   editingId: string | null;
   /** Deleted here, hidden, still restorable until the undo window ends. */
-  pendingDeletes: Array<{ conversation: Conversation; index: number }>;
+  pendingDeletes: Array<{ conversation: Conversation }>;
 };
 
 export type ConversationsEvent =
@@ -61,9 +61,12 @@ const merge = (current: Conversation[], incoming: Conversation[]): Conversation[
   return [...current, ...incoming.filter((item) => !seen.has(item.conversationId))];
 };
 
-/** Pinned first, then the newest update first: the server's order, kept after local edits. */
+/** Pinned first, then the newest update, then the newest chat: the server's order, kept after local edits. */
 const byPinnedThenUpdated = (a: Conversation, b: Conversation): number =>
-  Number(b.pinned) - Number(a.pinned) || b.updatedAt.localeCompare(a.updatedAt);
+  Number(b.pinned) - Number(a.pinned) ||
+  b.updatedAt.localeCompare(a.updatedAt) ||
+  b.createdAt.localeCompare(a.createdAt) ||
+  Number(a.conversationId > b.conversationId) - Number(a.conversationId < b.conversationId);
 
 const withoutPending = (items: Conversation[], pending: ConversationsContext['pendingDeletes']): Conversation[] => {
   if (pending.length === 0) return items;
@@ -194,13 +197,12 @@ const historySetup = setup({
     }),
     hideForUndo: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'delete');
-      const index = context.items.findIndex((item) => item.conversationId === event.conversationId);
-      const conversation = context.items[index];
+      const conversation = findItem(context, event.conversationId);
       if (!conversation) return;
       enqueue.assign({
         items: context.items.filter((item) => item !== conversation),
         total: Math.max(0, context.total - 1),
-        pendingDeletes: [...context.pendingDeletes, { conversation, index }],
+        pendingDeletes: [...context.pendingDeletes, { conversation }],
         editingId: context.editingId === conversation.conversationId ? null : context.editingId,
       });
       enqueue.raise({ type: 'delete.commit', conversationId: conversation.conversationId }, { delay: 'undoWindow', id: `delete:${conversation.conversationId}` });
@@ -212,10 +214,9 @@ const historySetup = setup({
       const entry = context.pendingDeletes.find((item) => item.conversation.conversationId === event.conversationId);
       if (!entry) return;
       enqueue(cancel(`delete:${event.conversationId}`));
-      const items = [...context.items];
-      items.splice(Math.min(entry.index, items.length), 0, entry.conversation);
+      // Back in the list's order, which may have changed meanwhile (a chat pinned or saved).
       enqueue.assign({
-        items,
+        items: [...context.items, entry.conversation].sort(byPinnedThenUpdated),
         total: context.total + 1,
         pendingDeletes: context.pendingDeletes.filter((item) => item !== entry),
       });
