@@ -32,14 +32,21 @@ afterAll(async () => {
 describe('the reference server under load', () => {
   it(`holds ${STREAMS} concurrent chat streams with no errors, and reports time to first event`, async () => {
     const started = performance.now();
+    // The answers are let go once every stream is open, or once those still missing have ended
+    // without opening (refused or failed): waiting on the streams, not on a clock, so a busy
+    // machine is slower but never wrong.
+    let ended = 0;
     const watch = setInterval(() => {
-      if (runtime.open >= STREAMS) allOpen();
+      if (runtime.open + ended >= STREAMS) allOpen();
     }, 5);
-    // Should the server fall short, the held answers are let go after a while so the test ends.
-    const giveUp = setTimeout(allOpen, 20_000);
-    const results = await Promise.all(Array.from({ length: STREAMS }, () => oneStream(server.url)));
+    const results = await Promise.all(
+      Array.from({ length: STREAMS }, () =>
+        oneStream(server.url).finally(() => {
+          ended += 1;
+        }),
+      ),
+    );
     clearInterval(watch);
-    clearTimeout(giveUp);
     const elapsed = performance.now() - started;
 
     const firstEvent = results.map((result) => result.firstEventMs);
@@ -52,5 +59,5 @@ describe('the reference server under load', () => {
     expect(errors.map((error) => error.error)).toEqual([]);
     expect(runtime.maxOpen).toBe(STREAMS);
     expect(firstEvent.every((ms) => Number.isFinite(ms))).toBe(true);
-  }, 45_000);
+  }, 120_000);
 });
