@@ -113,6 +113,27 @@ describe('the chat machine: sending', () => {
     expect(transport).toHaveBeenCalledTimes(1);
   });
 
+  it('keeps the first exchange when the address "/chat" that led from home is reported after the conversation was created', async () => {
+    const { actor, ask, streamCall, context } = setup();
+    const chatRoute = (conversationId: string | null) => ({ type: 'route.changed' as const, market: false, conversationId, agentId: null });
+
+    ask('What can you do for a small bakery?');
+    const call = await streamCall();
+    // On a busy machine the chat page can report its first address only now.
+    actor.send(chatRoute(null));
+    expect(actor.getSnapshot().matches('streaming')).toBe(true);
+    expect(call.signal.aborted).toBe(false);
+    expect(context().messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+
+    // Once the address names the conversation, "/chat" is the new-chat button again.
+    actor.send(chatRoute('conv-new'));
+    expect(actor.getSnapshot().matches('streaming')).toBe(true);
+    actor.send(chatRoute(null));
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(context().conversationId).toBeNull();
+    expect(context().messages).toEqual([]);
+  });
+
   it('does not create a conversation that already exists', async () => {
     const { ask, createConversation, streamCall, actor } = setup({ input: { conversationId: 'conv-7' } });
     await waitFor(actor, (state) => state.matches('idle'));

@@ -47,6 +47,11 @@ export type ChatContext = {
   messageIds: string[];
   failure: ChatFailure | null;
   seq: number;
+  /**
+   * A conversation was created here and the address has not named it yet: until it does, a report
+   * of "/chat" is the one that led here (the first send from home), not the new-chat button.
+   */
+  addressPending: boolean;
 };
 
 /** What the address says: a stored conversation, a link to a new chat with an agent, or the market. */
@@ -79,9 +84,12 @@ const fromServer = (message: Message): ChatMessage => ({
   error: message.error ?? null,
 });
 
-const blankConversation = (agentId: string): Pick<ChatContext, 'agentId' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure'> => ({
+const blankConversation = (
+  agentId: string,
+): Pick<ChatContext, 'agentId' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'addressPending'> => ({
   agentId,
   conversationId: null,
+  addressPending: false,
   messages: [],
   outgoing: null,
   replyKey: null,
@@ -208,7 +216,9 @@ export const chatMachine = setup({
     }),
     setLoadFailure: assign((_, params: { message: string }) => ({ failure: { kind: 'load' as const, message: params.message } })),
     forgetFailure: assign({ failure: null }),
-    setConversationId: assign((_, params: { conversationId: string }) => ({ conversationId: params.conversationId })),
+    setConversationId: assign((_, params: { conversationId: string }) => ({ conversationId: params.conversationId, addressPending: true })),
+    /** The address now names the conversation created here. */
+    noteAddressReached: assign({ addressPending: false }),
     /** A new conversation: nothing said yet, with this agent (the draft stays). */
     startBlank: assign((_, params: { agentId: string }) => blankConversation(params.agentId)),
     /** Another stored conversation: its id, its messages to come. */
@@ -261,7 +271,9 @@ export const chatMachine = setup({
     routeLinksAgent: ({ event }) => event.type === 'route.changed' && !event.market && event.conversationId === null && event.agentId !== null,
     /** "/chat" after a conversation was open is the new-chat button (not the first send from home). */
     routeLeavesConversation: ({ context, event }) =>
-      event.type === 'route.changed' && !event.market && event.conversationId === null && context.conversationId !== null,
+      event.type === 'route.changed' && !event.market && event.conversationId === null && context.conversationId !== null && !context.addressPending,
+    /** The address names the conversation just created here. */
+    routeNamesCreated: ({ context, event }) => event.type === 'route.changed' && context.addressPending && event.conversationId === context.conversationId,
   },
 }).createMachine({
   id: 'chat',
@@ -290,6 +302,7 @@ export const chatMachine = setup({
         target: '.idle',
         actions: { type: 'startBlank', params: ({ context }) => ({ agentId: context.agentId }) },
       },
+      { guard: 'routeNamesCreated', actions: 'noteAddressReached' },
     ],
     'conversation.new': {
       target: '.idle',

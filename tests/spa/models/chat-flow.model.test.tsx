@@ -64,6 +64,8 @@ const E = {
   reload: { type: 'reload' },
   newChat: { type: 'route.changed', market: false, conversationId: null, agentId: null },
   openStored: { type: 'route.changed', market: false, conversationId: 'stored', agentId: null },
+  /** The screen reports the address the new conversation was given. */
+  addressOfCreated: { type: 'route.changed', market: false, conversationId: 'created', agentId: null },
   loadedFinished: { type: 'xstate.done.actor.loadConversation', output: { conversation: conversationOf('stored'), messages: storedMessages('stored', 'complete') } },
   loadedCut: { type: 'xstate.done.actor.loadConversation', output: { conversation: conversationOf('stored'), messages: storedMessages('stored', 'incomplete') } },
   loadFailed: { type: 'xstate.error.actor.loadConversation', error: new Error('down') },
@@ -85,6 +87,7 @@ const flagsOf = (state: Snapshot): string[] => {
   const { context } = state;
   const flags: string[] = [];
   if (context.draft) flags.push('draft');
+  if (context.addressPending) flags.push('address-pending');
   if (state.matches('idle')) {
     if (context.conversationId) flags.push('conversation');
     const last = context.messages.at(-1);
@@ -105,6 +108,8 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
   const flags = flagsOf(state);
   const has = (flag: string) => flags.includes(flag);
   const typeOrSend = has('draft') ? [E.send] : [E.type];
+  // Once created, the conversation's address is the next thing the screen reports.
+  if (has('address-pending')) return [E.addressOfCreated];
   switch (stateOf(state)) {
     case 'loading':
       return [E.loadedFinished, E.loadedCut, E.loadFailed];
@@ -136,7 +141,7 @@ const describePath = (path: (typeof paths)[number]) =>
     .map((event: AnyEvent) => {
       const said = describeEvents([event], (done) => (done.output as { messages?: Message[] } | undefined)?.messages?.at(-1)?.status ?? 'ok');
       if (event.type === 'stream.failed') return `${said} ${String(event.kind)}`;
-      if (event.type === 'route.changed') return `${said} ${event.conversationId === null ? 'new chat' : 'stored chat'}`;
+      if (event.type === 'route.changed') return `${said} ${event.conversationId === null ? 'new chat' : event.conversationId === 'created' ? 'new address' : 'stored chat'}`;
       return said;
     })
     .join(', ');
@@ -204,6 +209,7 @@ const EXPECTED_AFTER: Record<string, string> = {
   'server sent the conversation': 'idle',
   'server could not send the conversation': 'loadFailed',
   'clicked new chat': 'idle',
+  'the address named the new conversation': 'unchanged',
 };
 
 const happened = (world: World, what: string) => {
@@ -302,6 +308,12 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     await world.view.user.click(screen.getByRole('button', { name: 'Reload' }));
   },
   'route.changed': async (world, event) => {
+    if (event.conversationId === 'created') {
+      // the screen reported it when the address changed: nothing to do but check the page
+      happened(world, 'the address named the new conversation');
+      await waitFor(() => expect(window.location.pathname).toMatch(/^\/chat\/[^/]+$/));
+      return;
+    }
     if (event.conversationId === null) {
       world.conversation = false;
       world.question = null;
@@ -483,7 +495,7 @@ describe('chat, paths generated from the production machine', () => {
     const declared = Object.keys(chatMachine.root.states).filter((state) => state !== 'choosing' && state !== 'sending');
     expect([...reached].sort()).toEqual(declared.sort());
     // one path per transition, each ending on the transition it checks
-    expect(transitionCount).toBe(63);
+    expect(transitionCount).toBe(65);
     expect(paths).toHaveLength(transitionCount);
     for (const state of declared) expect(testParams.states, `no assertion for ${state}`).toHaveProperty(state);
   });
