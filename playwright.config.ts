@@ -1,12 +1,15 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumPath } from './scripts/chromium-path.mjs';
 
-/** Browser tests run in Debian's Chromium (no browser download) against the real server. */
+/**
+ * Browser tests run in Debian's Chromium (no browser download) against the real server: each
+ * worker starts its own (tests/e2e/fixtures.ts), so spec files run two at a time, one per core,
+ * and the tests of one file in order.
+ */
 export default defineConfig({
   testDir: 'tests/e2e',
-  globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },

@@ -1,11 +1,26 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import { startE2EServer, type E2EServer } from './e2e-server';
 
-/** Every browser test talks to the server that global setup started. */
-export const test = base.extend({
-  baseURL: async ({}, use) => {
-    const url = process.env.E2E_BASE_URL;
-    if (!url) throw new Error('E2E_BASE_URL is not set: run through playwright so global setup starts the server');
-    await use(url);
+/**
+ * Every browser test talks to its worker's own server, started once per worker: specs in
+ * different workers share no account, chat, session or limit.
+ */
+export const test = base.extend<object, { krakenServer: E2EServer }>({
+  krakenServer: [
+    async ({}, use) => {
+      const server = await startE2EServer();
+      // `demoAccount()` and the specs' own checks read the worker's server from here.
+      process.env.E2E_BASE_URL = server.url;
+      process.env.E2E_DEMO_USERNAME = server.demo.username;
+      process.env.E2E_DEMO_PASSWORD = server.demo.password;
+      await use(server);
+      await server.close();
+    },
+    // starting a server (database, migrations, seed) is not a test's time
+    { scope: 'worker', auto: true, timeout: 60_000 },
+  ],
+  baseURL: async ({ krakenServer }, use) => {
+    await use(krakenServer.url);
   },
 });
 
@@ -14,7 +29,6 @@ export const demoAccount = () => ({
   password: process.env.E2E_DEMO_PASSWORD ?? '',
 });
 
-/** Pins the interface language so assertions read one set of texts. */
 export const useEnglish = async (page: Page) => {
   await page.addInitScript(() => localStorage.setItem('umi_locale', 'en-US'));
 };

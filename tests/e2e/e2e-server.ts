@@ -25,11 +25,15 @@ const freePort = () =>
     });
   });
 
+export type E2EServer = { url: string; demo: typeof E2E_DEMO; close: () => Promise<void> };
+
 /**
- * One real server for the browser tests: the built SPA, a fresh embedded database in a temp
- * folder, the offline responder answering with a short delay so streaming is visible.
+ * One real server for a Playwright worker's browser tests: the built SPA, a fresh embedded
+ * database in a temp folder, the offline responder answering with a short delay so streaming is
+ * visible, and a fake Google on loopback. Each worker has its own, so specs running side by side
+ * never see each other's chats, sessions or limits.
  */
-export default async function globalSetup() {
+export async function startE2EServer(): Promise<E2EServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kraken-e2e-'));
   const port = await freePort();
   // Google sign-in against a local fake of Google on loopback, returning to this server's /login/google.
@@ -55,12 +59,13 @@ export default async function globalSetup() {
     ...(process.env.E2E_SPA_DIR ? { spaDir: process.env.E2E_SPA_DIR } : {}),
     log: () => undefined,
   });
-  process.env.E2E_BASE_URL = server.url;
-  process.env.E2E_DEMO_USERNAME = E2E_DEMO.username;
-  process.env.E2E_DEMO_PASSWORD = E2E_DEMO.password;
-  return async () => {
-    await server.close();
-    await google.close();
-    rmSync(dataDir, { recursive: true, force: true });
+  return {
+    url: server.url,
+    demo: E2E_DEMO,
+    close: async () => {
+      await server.close();
+      await google.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
