@@ -28,6 +28,8 @@ export const describeFailure = (t: TFunction, failure: ChatFailure, locale: stri
       return failure.message ? `${t('chat.createFailed')} (${failure.message})` : t('chat.createFailed');
     case 'load':
       return t('chat.loadFailed');
+    case 'version':
+      return t('chat.versionFailed');
     case 'agent-error':
       return describeAgentFailure(t, failure.message);
     default:

@@ -509,6 +509,8 @@ export const chatMachine = setup({
       on: { reload: { target: 'loading', actions: 'forgetFailure' } },
     },
     idle: {
+      // No answer is being written: a question may be edited, an answer asked again, a version shown.
+      tags: ['settled'],
       on: {
         send: [
           { guard: { type: 'hasSomethingToSend' }, target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
@@ -635,6 +637,7 @@ export const chatMachine = setup({
       },
     },
     done: {
+      tags: ['settled'],
       on: {
         send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
@@ -643,6 +646,7 @@ export const chatMachine = setup({
       },
     },
     incomplete: {
+      tags: ['settled'],
       on: {
         send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
@@ -652,6 +656,7 @@ export const chatMachine = setup({
       },
     },
     failed: {
+      tags: ['settled'],
       on: {
         send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
@@ -661,6 +666,7 @@ export const chatMachine = setup({
       },
     },
     cancelled: {
+      tags: ['settled'],
       on: {
         send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
