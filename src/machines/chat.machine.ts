@@ -340,7 +340,11 @@ export const chatMachine = setup({
         conversationId: event.conversationId,
         outgoing: context.outgoing ? { ...context.outgoing, accepted: true } : null,
         messages: context.messages.map((message, index) => {
-          if (message.key === context.replyKey) return { ...message, serverId: event.replyMessageId, siblingIds: withId(message.siblingIds, event.replyMessageId) };
+          if (message.key === context.replyKey) {
+            // A retry rewrites the answer it replaces: that version's id, not one more version.
+            const ids = message.siblingIds.map((id) => (id === message.serverId ? event.replyMessageId : id));
+            return { ...message, serverId: event.replyMessageId, siblingIds: withId(ids, event.replyMessageId) };
+          }
           if (index === userIndex && message.role === 'user') {
             return { ...message, serverId: event.userMessageId, status: 'complete' as const, siblingIds: withId(message.siblingIds, event.userMessageId) };
           }
