@@ -186,6 +186,8 @@ type World = {
   beforeRetry: Shown | null;
   /** The answers of the question on screen, by id, oldest first (versions). */
   answerIds: string[];
+  /** Which of them is on screen (1-based). */
+  shownVersion: number;
   accepted: boolean;
   conversation: boolean;
   /** Chat POSTs the page must have sent so far: never one more. */
@@ -349,6 +351,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     const [first] = world.answerIds;
     const conversationId = (await currentPost(world)).request.conversationId;
     world.answer = { ...world.beforeRetry!, status: 'complete' };
+    world.shownVersion = 1;
     happened(world, 'server showed the version');
     await answerHeld(
       world,
@@ -391,6 +394,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     world.question = { text: question!.content, id: question!.messageId };
     world.answer = { text: answer!.content, status: answer!.status };
     world.answerIds = [answer!.messageId];
+    world.shownVersion = 1;
     world.accepted = true;
     happened(world, 'server sent the conversation');
     await answerHeld(world, 'messages', ok([question, answer]));
@@ -417,6 +421,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     const userMessageId = post.request.retryMessageId ?? (post.request.regenerateMessageId ? world.question!.id! : `u-${world.sent}`);
     world.question = { ...world.question!, id: userMessageId };
     world.answerIds = post.request.regenerateMessageId ? [...world.answerIds, `r-${world.sent}`] : [`r-${world.sent}`];
+    world.shownVersion = world.answerIds.length;
     world.accepted = true;
     happened(world, 'server accepted the question');
     openStream(post, [{ type: 'start', conversationId: post.request.conversationId, userMessageId, replyMessageId: `r-${world.sent}` }]);
@@ -511,13 +516,14 @@ const checkKeptAnswer = async (world: World, label: string) => {
 const checkVersions = async (world: World) => {
   const versions = within(items('assistant').at(-1)!).queryByRole('group', { name: 'Versions' });
   if (world.answerIds.length < 2) expect(versions).toBeNull();
-  else expect(versions).toHaveTextContent(`${world.answerIds.length} / ${world.answerIds.length}`);
+  else expect(versions).toHaveTextContent(`${world.shownVersion} / ${world.answerIds.length}`);
 };
 
 const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
   states: {
     idle: async (state) => {
       await checkPage(world(), state);
+      if (world().answer && world().answer!.status !== 'streaming') await checkVersions(world());
       if (world().answer && world().answer!.status !== 'complete') await checkKeptAnswer(world(), 'The answer is incomplete');
       if (!world().question) expect(screen.getByText('How can I help you today?')).toBeInTheDocument();
     },
@@ -608,6 +614,7 @@ describe('chat, paths generated from the production machine', () => {
       answer: null,
       beforeRetry: null,
       answerIds: [],
+      shownVersion: 1,
       accepted: false,
       conversation: false,
       sent: 0,
