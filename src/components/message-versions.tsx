@@ -5,7 +5,7 @@ import type { ChatMessage } from '../machines/chat.machine';
 export const VersionSwitcher = ({ message, enabled, onShow }: { message: ChatMessage; enabled: boolean; onShow: (offset: -1 | 1) => void }) => {
   const { t } = useTranslation();
   const total = message.siblingIds.length;
-  const current = message.serverId ? message.siblingIds.indexOf(message.serverId) + 1 : total;
+  const current = message.serverId ? Math.max(1, message.siblingIds.indexOf(message.serverId) + 1) : total;
   if (total < 2) return null;
   return (
     <div role="group" aria-label={t('chat.versions')} className="flex items-center text-xs text-muted" data-testid="versions">
