@@ -27,6 +27,8 @@ export type ChatFailure = {
   message: string;
   /** A refusal for a used-up quota: when the server says the question may go again. */
   retryAfterSeconds?: number;
+  /** What failed was a new answer to a stored question (nothing typed is waiting to go again). */
+  newAnswer?: true;
 };
 
 type Outgoing = {
@@ -282,7 +284,7 @@ export const chatMachine = setup({
         messages: outgoing.thread ?? context.messages,
         outgoing: null,
         replyKey: null,
-        failure: params.failure,
+        failure: outgoing.regenerateMessageId ? { ...params.failure, newAnswer: true as const } : params.failure,
         editing: edited ? { key: edited.key, text: question?.content ?? outgoing.text } : null,
       };
     }),

@@ -449,7 +449,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     if (post.request.regenerateMessageId !== undefined) {
       // A refused new answer changes nothing: the answer that was there comes back.
       world.answer = world.beforeRetry;
-      world.alert = `Your message was not sent; it is back in the box. Try again. (${REFUSAL})`;
+      world.alert = `A new answer could not be started; the answer shown is kept. Try again. (${REFUSAL})`;
       happened(world, 'server refused the new answer');
       post.respond(HttpResponse.json(failBody(REFUSAL), { status: 400 }));
       return;
