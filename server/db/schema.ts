@@ -104,6 +104,11 @@ export const conversations = pgTable(
     /** Null until the conversation is named, by its creator or by its first question. */
     title: text('title'),
     pinned: boolean('pinned').notNull().default(false),
+    /**
+     * The last message of the chosen path through the message tree (which version of each
+     * question and answer is shown); null reads as the newest message.
+     */
+    currentLeafId: text('current_leaf_id'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },
@@ -135,10 +140,16 @@ export const messages = pgTable(
     files: jsonb('files').$type<StoredFileRef[]>().notNull().default([]),
     /** For an answer: the user message it answers. */
     replyTo: text('reply_to'),
+    /**
+     * The message before this one on its path; null for a conversation's first. Messages with the
+     * same parent are versions of one another (an edited question, a regenerated answer).
+     */
+    parentId: text('parent_id'),
     createdAt: at('created_at').notNull(),
   },
   (t) => [
     index('messages_conversation_idx').on(t.conversationId, t.seq),
+    index('messages_parent_idx').on(t.parentId),
     // Answers being written are few at any time: counting an owner's reads only these.
     index('messages_streaming_idx').on(t.conversationId).where(sql`${t.status} = 'streaming'`),
   ],

@@ -8,6 +8,7 @@ import {
   findOwnedConversation,
   listConversations,
   listMessages,
+  selectMessage,
   toConversation,
   updateConversation,
 } from '../services/conversations';
@@ -27,4 +28,5 @@ export function conversationRoutes(app: Hono<AppEnv>, services: Services) {
     return null;
   });
   defineRoute(app, services, 'messages', ({ input, caller }) => listMessages(db, ownerOf(caller), input.conversationId));
+  defineRoute(app, services, 'messageSelect', ({ input, caller }) => selectMessage(db, ownerOf(caller), input));
 }

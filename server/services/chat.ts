@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, gt, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { HistoryMessage, RuntimeAgent } from '../agents/runtime';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
@@ -9,6 +9,7 @@ import { badRequest, conflict, notFound, tooLarge, tooManyRequests } from '../ht
 import { identityLockKey } from '../limits/identity-quotas';
 import { findVisibleAgent } from './agents';
 import { findOwnedConversation, titleFromQuestion, type MessageRow } from './conversations';
+import { readTree, type MessageTree } from './message-tree';
 import { ownedBy } from './ownership';
 import { resolveOwnFiles } from './uploads';
 
@@ -29,6 +30,8 @@ export type ChatInput = {
   text?: string;
   files: { fileId: string }[];
   retryMessageId?: string;
+  editMessageId?: string;
+  regenerateMessageId?: string;
 };
 
 export type PreparedChat = {
@@ -48,18 +51,14 @@ const tooLongQuestion = (budget: number) =>
   tooLarge(`The question is too long: at most ${budget} characters, attachment descriptions included, are sent to the agent.`);
 
 /**
- * What the agent is told: answered turns up to and including the question, never failed answers,
- * the newest that fit in the character budget, whole, and never an answer without its question.
- * The question is always sent; the agent's system prompt is not counted (the runtime sends it
- * first, whatever the budget).
+ * What the agent is told: answered turns on the question's path up to and including the
+ * question, never failed answers, the newest that fit in the character budget, whole, and never
+ * an answer without its question. Other versions (edited questions, answers asked again) are on
+ * other paths and never sent. The question is always sent; the agent's system prompt is not
+ * counted (the runtime sends it first, whatever the budget).
  */
-async function loadHistory(db: Db, conversationId: string, question: MessageRow, budget: number): Promise<HistoryMessage[]> {
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), lte(messages.seq, question.seq)))
-    .orderBy(messages.seq);
-  const entries = rows
+function historyOf(path: MessageRow[], budget: number): HistoryMessage[] {
+  const entries = path
     .filter((row) => row.role === 'user' || (row.status !== 'failed' && row.status !== 'streaming' && row.content !== ''))
     .slice(-HISTORY_LIMIT)
     .map(historyEntry);
@@ -123,70 +122,118 @@ export async function prepareChat(
   const agent: RuntimeAgent = { id: agentRow.id, name: agentRow.name, systemPrompt: agentRow.systemPrompt };
   const now = clock.now();
 
-  if (input.retryMessageId !== undefined) {
-    const retryId = input.retryMessageId;
-    return db.transaction(async (tx) => {
-      await refuseOverStreamingLimit(tx as unknown as Db, owner, now, limits.streamingAnswers);
-      const [question] = await tx
-        .select()
-        .from(messages)
-        .where(and(eq(messages.id, retryId), eq(messages.conversationId, conversation.id), eq(messages.role, 'user')))
-        .limit(1);
-      if (!question) throw notFound('Message');
-      const replies = await tx.select().from(messages).where(eq(messages.replyTo, question.id)).orderBy(messages.seq);
-      if (replies.some((r) => r.status === 'streaming')) throw conflict('This question is being answered right now.');
-      if (replies.some((r) => r.status === 'complete')) throw conflict('This question already has a complete answer.');
-      const [kept, ...extra] = replies;
-      if (extra.length > 0) await tx.delete(messages).where(inArray(messages.id, extra.map((r) => r.id)));
-      let replyMessageId: string;
-      if (kept) {
-        replyMessageId = kept.id;
-        await tx.update(messages).set({ content: '', status: 'streaming', error: null, createdAt: now }).where(eq(messages.id, kept.id));
-      } else {
-        replyMessageId = randomUUID();
-        await tx.insert(messages).values(newReply(replyMessageId, conversation.id, question.id, now));
-      }
-      await tx.update(conversations).set({ updatedAt: now }).where(eq(conversations.id, conversation.id));
-      return {
-        conversationId: conversation.id,
-        agent,
-        userMessageId: question.id,
-        replyMessageId,
-        history: await loadHistory(tx as unknown as Db, conversation.id, question, limits.historyCharBudget),
-      };
-    });
-  }
-
   const text = (input.text ?? '').trim();
-  const files: StoredFileRef[] = await resolveOwnFiles(db, owner, input.files);
-  if (historyEntry({ role: 'user', content: text, files }).content.length > limits.historyCharBudget) {
-    throw tooLongQuestion(limits.historyCharBudget);
+  const files: StoredFileRef[] = input.files.length > 0 ? await resolveOwnFiles(db, owner, input.files) : [];
+  if (input.retryMessageId === undefined && input.regenerateMessageId === undefined) {
+    if (historyEntry({ role: 'user', content: text, files }).content.length > limits.historyCharBudget) {
+      throw tooLongQuestion(limits.historyCharBudget);
+    }
   }
-  return db.transaction(async (tx) => {
-    await refuseOverStreamingLimit(tx as unknown as Db, owner, now, limits.streamingAnswers);
-    const userMessageId = randomUUID();
-    const replyMessageId = randomUUID();
-    const [question] = await tx
-      .insert(messages)
-      .values({ id: userMessageId, conversationId: conversation.id, role: 'user', content: text, status: 'complete', files, createdAt: now })
-      .returning();
-    await tx.insert(messages).values(newReply(replyMessageId, conversation.id, userMessageId, now));
-    await tx
-      .update(conversations)
-      .set({ updatedAt: now })
+  return db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    await refuseOverStreamingLimit(tx, owner, now, limits.streamingAnswers);
+    const [current] = await tx
+      .select({ leafId: conversations.currentLeafId })
+      .from(conversations)
       .where(eq(conversations.id, conversation.id));
+    const tree = await readTree(tx, conversation.id);
+    const exchange = await storeExchange(tx, tree, current?.leafId ?? null, { conversationId: conversation.id, text, files, now }, input);
     await tx
       .update(conversations)
-      .set({ title: titleFromQuestion(text || files[0]?.name || '') })
-      .where(and(eq(conversations.id, conversation.id), isNull(conversations.title)));
+      .set({ updatedAt: now, ...(exchange.leafId ? { currentLeafId: exchange.leafId } : {}) })
+      .where(eq(conversations.id, conversation.id));
+    if (exchange.newQuestion) {
+      await tx
+        .update(conversations)
+        .set({ title: titleFromQuestion(text || files[0]?.name || '') })
+        .where(and(eq(conversations.id, conversation.id), isNull(conversations.title)));
+    }
     return {
       conversationId: conversation.id,
       agent,
-      userMessageId,
-      replyMessageId,
-      history: await loadHistory(tx as unknown as Db, conversation.id, question!, limits.historyCharBudget),
+      userMessageId: exchange.question.id,
+      replyMessageId: exchange.replyMessageId,
+      history: historyOf(tree.pathTo(exchange.question.id), limits.historyCharBudget),
     };
   });
+}
+
+type Exchange = {
+  question: MessageRow;
+  replyMessageId: string;
+  /** The new end of the chosen path, when it moves. */
+  leafId: string | null;
+  /** A question asked for the first time (not a retry, an edit or a new answer). */
+  newQuestion: boolean;
+};
+
+type Asked = { conversationId: string; text: string; files: StoredFileRef[]; now: Date };
+
+/**
+ * Stores what a chat request asks for, in the conversation's message tree: a new question at
+ * the end of the chosen path, an edited question beside the one it replaces (same parent), a
+ * new answer beside the one it replaces (same question), or a retry of an answer in place.
+ * Every id named must be a message of this conversation (already the caller's).
+ */
+async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: string | null, asked: Asked, input: ChatInput): Promise<Exchange> {
+  const { conversationId, now } = asked;
+  const ask = async (parentId: string | null, content: string, files: StoredFileRef[]) => {
+    const [question] = await tx
+      .insert(messages)
+      .values({ id: randomUUID(), conversationId, role: 'user', content, status: 'complete', files, parentId, createdAt: now })
+      .returning();
+    tree.add(question!);
+    return question!;
+  };
+  const answer = async (question: MessageRow) => {
+    const [reply] = await tx.insert(messages).values(newReply(randomUUID(), conversationId, question.id, now)).returning();
+    tree.add(reply!);
+    return reply!.id;
+  };
+  const questionOf = (id: string) => {
+    const row = tree.get(id);
+    if (!row || row.role !== 'user') throw notFound('Message');
+    return row;
+  };
+  const refuseWhileAnswering = (question: MessageRow) => {
+    if (tree.childrenOf(question.id).some((r) => r.status === 'streaming')) throw conflict('This question is being answered right now.');
+  };
+
+  if (input.retryMessageId !== undefined) {
+    const question = questionOf(input.retryMessageId);
+    refuseWhileAnswering(question);
+    const replies = tree.childrenOf(question.id).filter((r) => r.role === 'assistant');
+    const onPath = new Set(tree.pathTo(tree.leaf(leafId)?.id).map((row) => row.id));
+    const kept = replies.find((r) => onPath.has(r.id)) ?? replies.at(-1);
+    if (kept?.status === 'complete') throw conflict('This question already has a complete answer.');
+    if (!kept) {
+      const replyMessageId = await answer(question);
+      return { question, replyMessageId, leafId: replyMessageId, newQuestion: false };
+    }
+    await tx.update(messages).set({ content: '', status: 'streaming', error: null, createdAt: now }).where(eq(messages.id, kept.id));
+    return { question, replyMessageId: kept.id, leafId: onPath.has(kept.id) ? null : kept.id, newQuestion: false };
+  }
+
+  if (input.editMessageId !== undefined) {
+    const edited = questionOf(input.editMessageId);
+    const question = await ask(edited.parentId, asked.text, edited.files);
+    const replyMessageId = await answer(question);
+    return { question, replyMessageId, leafId: replyMessageId, newQuestion: false };
+  }
+
+  if (input.regenerateMessageId !== undefined) {
+    const previous = tree.get(input.regenerateMessageId);
+    const questionId = previous?.role === 'assistant' ? (previous.parentId ?? previous.replyTo) : null;
+    if (!questionId) throw notFound('Message');
+    const question = questionOf(questionId);
+    refuseWhileAnswering(question);
+    const replyMessageId = await answer(question);
+    return { question, replyMessageId, leafId: replyMessageId, newQuestion: false };
+  }
+
+  const question = await ask(tree.leaf(leafId)?.id ?? null, asked.text, asked.files);
+  const replyMessageId = await answer(question);
+  return { question, replyMessageId, leafId: replyMessageId, newQuestion: true };
 }
 
 const newReply = (id: string, conversationId: string, replyTo: string, now: Date) => ({
@@ -197,6 +244,7 @@ const newReply = (id: string, conversationId: string, replyTo: string, now: Date
   status: 'streaming' as const,
   files: [],
   replyTo,
+  parentId: replyTo,
   createdAt: now,
 });
 

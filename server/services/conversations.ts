@@ -6,13 +6,14 @@ import type { Message } from '../../src/contract/messages';
 import type { Page } from '../../src/contract/paging';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
-import { applications, conversations, messages } from '../db/schema';
+import { applications, conversations, type messages } from '../db/schema';
 import type { Caller, Owner } from '../http/caller';
 import { notFound } from '../http/errors';
 import { findVisibleAgent } from './agents';
 import { ownedBy, ownerColumns } from './ownership';
 import { cleanFileName } from './uploads';
 import { containsPattern, visibleApplication } from './visibility';
+import { readTree, type MessageTree } from './message-tree';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -34,7 +35,7 @@ export const toConversation = (row: ConversationRow): Conversation => ({
  * which can quote its key or address: they are answered as the generic sentence. File names
  * stored before bidi controls were removed are cleaned on the way out.
  */
-export const toMessage = (row: MessageRow): Message => ({
+export const toMessage = (row: MessageRow, siblingIds?: string[]): Message => ({
   messageId: row.id,
   conversationId: row.conversationId,
   role: row.role,
@@ -43,6 +44,8 @@ export const toMessage = (row: MessageRow): Message => ({
   files: row.files.map((file) => ({ ...file, name: cleanFileName(file.name) })),
   ...(row.error ? { error: failureReference(row.error) ? row.error : GENERIC_AGENT_FAILURE } : {}),
   createdAt: row.createdAt.toISOString(),
+  parentId: row.parentId,
+  siblingIds: siblingIds ?? [row.id],
 });
 
 /** The first ~30 characters of the first question, on one line. */
@@ -153,8 +156,27 @@ export async function deleteConversation(db: Db, owner: Owner, conversationId: s
   if (deleted.length === 0) throw notFound('Conversation');
 }
 
+/** The chosen path, first message first, each with the ids of its versions. */
+const chosenPath = (tree: MessageTree<MessageRow>, leafId: string | null): Message[] =>
+  tree.pathTo(tree.leaf(leafId)?.id).map((row) => toMessage(row, tree.siblingIds(row)));
+
 export async function listMessages(db: Db, owner: Owner, conversationId: string): Promise<Message[]> {
-  await findOwnedConversation(db, owner, conversationId);
-  const rows = await db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(messages.seq);
-  return rows.map(toMessage);
+  const conversation = await findOwnedConversation(db, owner, conversationId);
+  return chosenPath(await readTree(db, conversationId), conversation.currentLeafId);
+}
+
+/**
+ * Shows another version of a message: the path now runs through it and on down its newest
+ * versions. Stored with the conversation, so every device shows the same path.
+ */
+export async function selectMessage(db: Db, owner: Owner, input: { conversationId: string; messageId: string }): Promise<Message[]> {
+  await findOwnedConversation(db, owner, input.conversationId);
+  const tree = await readTree(db, input.conversationId);
+  const leaf = tree.get(input.messageId) ? tree.newestLeafUnder(input.messageId) : undefined;
+  if (!leaf) throw notFound('Message');
+  await db
+    .update(conversations)
+    .set({ currentLeafId: leaf.id })
+    .where(and(eq(conversations.id, input.conversationId), ownedBy(conversations, owner)));
+  return chosenPath(tree, leaf.id);
 }

@@ -15,7 +15,7 @@ let expiredApp: TestApp;
 let owner: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
 let stranger: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
 let expiredToken: string;
-let ids: { conversationId: string; userMessageId: string; fileId: string; taskId: string };
+let ids: { conversationId: string; userMessageId: string; answerMessageId: string; fileId: string; taskId: string };
 
 const TOKEN_COOKIE = 'ai-chat-ops-token';
 const FORGED = 'Bearer ' + 'A'.repeat(43);
@@ -43,6 +43,7 @@ const samples: Partial<Record<EndpointName, (ids: Ids) => Sample>> = {
   conversationUpdate: (ids) => ({ body: { conversationId: ids.conversationId, title: 'Renamed by someone' } }),
   conversationDelete: (ids) => ({ body: { conversationId: ids.conversationId } }),
   messages: (ids) => ({ query: { conversationId: ids.conversationId } }),
+  messageSelect: (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.userMessageId } }),
   chat: (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, text: 'Let me in' } }),
   logout: () => ({}),
   userInfo: () => ({}),
@@ -102,6 +103,7 @@ beforeAll(async () => {
   ids = {
     conversationId,
     userMessageId: messages.find((message) => message.role === 'user')!.messageId,
+    answerMessageId: messages.find((message) => message.role === 'assistant')!.messageId,
     fileId: ((await upload.json()) as { data: { fileId: string } }).data.fileId,
     taskId: '',
   };
@@ -159,6 +161,9 @@ describe("another caller's ids", () => {
     ['deleting it', 'conversationDelete', (ids) => ({ body: { conversationId: ids.conversationId } })],
     ['asking in it', 'chat', (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, text: 'Hi' } })],
     ['retrying its question', 'chat', (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, retryMessageId: ids.userMessageId } })],
+    ['editing its question', 'chat', (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, editMessageId: ids.userMessageId, text: 'Mine now' } })],
+    ['asking its answer again', 'chat', (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, regenerateMessageId: ids.answerMessageId } })],
+    ['choosing a version of its messages', 'messageSelect', (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.userMessageId } })],
     ...(['taskDetail', 'taskUpdate', 'taskTransition', 'taskDelete'] as const).map((name): [string, EndpointName, (ids: Ids) => Sample] => [`the operations task (${name})`, name, samples[name]!]),
   ];
 

@@ -26,6 +26,7 @@ const samples: Record<EndpointName, Input | null> = {
   conversationUpdate: { conversationId: ID, title: 'Renamed' },
   conversationDelete: { conversationId: ID },
   messages: { conversationId: ID },
+  messageSelect: { conversationId: ID, messageId: ID },
   chat: { conversationId: ID, agentId: DEFAULT_AGENT_ID, text: 'Hi', files: [fileRef], retryMessageId: ID },
   login: { loginType: 'password', username: 'someone@test.local', password: 'secret-123' },
   loginOptions: null,

@@ -14,6 +14,7 @@ import { createScreenEvents } from '../services/screen-events';
 import type { createWechatActors, WechatRuntimeOptions } from './wechat-runtime';
 import { detectDevice } from '../services/env';
 import { PREFERENCE_KEYS, readPreference, writePreference } from '../services/storage';
+import { chatDrafts, selectVersionActor } from './chat-versions-actors';
 
 /**
  * Services arrive with their first use: a visitor's home page makes no call, so it downloads
@@ -84,6 +85,8 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     { inspect, systemId: 'app' },
   );
 
+  // Whose preferences and drafts are in use: set once the session says who is here.
+  let knownUserId: string | null = null;
   const chat = createActor(
     chatMachine.provide({
       actors: {
@@ -102,8 +105,12 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
           ),
         ),
         chatStream: createChatStreamActor(streamChatOnDemand),
+        selectVersion: selectVersionActor,
       },
       actions: {
+        persistDrafts: (_, { drafts }) => {
+          if (knownUserId !== null) chatDrafts.write(knownUserId, drafts);
+        },
         conversationCreated: (_, { conversationId }) => {
           navigate(`/chat/${conversationId}`, { replace: true });
           screenEvents.emit('updateChatList');
@@ -130,13 +137,13 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
   );
 
   // Preferences follow whoever the session says is here, and remember the conversation in view.
-  let knownUserId: string | null = null;
   app.subscribe((state) => {
     if (!state.matches('loaded')) return;
     const userId = state.context.user ? String(state.context.user.id) : VISITOR_USER_ID;
     if (userId === knownUserId) return;
     knownUserId = userId;
     preferences.send({ type: 'user.changed', userId, stored: readStoredPreferences(userId) });
+    chat.send({ type: 'drafts.loaded', drafts: chatDrafts.read(userId) });
   });
   const onLanguageChanged = (language: string) => {
     const locale = matchLocale(language);

@@ -16,6 +16,9 @@ export const describeAgentFailure = (t: TFunction, text: string | null | undefin
 
 /** What a person reads when a send or an answer fails: the server's words when it gave any. */
 export const describeFailure = (t: TFunction, failure: ChatFailure, locale: string): string => {
+  if (failure.newAnswer && failure.kind !== 'rate-limited') {
+    return failure.message && failure.kind !== 'network' ? `${t('chat.regenerateFailed')} (${failure.message})` : t('chat.regenerateFailed');
+  }
   switch (failure.kind) {
     case 'rate-limited':
       // The server's words name the quota in English; the reader is told in their language when to come back.
@@ -28,6 +31,8 @@ export const describeFailure = (t: TFunction, failure: ChatFailure, locale: stri
       return failure.message ? `${t('chat.createFailed')} (${failure.message})` : t('chat.createFailed');
     case 'load':
       return t('chat.loadFailed');
+    case 'version':
+      return t('chat.versionFailed');
     case 'agent-error':
       return describeAgentFailure(t, failure.message);
     default:

@@ -4,17 +4,38 @@ import { MessageAttachments } from './attachment-list';
 import { describeAgentFailure } from './describe-failure';
 import { CopyTextButton } from './copy-text-button';
 import { LazyMarkdown } from './markdown/lazy-markdown';
+import { QuestionEditor, VersionSwitcher } from './message-versions';
+
+/** What can be done to sent messages: edit a question, ask for a new answer, show another version. */
+export type MessageVersionActions = {
+  /** No answer is being written: a new version may be asked for. */
+  enabled: boolean;
+  editing: { key: string; text: string } | null;
+  onEditStart: (key: string) => void;
+  onEditChange: (text: string) => void;
+  onEditSend: () => void;
+  onEditCancel: () => void;
+  onRegenerate: (key: string) => void;
+  onShowVersion: (key: string, offset: -1 | 1) => void;
+};
 
 type MessageListProps = {
   messages: ChatMessage[];
   canRetry: boolean;
   onRetry: () => void;
+  versions?: MessageVersionActions;
 };
 
-/** The conversation's messages; an answer that was cut short or failed says so and offers a retry. */
-export const MessageList = ({ messages, canRetry, onRetry }: MessageListProps) => {
+/**
+ * The conversation's messages; an answer that was cut short or failed says so and offers a retry.
+ * A sent question can be edited and an answer asked for again; each makes a new version.
+ */
+export const MessageList = ({ messages, canRetry, onRetry, versions }: MessageListProps) => {
   const { t } = useTranslation();
   const last = messages.at(-1);
+  const written = (message: ChatMessage) => message.status !== 'streaming' && message.status !== 'sending';
+  // Only a message the server stored can have versions.
+  const versioned = versions && ((message: ChatMessage) => message.serverId !== null);
   return (
     <ol className="mx-auto flex w-full max-w-3xl flex-col gap-4 p-4" aria-live="polite" aria-busy={last?.status === 'streaming'}>
       {messages.map((message) => (
@@ -31,15 +52,36 @@ export const MessageList = ({ messages, canRetry, onRetry }: MessageListProps) =
             <div dir="auto" className="break-words" data-testid="answer">
               <LazyMarkdown source={message.content} streaming={message.status === 'streaming'} />
             </div>
+          ) : versions?.editing?.key === message.key ? (
+            <QuestionEditor
+              text={versions.editing.text}
+              enabled={versions.enabled}
+              onChange={versions.onEditChange}
+              onSend={versions.onEditSend}
+              onCancel={versions.onEditCancel}
+            />
           ) : message.content ? (
             <div dir="auto" className="max-w-full whitespace-pre-wrap break-words rounded-2xl bg-accent px-4 py-2 text-accent-fg" data-testid="question">
               {message.content}
             </div>
           ) : null}
           <MessageAttachments files={message.files} />
-          {message.content && message.status !== 'streaming' && message.status !== 'sending' && (
-            <div className="mt-1 flex">
-              <CopyTextButton text={message.content} />
+          {versions?.editing?.key !== message.key && written(message) && (message.content || versioned?.(message)) && (
+            <div className="mt-1 flex items-center">
+              {versions && versioned?.(message) && <VersionSwitcher message={message} enabled={versions.enabled} onShow={(offset) => versions.onShowVersion(message.key, offset)} />}
+              {message.content && <CopyTextButton text={message.content} />}
+              {versions && versioned?.(message) && message.role === 'user' && (
+                <button type="button" className="btn-ghost h-7 gap-1 px-1.5 py-0 text-xs text-muted" disabled={!versions.enabled} onClick={() => versions.onEditStart(message.key)}>
+                  <span className="i-lucide-pencil" aria-hidden="true" />
+                  {t('chat.edit')}
+                </button>
+              )}
+              {versions && versioned?.(message) && message.role === 'assistant' && (
+                <button type="button" className="btn-ghost h-7 gap-1 px-1.5 py-0 text-xs text-muted" disabled={!versions.enabled} onClick={() => versions.onRegenerate(message.key)}>
+                  <span className="i-lucide-refresh-cw" aria-hidden="true" />
+                  {t('chat.regenerate')}
+                </button>
+              )}
             </div>
           )}
           {(message.status === 'incomplete' || message.status === 'failed') && (

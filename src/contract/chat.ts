@@ -9,7 +9,10 @@ export { MESSAGE_FILES_MAX, MESSAGE_TEXT_MAX };
 /**
  * Body of `POST /api/workflow/sse/agent/chat`. A new question carries `text`; a retry of a
  * failed or incomplete answer carries `retryMessageId` (the user message to answer again) and
- * no text, so the question is never stored twice.
+ * no text, so the question is never stored twice. An edit carries `editMessageId` (the question
+ * it is a new version of) and the new `text`, and keeps that question's attachments; a new
+ * version of an answer carries `regenerateMessageId` (the answer) and no text. At most one of
+ * the three ids.
  */
 export const chatRequestSchema = v.pipe(
   v.object({
@@ -18,9 +21,24 @@ export const chatRequestSchema = v.pipe(
     text: v.optional(v.pipe(v.string(), v.maxLength(MESSAGE_TEXT_MAX))),
     files: v.optional(v.pipe(v.array(fileRefSchema), v.maxLength(MESSAGE_FILES_MAX)), []),
     retryMessageId: v.optional(idSchema),
+    editMessageId: v.optional(idSchema),
+    regenerateMessageId: v.optional(idSchema),
   }),
   v.check(
-    (body) => body.retryMessageId !== undefined || (body.text ?? '').trim().length > 0 || body.files.length > 0,
+    (body) => [body.retryMessageId, body.editMessageId, body.regenerateMessageId].filter((id) => id !== undefined).length <= 1,
+    'retryMessageId, editMessageId and regenerateMessageId go one at a time',
+  ),
+  v.check(
+    (body) => body.editMessageId === undefined || ((body.text ?? '').trim().length > 0 && body.files.length === 0),
+    'an edited question needs text, and keeps the attachments it had',
+  ),
+  v.check(
+    (body) => body.regenerateMessageId === undefined || (body.text === undefined && body.files.length === 0),
+    'a new version of an answer takes no text or files',
+  ),
+  v.check(
+    (body) =>
+      body.retryMessageId !== undefined || body.regenerateMessageId !== undefined || (body.text ?? '').trim().length > 0 || body.files.length > 0,
     'a message needs text or files',
   ),
 );

@@ -14,7 +14,7 @@ import {
   updateConversationRequestSchema,
 } from './conversations';
 import { fileRefSchema } from './media';
-import { messageListSchema } from './messages';
+import { messageListSchema, selectMessageRequestSchema } from './messages';
 import {
   createTaskRequestSchema,
   draftingRequestSchema,
@@ -72,6 +72,7 @@ export const endpoints = {
   conversationUpdate: { ...routes.conversationUpdate, request: updateConversationRequestSchema, response: conversationSchema },
   conversationDelete: { ...routes.conversationDelete, request: deleteConversationRequestSchema, response: nothing },
   messages: { ...routes.messages, request: conversationIdQuerySchema, response: messageListSchema },
+  messageSelect: { ...routes.messageSelect, request: selectMessageRequestSchema, response: messageListSchema },
   chat: { ...routes.chat, request: chatRequestSchema },
   login: { ...routes.login, request: loginRequestSchema, response: loginResultSchema },
   loginOptions: { ...routes.loginOptions, response: loginOptionsSchema },

@@ -20,7 +20,18 @@ export const messageSchema = v.object({
   files: v.array(fileRefSchema),
   error: v.optional(v.string()),
   createdAt: timestampSchema,
+  /** The message before this one on its path; null for the first. */
+  parentId: v.optional(v.nullable(idSchema)),
+  /**
+   * This message and its other versions (same parent: the question edited, the answer
+   * regenerated), oldest first; one id when it has no other version.
+   */
+  siblingIds: v.optional(v.array(idSchema)),
 });
 export type Message = v.InferOutput<typeof messageSchema>;
 
 export const messageListSchema = v.array(messageSchema);
+
+/** Body of `POST /api/workflow/agent-im/messages/select`: show this version of a message. */
+export const selectMessageRequestSchema = v.object({ conversationId: idSchema, messageId: idSchema });
+export type SelectMessageRequest = v.InferInput<typeof selectMessageRequestSchema>;

@@ -57,7 +57,11 @@ export const routes = {
   },
   messages: {
     method: 'GET', path: '/api/workflow/agent-im/messages', access: 'visitor', input: 'query',
-    summary: "Every message of one of the caller's conversations, oldest first.",
+    summary: "The messages of one of the caller's conversations on its chosen path, oldest first, with their versions.",
+  },
+  messageSelect: {
+    method: 'POST', path: '/api/workflow/agent-im/messages/select', access: 'visitor', input: 'body',
+    summary: 'Show another version of a message: the conversation follows it, on every device.',
   },
   chat: {
     method: 'POST', path: '/api/workflow/sse/agent/chat', access: 'visitor', input: 'body', stream: true,

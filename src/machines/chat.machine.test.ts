@@ -441,14 +441,16 @@ describe('the chat machine: opening a conversation', () => {
     expect(loadConversation).toHaveBeenCalledWith('conv-3');
   });
 
-  it('a new conversation forgets the open one but keeps the draft', async () => {
+  it("a new conversation forgets the open one, and its draft stays with it", async () => {
     const { actor, context } = setup({ input: { conversationId: 'conv-3' } });
     await waitFor(actor, (state) => state.matches('idle'));
     actor.send({ type: 'draft.change', text: 'half-typed' });
 
     actor.send({ type: 'conversation.new', agentId: 'writer-agent' });
+    expect(context()).toMatchObject({ conversationId: null, agentId: 'writer-agent', messages: [], draft: '' });
 
-    expect(context()).toMatchObject({ conversationId: null, agentId: 'writer-agent', messages: [], draft: 'half-typed' });
+    actor.send({ type: 'conversation.open', conversationId: 'conv-3' });
+    expect(context().draft).toBe('half-typed');
   });
   describe('the address', () => {
     const route = (conversationId: string | null, agentId: string | null = null, market = false) =>
@@ -469,7 +471,7 @@ describe('the chat machine: opening a conversation', () => {
       actor.send({ type: 'draft.change', text: 'half-typed' });
 
       actor.send(route(null));
-      expect(context()).toMatchObject({ conversationId: null, messages: [], draft: 'half-typed' });
+      expect(context()).toMatchObject({ conversationId: null, messages: [], draft: '' });
 
       actor.send(route(null, 'writer-agent'));
       expect(context()).toMatchObject({ conversationId: null, agentId: 'writer-agent' });

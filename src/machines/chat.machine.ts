@@ -18,19 +18,28 @@ export type ChatMessage = {
   status: ChatMessageStatus;
   files: FileRef[];
   error: string | null;
+  /** This message and its other versions (server ids, oldest first); empty until the server names it. */
+  siblingIds: string[];
 };
 
 export type ChatFailure = {
-  kind: StreamFailureKind | 'create' | 'load';
+  kind: StreamFailureKind | 'create' | 'load' | 'version';
   message: string;
   /** A refusal for a used-up quota: when the server says the question may go again. */
   retryAfterSeconds?: number;
+  /** What failed was a new answer to a stored question (nothing typed is waiting to go again). */
+  newAnswer?: true;
 };
 
 type Outgoing = {
   text: string;
   files: FileRef[];
   retryMessageId: string | null;
+  /** A new version of this stored question (an edit) or of this stored answer. */
+  editMessageId: string | null;
+  regenerateMessageId: string | null;
+  /** For a new version: the thread as it was, put back if the server refuses it. */
+  thread: ChatMessage[] | null;
   accepted: boolean;
   /** For a retry: the answer being replaced, put back if the server refuses the retry. */
   previous: Pick<ChatMessage, 'content' | 'status' | 'error'> | null;
@@ -52,7 +61,34 @@ export type ChatContext = {
    * of "/chat" is the one that led here (the first send from home), not the new-chat button.
    */
   addressPending: boolean;
+  /** A sent question being rewritten in place, before it goes as a new version. */
+  editing: { key: string; text: string } | null;
+  /** The version the page asked the server to show. */
+  versionTarget: string | null;
+  /** Unsent text per conversation (and per agent for a new chat), kept across reloads. */
+  drafts: DraftBook;
 };
+
+/** One unsent text per place: a conversation's id, or `new:<agentId>` for a new chat. */
+export type DraftBook = Record<string, { text: string; at: number }>;
+
+/** How many drafts are kept; the oldest go first. */
+export const MAX_DRAFTS = 30;
+
+const draftScope = (context: Pick<ChatContext, 'conversationId' | 'agentId'>) => context.conversationId ?? `new:${context.agentId}`;
+
+/** The book with this place's text (none when empty), the oldest dropped past the bound. */
+export const writeDraft = (book: DraftBook, scope: string, text: string): DraftBook => {
+  const { [scope]: _old, ...others } = book;
+  if (!text) return others;
+  const at = Math.max(0, ...Object.values(others).map((entry) => entry.at)) + 1;
+  const kept = Object.entries(others)
+    .sort(([, a], [, b]) => b.at - a.at)
+    .slice(0, MAX_DRAFTS - 1);
+  return { ...Object.fromEntries(kept), [scope]: { text, at } };
+};
+
+const draftIn = (book: DraftBook, scope: string) => book[scope]?.text ?? '';
 
 /** What the address says: a stored conversation, a link to a new chat with an agent, or the market. */
 export type ChatRoute = { market: boolean; conversationId: string | null; agentId: string | null };
@@ -67,6 +103,13 @@ export type ChatEvent =
   | { type: 'stop' }
   | { type: 'retry' }
   | { type: 'reload' }
+  | { type: 'edit.start'; key: string }
+  | { type: 'edit.change'; text: string }
+  | { type: 'edit.cancel' }
+  | { type: 'edit.send' }
+  | { type: 'regenerate'; key: string }
+  | { type: 'version.show'; key: string; offset: -1 | 1 }
+  | { type: 'drafts.loaded'; drafts: DraftBook }
   | ChatStreamReport;
 
 export type ChatInput = { agentId?: string; conversationId?: string | null };
@@ -82,11 +125,55 @@ const fromServer = (message: Message): ChatMessage => ({
   status: message.status === 'streaming' ? 'incomplete' : message.status,
   files: message.files,
   error: message.error ?? null,
+  siblingIds: message.siblingIds ?? [message.messageId],
 });
+
+const localMessage = (key: string, role: ChatMessage['role'], content: string, files: FileRef[], siblingIds: string[]): ChatMessage => ({
+  key,
+  serverId: null,
+  role,
+  content,
+  status: role === 'user' ? 'sending' : 'streaming',
+  files,
+  error: null,
+  siblingIds,
+});
+
+const newOutgoing = (patch: Partial<Outgoing>): Outgoing => ({
+  text: '',
+  files: [],
+  retryMessageId: null,
+  editMessageId: null,
+  regenerateMessageId: null,
+  thread: null,
+  accepted: false,
+  previous: null,
+  ...patch,
+});
+
+const withId = (ids: string[], id: string) => (ids.includes(id) ? ids : [...ids, id]);
+
+/** The id of the version `offset` away from this message's, if there is one. */
+const versionAway = (messages: ChatMessage[], key: string, offset: number): string | null => {
+  const message = messages.find((item) => item.key === key);
+  if (!message?.serverId) return null;
+  return message.siblingIds[message.siblingIds.indexOf(message.serverId) + offset] ?? null;
+};
+
+const editable = (messages: ChatMessage[], key: string) => {
+  const message = messages.find((item) => item.key === key);
+  return message?.role === 'user' && message.serverId !== null;
+};
+
+const regenerable = (messages: ChatMessage[], key: string) => {
+  const index = messages.findIndex((item) => item.key === key);
+  const answer = messages[index];
+  return answer?.role === 'assistant' && answer.serverId !== null && answer.status !== 'streaming' && Boolean(messages[index - 1]?.serverId);
+};
 
 const blankConversation = (
   agentId: string,
-): Pick<ChatContext, 'agentId' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'addressPending'> => ({
+): Pick<ChatContext, 'agentId' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'editing' | 'versionTarget' | 'addressPending'> => ({
   agentId,
   conversationId: null,
   addressPending: false,
@@ -95,6 +182,8 @@ const blankConversation = (
   replyKey: null,
   messageIds: [],
   failure: null,
+  editing: null,
+  versionTarget: null,
 });
 
 const failureOf = (event: Extract<ChatStreamReport, { type: 'stream.failed' }>): ChatFailure => ({
@@ -126,6 +215,9 @@ export const chatMachine = setup({
       throw new Error('createConversation is provided where the app starts');
     }),
     chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(() => () => undefined),
+    selectVersion: fromPromise<Message[], { conversationId: string; messageId: string }>(async () => {
+      throw new Error('selectVersion is provided where the app starts');
+    }),
   },
   actions: {
     /** The conversation now has an id: the screen puts it in the address bar and the history. */
@@ -137,27 +229,103 @@ export const chatMachine = setup({
       const replyKey = `local-${context.seq + 1}`;
       return {
         seq: context.seq + 2,
-        outgoing: { text: context.draft, files: context.attachments, retryMessageId: null, accepted: false, previous: null },
+        outgoing: newOutgoing({ text: context.draft, files: context.attachments }),
         replyKey,
         failure: null,
         draft: '',
+        drafts: writeDraft(context.drafts, draftScope(context), ''),
         attachments: [],
         messageIds: [],
+        editing: null,
         messages: [
           ...context.messages,
-          { key: userKey, serverId: null, role: 'user' as const, content: context.draft, status: 'sending' as const, files: context.attachments, error: null },
-          { key: replyKey, serverId: null, role: 'assistant' as const, content: '', status: 'streaming' as const, files: [], error: null },
+          localMessage(userKey, 'user', context.draft, context.attachments, []),
+          localMessage(replyKey, 'assistant', '', [], []),
         ],
       };
     }),
+    /** The rewritten question goes as a new version: the thread below it gives way to its answer. */
+    takeEdit: assign(({ context }) => {
+      const editing = context.editing!;
+      const index = context.messages.findIndex((message) => message.key === editing.key);
+      const edited = context.messages[index]!;
+      const userKey = `local-${context.seq}`;
+      const replyKey = `local-${context.seq + 1}`;
+      return {
+        seq: context.seq + 2,
+        outgoing: newOutgoing({ text: editing.text.trim(), editMessageId: edited.serverId, thread: context.messages }),
+        replyKey,
+        failure: null,
+        editing: null,
+        messageIds: [],
+        messages: [
+          ...context.messages.slice(0, index),
+          localMessage(userKey, 'user', editing.text.trim(), edited.files, edited.siblingIds),
+          localMessage(replyKey, 'assistant', '', [], []),
+        ],
+      };
+    }),
+    /** A new version of an answer takes its place; the old one stays a version away. */
+    takeRegenerate: assign(({ context, event }) => {
+      assertEvent(event, 'regenerate');
+      const index = context.messages.findIndex((message) => message.key === event.key);
+      const answer = context.messages[index]!;
+      const replyKey = `local-${context.seq}`;
+      return {
+        seq: context.seq + 1,
+        outgoing: newOutgoing({ regenerateMessageId: answer.serverId, thread: context.messages }),
+        replyKey,
+        failure: null,
+        editing: null,
+        messageIds: [],
+        messages: [...context.messages.slice(0, index), localMessage(replyKey, 'assistant', '', [], answer.siblingIds)],
+      };
+    }),
+    /** A new version the server refused: the thread comes back as it was, an edit's text with it. */
+    restoreThread: assign(({ context }, params: { failure: ChatFailure }) => {
+      const outgoing = context.outgoing!;
+      const question = context.messages.at(-2);
+      const edited = outgoing.editMessageId ? outgoing.thread?.find((message) => message.serverId === outgoing.editMessageId) : undefined;
+      return {
+        messages: outgoing.thread ?? context.messages,
+        outgoing: null,
+        replyKey: null,
+        failure: outgoing.regenerateMessageId ? { ...params.failure, newAnswer: true as const } : params.failure,
+        editing: edited ? { key: edited.key, text: question?.content ?? outgoing.text } : null,
+      };
+    }),
+    startEdit: assign(({ context, event }) => {
+      assertEvent(event, 'edit.start');
+      const message = context.messages.find((item) => item.key === event.key);
+      return { editing: { key: event.key, text: message?.content ?? '' } };
+    }),
+    changeEdit: assign(({ context, event }) => {
+      assertEvent(event, 'edit.change');
+      return { editing: context.editing ? { ...context.editing, text: event.text } : null };
+    }),
+    cancelEdit: assign({ editing: null }),
+    aimVersion: assign(({ context, event }) => {
+      assertEvent(event, 'version.show');
+      return { versionTarget: versionAway(context.messages, event.key, event.offset), failure: null, editing: null };
+    }),
+    showPath: assign((_, params: { messages: Message[] }) => ({ messages: params.messages.map(fromServer), versionTarget: null })),
+    setVersionFailure: assign((_, params: { message: string }) => ({ versionTarget: null, failure: { kind: 'version' as const, message: params.message } })),
+    loadDrafts: assign(({ context, event }) => {
+      assertEvent(event, 'drafts.loaded');
+      return { drafts: event.drafts, draft: context.draft || draftIn(event.drafts, draftScope(context)) };
+    }),
+    /** The unsent texts, to keep for the person across reloads. */
+    persistDrafts: (_, _params: { drafts: DraftBook }) => undefined,
     restoreOutgoing: assign(({ context }, params: { failure: ChatFailure }) => {
       const outgoing = context.outgoing;
       if (!outgoing) return { failure: params.failure };
       const sentKeys = new Set([context.replyKey, context.messages.at(-2)?.key]);
+      const draft = context.draft ? `${outgoing.text}\n${context.draft}` : outgoing.text;
       return {
         messages: context.messages.filter((message) => !sentKeys.has(message.key)),
         // Whatever was typed since stays; the unsent question comes back in front of it.
-        draft: context.draft ? `${outgoing.text}\n${context.draft}` : outgoing.text,
+        draft,
+        drafts: writeDraft(context.drafts, draftScope(context), draft),
         attachments: [...outgoing.files, ...context.attachments],
         outgoing: null,
         replyKey: null,
@@ -180,8 +348,14 @@ export const chatMachine = setup({
         conversationId: event.conversationId,
         outgoing: context.outgoing ? { ...context.outgoing, accepted: true } : null,
         messages: context.messages.map((message, index) => {
-          if (message.key === context.replyKey) return { ...message, serverId: event.replyMessageId };
-          if (index === userIndex && message.role === 'user') return { ...message, serverId: event.userMessageId, status: 'complete' as const };
+          if (message.key === context.replyKey) {
+            // A retry rewrites the answer it replaces: that version's id, not one more version.
+            const ids = message.siblingIds.map((id) => (id === message.serverId ? event.replyMessageId : id));
+            return { ...message, serverId: event.replyMessageId, siblingIds: withId(ids, event.replyMessageId) };
+          }
+          if (index === userIndex && message.role === 'user') {
+            return { ...message, serverId: event.userMessageId, status: 'complete' as const, siblingIds: withId(message.siblingIds, event.userMessageId) };
+          }
           return message;
         }),
       };
@@ -206,9 +380,9 @@ export const chatMachine = setup({
         error: params.failure?.message ?? null,
       })),
     })),
-    setDraft: assign(({ event }) => {
+    setDraft: assign(({ context, event }) => {
       assertEvent(event, 'draft.change');
-      return { draft: event.text };
+      return { draft: event.text, drafts: writeDraft(context.drafts, draftScope(context), event.text) };
     }),
     setAttachments: assign(({ event }) => {
       assertEvent(event, 'attachments.change');
@@ -219,12 +393,16 @@ export const chatMachine = setup({
     setConversationId: assign((_, params: { conversationId: string }) => ({ conversationId: params.conversationId, addressPending: true })),
     /** The address now names the conversation created here. */
     noteAddressReached: assign({ addressPending: false }),
-    /** A new conversation: nothing said yet, with this agent (the draft stays). */
-    startBlank: assign((_, params: { agentId: string }) => blankConversation(params.agentId)),
-    /** Another stored conversation: its id, its messages to come. */
+    /** A new conversation: nothing said yet, with this agent, and what was left unsent for it. */
+    startBlank: assign(({ context }, params: { agentId: string }) => ({
+      ...blankConversation(params.agentId),
+      draft: draftIn(context.drafts, `new:${params.agentId}`),
+    })),
+    /** Another stored conversation: its id, its messages to come, what was left unsent in it. */
     startOpening: assign(({ context }, params: { conversationId: string }) => ({
       ...blankConversation(context.agentId),
       conversationId: params.conversationId,
+      draft: draftIn(context.drafts, params.conversationId),
     })),
     setLoaded: assign((_, params: { loaded: LoadedConversation }) => ({
       agentId: params.loaded.conversation.sourceId,
@@ -238,13 +416,10 @@ export const chatMachine = setup({
       return {
         replyKey: reply.key,
         failure: null,
-        outgoing: {
-          text: '',
-          files: [],
+        outgoing: newOutgoing({
           retryMessageId: question.serverId,
-          accepted: false,
           previous: { content: reply.content, status: reply.status, error: reply.error },
-        },
+        }),
         messages: updateMessage(context.messages, reply.key, () => ({ content: '', status: 'streaming' as const, error: null })),
       };
     }),
@@ -261,6 +436,11 @@ export const chatMachine = setup({
       return last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed');
     },
     wasAccepted: ({ context }) => context.outgoing?.accepted === true,
+    isRefusedVersion: ({ context }) => context.outgoing?.thread != null && !context.outgoing.accepted,
+    canEdit: ({ context, event }) => event.type === 'edit.start' && editable(context.messages, event.key),
+    editHasText: ({ context }) => context.editing !== null && context.editing.text.trim().length > 0 && editable(context.messages, context.editing.key),
+    canRegenerate: ({ context, event }) => event.type === 'regenerate' && regenerable(context.messages, event.key),
+    hasThatVersion: ({ context, event }) => event.type === 'version.show' && versionAway(context.messages, event.key, event.offset) !== null,
     isRefusedRetry: ({ context }) => context.outgoing?.retryMessageId != null && !context.outgoing.accepted,
     replacedFailedAnswer: ({ context }) => context.outgoing?.previous?.status === 'failed',
     isAgentError: ({ event }) => event.type === 'stream.failed' && event.kind === 'agent-error',
@@ -283,6 +463,9 @@ export const chatMachine = setup({
     draft: '',
     attachments: [],
     seq: 1,
+    editing: null,
+    versionTarget: null,
+    drafts: {},
   }),
   initial: 'choosing',
   on: {
@@ -312,8 +495,12 @@ export const chatMachine = setup({
       target: '.loading',
       actions: { type: 'startOpening', params: ({ event }) => ({ conversationId: event.conversationId }) },
     },
-    'draft.change': { actions: 'setDraft' },
+    'draft.change': { actions: ['setDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
     'attachments.change': { actions: 'setAttachments' },
+    'drafts.loaded': { actions: 'loadDrafts' },
+    'edit.start': { guard: 'canEdit', actions: 'startEdit' },
+    'edit.change': { actions: 'changeEdit' },
+    'edit.cancel': { actions: 'cancelEdit' },
   },
   states: {
     choosing: {
@@ -339,10 +526,15 @@ export const chatMachine = setup({
       on: { reload: { target: 'loading', actions: 'forgetFailure' } },
     },
     idle: {
+      // No answer is being written: a question may be edited, an answer asked again, a version shown.
+      tags: ['settled'],
       on: {
         send: [
-          { guard: { type: 'hasSomethingToSend' }, target: 'sending', actions: 'takeDraft' },
+          { guard: { type: 'hasSomethingToSend' }, target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
         ],
+        'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
+        regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
+        'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
         // A conversation opened on an answer cut short (a crash, a closed tab) offers its retry too.
         retry: { guard: and(['canRetry', 'lastAnswerUnfinished']), target: 'streaming', actions: 'prepareRetry' },
       },
@@ -364,10 +556,13 @@ export const chatMachine = setup({
         },
         onError: {
           target: 'idle',
-          actions: {
-            type: 'restoreOutgoing',
-            params: ({ event }) => ({ failure: { kind: 'create' as const, message: event.error instanceof Error ? event.error.message : '' } }),
-          },
+          actions: [
+            {
+              type: 'restoreOutgoing',
+              params: ({ event }) => ({ failure: { kind: 'create' as const, message: event.error instanceof Error ? event.error.message : '' } }),
+            },
+            { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) },
+          ],
         },
       },
     },
@@ -380,7 +575,11 @@ export const chatMachine = setup({
           agentId: context.agentId,
           ...(context.outgoing?.retryMessageId
             ? { retryMessageId: context.outgoing.retryMessageId }
-            : { text: context.outgoing?.text ?? '', files: context.outgoing?.files ?? [] }),
+            : context.outgoing?.regenerateMessageId
+              ? { regenerateMessageId: context.outgoing.regenerateMessageId }
+              : context.outgoing?.editMessageId
+                ? { editMessageId: context.outgoing.editMessageId, text: context.outgoing.text }
+                : { text: context.outgoing?.text ?? '', files: context.outgoing?.files ?? [] }),
         }),
       },
       on: {
@@ -391,6 +590,11 @@ export const chatMachine = setup({
           actions: ['completeReply', { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) }],
         },
         'stream.failed': [
+          {
+            guard: 'isRefusedVersion',
+            target: 'idle',
+            actions: { type: 'restoreThread', params: ({ event }) => ({ failure: failureOf(event) }) },
+          },
           {
             guard: and(['isRefusedRetry', 'replacedFailedAnswer']),
             target: 'failed',
@@ -419,10 +623,13 @@ export const chatMachine = setup({
           },
           {
             target: 'idle',
-            actions: {
-              type: 'restoreOutgoing',
-              params: ({ event }) => ({ failure: failureOf(event) }),
-            },
+            actions: [
+              {
+                type: 'restoreOutgoing',
+                params: ({ event }) => ({ failure: failureOf(event) }),
+              },
+              { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) },
+            ],
           },
         ],
         stop: {
@@ -434,24 +641,54 @@ export const chatMachine = setup({
         },
       },
     },
+    switchingVersion: {
+      invoke: {
+        id: 'selectVersion',
+        src: 'selectVersion',
+        input: ({ context }) => ({ conversationId: context.conversationId ?? '', messageId: context.versionTarget ?? '' }),
+        onDone: { target: 'idle', actions: { type: 'showPath', params: ({ event }) => ({ messages: event.output }) } },
+        onError: {
+          target: 'idle',
+          actions: { type: 'setVersionFailure', params: ({ event }) => ({ message: event.error instanceof Error ? event.error.message : '' }) },
+        },
+      },
+    },
     done: {
-      on: { send: { guard: 'hasSomethingToSend', target: 'sending', actions: 'takeDraft' } },
+      tags: ['settled'],
+      on: {
+        send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+        'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
+        regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
+        'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
+      },
     },
     incomplete: {
+      tags: ['settled'],
       on: {
-        send: { guard: 'hasSomethingToSend', target: 'sending', actions: 'takeDraft' },
+        send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+        'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
+        regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
+        'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
         retry: { guard: 'canRetry', target: 'streaming', actions: 'prepareRetry' },
       },
     },
     failed: {
+      tags: ['settled'],
       on: {
-        send: { guard: 'hasSomethingToSend', target: 'sending', actions: 'takeDraft' },
+        send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+        'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
+        regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
+        'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
         retry: { guard: 'canRetry', target: 'streaming', actions: 'prepareRetry' },
       },
     },
     cancelled: {
+      tags: ['settled'],
       on: {
-        send: { guard: 'hasSomethingToSend', target: 'sending', actions: 'takeDraft' },
+        send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+        'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
+        regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
+        'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
         retry: { guard: 'canRetry', target: 'streaming', actions: 'prepareRetry' },
       },
     },

@@ -1,7 +1,9 @@
 const PREFIX = 'ai-chat-ops:';
 
 export const PREFERENCE_KEYS = ['lastAgentId', 'lastAgentInfo', 'lastChatId', 'firstPage', 'theme'] as const;
-export type PreferenceKey = (typeof PREFERENCE_KEYS)[number];
+/** Kept like the preferences, per user, but read by the chat rather than the preferences machine. */
+export const CHAT_DRAFTS_KEY = 'chatDrafts';
+export type PreferenceKey = (typeof PREFERENCE_KEYS)[number] | typeof CHAT_DRAFTS_KEY;
 
 type Stored<T> = { userId: string; value: T };
 

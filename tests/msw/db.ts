@@ -35,7 +35,10 @@ type Db = {
   sessionDetails: Map<string, SessionDetails>;
   agents: Agent[];
   conversations: Map<string, StoredConversation>;
+  /** Every stored message of a conversation, versions included, oldest first. */
   messages: Map<string, Message[]>;
+  /** The end of each conversation's chosen path, when one was chosen (else its newest message). */
+  leaves: Map<string, string>;
   uploads: Map<string, FileRef>;
   scanTickets: Map<string, ScanTicketState>;
   /** One-time WeChat authorisation codes → the user each signs in. */
@@ -56,6 +59,7 @@ const fresh = (): Db => ({
   agents: [],
   conversations: new Map(),
   messages: new Map(),
+  leaves: new Map(),
   uploads: new Map(),
   scanTickets: new Map(),
   wechatCodes: new Map(),
@@ -164,18 +168,25 @@ export const seedConversation = (options: {
     owner: options.owner,
   };
   db.conversations.set(conversationId, conversation);
+  let parentId: string | null = null;
   db.messages.set(
     conversationId,
-    (options.messages ?? []).map((message) => ({
-      messageId: nextId('msg'),
-      conversationId,
-      role: message.role,
-      content: message.content,
-      status: message.status ?? 'complete',
-      files: [],
-      ...(message.error === undefined ? {} : { error: message.error }),
-      createdAt: nextTimestamp(),
-    })),
+    (options.messages ?? []).map((message) => {
+      const messageId = nextId('msg');
+      const stored: Message = {
+        messageId,
+        conversationId,
+        role: message.role,
+        content: message.content,
+        status: message.status ?? 'complete',
+        files: [],
+        ...(message.error === undefined ? {} : { error: message.error }),
+        createdAt: nextTimestamp(),
+        parentId,
+      };
+      parentId = messageId;
+      return stored;
+    }),
   );
   const { owner: _owner, ...visible } = conversation;
   return visible;

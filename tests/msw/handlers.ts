@@ -153,27 +153,70 @@ const loginResult = (userId: string) => {
   return { token: issueToken(userId), userInfo };
 };
 
+/** The chosen path of a conversation, each message with its versions, like the real server. */
+export const pathOf = (conversationId: string): Message[] => {
+  const all = db.messages.get(conversationId) ?? [];
+  const byId = new Map(all.map((message) => [message.messageId, message]));
+  const chosen = db.leaves.get(conversationId);
+  const path: Message[] = [];
+  for (let row = (chosen ? byId.get(chosen) : undefined) ?? all.at(-1); row; row = row.parentId ? byId.get(row.parentId) : undefined) {
+    path.unshift(row);
+  }
+  return path.map((message) => ({
+    ...message,
+    parentId: message.parentId ?? null,
+    siblingIds: all.filter((other) => (other.parentId ?? null) === (message.parentId ?? null)).map((other) => other.messageId),
+  }));
+};
+
+/** Where a path through this message ends: its newest versions below, all the way down. */
+const newestLeafUnder = (all: Message[], messageId: string): string => {
+  let id = messageId;
+  for (let child = all.findLast((m) => m.parentId === id); child; child = all.findLast((m) => m.parentId === id)) id = child.messageId;
+  return id;
+};
+
+type ChatInput = { conversationId: string; text?: string; retryMessageId?: string; editMessageId?: string; regenerateMessageId?: string };
+
 /** Plays the default answer (or a queued one) and stores the exchange, like the real server. */
-const chatSteps = (input: { conversationId: string; text?: string; retryMessageId?: string }, caller: Caller): StreamStep[] => {
+const chatSteps = (input: ChatInput, caller: Caller): StreamStep[] => {
   const conversation = ownConversation(caller, input.conversationId);
   const history = db.messages.get(conversation.conversationId) ?? [];
-  let userMessage: Message | undefined;
-  if (input.retryMessageId) {
-    userMessage = history.find((message) => message.messageId === input.retryMessageId && message.role === 'user');
-    if (!userMessage) throw new FakeApiError(404, 'Message not found');
-    const index = history.indexOf(userMessage);
-    if (history[index + 1]?.role === 'assistant') history.splice(index + 1, 1);
-  } else {
-    userMessage = {
+  const find = (id: string, role: Message['role']) => {
+    const found = history.find((message) => message.messageId === id && message.role === role);
+    if (!found) throw new FakeApiError(404, 'Message not found');
+    return found;
+  };
+  const ask = (parentId: string | null, content: string, files: Message['files']): Message => {
+    const question: Message = {
       messageId: nextId('msg'),
       conversationId: conversation.conversationId,
       role: 'user',
-      content: input.text ?? '',
+      content,
       status: 'complete',
-      files: [],
+      files,
       createdAt: nextTimestamp(),
+      parentId,
     };
-    history.push(userMessage);
+    history.push(question);
+    return question;
+  };
+  let userMessage: Message;
+  let replaced = -1;
+  if (input.retryMessageId) {
+    userMessage = find(input.retryMessageId, 'user');
+    const index = history.findIndex((message) => message.parentId === userMessage.messageId && message.role === 'assistant');
+    if (index >= 0) {
+      history.splice(index, 1);
+      replaced = index;
+    }
+  } else if (input.editMessageId) {
+    const edited = find(input.editMessageId, 'user');
+    userMessage = ask(edited.parentId ?? null, input.text ?? '', edited.files);
+  } else if (input.regenerateMessageId) {
+    userMessage = find(find(input.regenerateMessageId, 'assistant').parentId ?? '', 'user');
+  } else {
+    userMessage = ask(pathOf(conversation.conversationId).at(-1)?.messageId ?? null, input.text ?? '', []);
   }
   const { pieces, cut } = db.answers.shift() ?? { pieces: DEFAULT_ANSWER, cut: false };
   const reply: Message = {
@@ -184,9 +227,12 @@ const chatSteps = (input: { conversationId: string; text?: string; retryMessageI
     status: cut ? 'incomplete' : 'complete',
     files: [],
     createdAt: nextTimestamp(),
+    parentId: userMessage.messageId,
   };
-  history.splice(history.indexOf(userMessage) + 1, 0, reply);
+  if (replaced >= 0) history.splice(replaced, 0, reply);
+  else history.push(reply);
   db.messages.set(conversation.conversationId, history);
+  db.leaves.set(conversation.conversationId, reply.messageId);
   conversation.updatedAt = nextTimestamp();
   return [
     { type: 'start', conversationId: conversation.conversationId, userMessageId: userMessage.messageId, replyMessageId: reply.messageId },
@@ -252,7 +298,14 @@ export const handlers = {
   }),
   messages: route('messages', ({ input, caller }) => {
     ownConversation(caller, input.conversationId);
-    return ok('messages', db.messages.get(input.conversationId) ?? []);
+    return ok('messages', pathOf(input.conversationId));
+  }),
+  messageSelect: route('messageSelect', ({ input, caller }) => {
+    ownConversation(caller, input.conversationId);
+    const all = db.messages.get(input.conversationId) ?? [];
+    if (!all.some((message) => message.messageId === input.messageId)) throw new FakeApiError(404, 'Message not found');
+    db.leaves.set(input.conversationId, newestLeafUnder(all, input.messageId));
+    return ok('messageSelect', pathOf(input.conversationId));
   }),
   chat: route('chat', ({ input, caller, request }) => eventStream(chatSteps(input, caller), { signal: request.signal })),
   login: route('login', ({ input }) => {

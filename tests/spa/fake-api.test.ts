@@ -10,6 +10,7 @@ import {
   getConversation,
   listConversations,
   listMessages,
+  selectMessage,
   updateConversation,
 } from '../../src/services/api/conversations';
 import {
@@ -80,7 +81,14 @@ describe('the fake API', () => {
     );
     expect(events.at(0)).toBe('start');
     expect(events.at(-1)).toBe('end');
-    expect((await listMessages(conversation.conversationId)).map((message) => message.role)).toEqual(['user', 'assistant']);
+    const [question, first] = await listMessages(conversation.conversationId);
+    expect([question!.role, first!.role]).toEqual(['user', 'assistant']);
+    await streamChat(
+      { conversationId: conversation.conversationId, agentId: 'SpecialNoAgentFallback', regenerateMessageId: first!.messageId },
+      { signal: new AbortController().signal, onEvent: () => undefined },
+    );
+    expect((await listMessages(conversation.conversationId)).at(-1)!.siblingIds).toHaveLength(2);
+    expect((await selectMessage(conversation.conversationId, first!.messageId)).at(-1)!.messageId).toBe(first!.messageId);
     await deleteConversation(conversation.conversationId);
 
 

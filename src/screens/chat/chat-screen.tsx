@@ -45,6 +45,8 @@ const ChatScreen = () => {
   const streaming = useSelector(chat, (state) => state.matches('streaming') || state.matches('creatingConversation') || state.matches('sending'));
   const canRetry = useSelector(chat, (state) => state.can({ type: 'retry' }));
   const loadFailed = useSelector(chat, (state) => state.matches('loadFailed'));
+  const editing = useSelector(chat, (state) => state.context.editing);
+  const versionsEnabled = useSelector(chat, (state) => state.hasTag('settled'));
   const attachments = useChatAttachments(chat);
   const { ref: scrollRef, atBottom, onScroll, jumpToLatest } = useStickToBottom<HTMLDivElement>(messages);
   const windowed = useMessageWindow(messages, scrollRef, conversationId);
@@ -152,7 +154,21 @@ const ChatScreen = () => {
                       </button>
                     </div>
                   )}
-                  <MessageList messages={windowed.visible} canRetry={canRetry} onRetry={() => chat.send({ type: 'retry' })} />
+                  <MessageList
+                    messages={windowed.visible}
+                    canRetry={canRetry}
+                    onRetry={() => chat.send({ type: 'retry' })}
+                    versions={{
+                      enabled: versionsEnabled,
+                      editing,
+                      onEditStart: (key) => chat.send({ type: 'edit.start', key }),
+                      onEditChange: (text) => chat.send({ type: 'edit.change', text }),
+                      onEditSend: () => chat.send({ type: 'edit.send' }),
+                      onEditCancel: () => chat.send({ type: 'edit.cancel' }),
+                      onRegenerate: (key) => chat.send({ type: 'regenerate', key }),
+                      onShowVersion: (key, offset) => chat.send({ type: 'version.show', key, offset }),
+                    }}
+                  />
                 </>
               )}
             </div>

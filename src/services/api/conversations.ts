@@ -22,3 +22,6 @@ export const deleteConversation = (conversationId: string, options?: CallOptions
 
 export const listMessages = (conversationId: string, options?: CallOptions) =>
   call('messages', { conversationId }, options);
+
+export const selectMessage = (conversationId: string, messageId: string, options?: CallOptions) =>
+  call('messageSelect', { conversationId, messageId }, options);

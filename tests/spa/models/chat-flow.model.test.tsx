@@ -78,7 +78,14 @@ const E = {
   unreachable: { type: 'stream.failed', kind: 'network', message: '' },
   agentError: { type: 'stream.failed', kind: 'agent-error', message: AGENT_ERROR },
   broke: { type: 'stream.failed', kind: 'incomplete', message: '' },
+  selected: { type: 'xstate.done.actor.selectVersion', output: [] },
+  selectFailed: { type: 'xstate.error.actor.selectVersion', error: new Error('down') },
 } satisfies Record<string, AnyEvent>;
+
+/** Events about a message on the page: they name it by the key the machine gave it. */
+const lastAnswerKey = (state: Snapshot) => state.context.messages.findLast((message) => message.role === 'assistant')?.key ?? '';
+const regenerate = (state: Snapshot): AnyEvent => ({ type: 'regenerate', key: lastAnswerKey(state) });
+const showPrevious = (state: Snapshot): AnyEvent => ({ type: 'version.show', key: lastAnswerKey(state), offset: -1 });
 
 const stateOf = (state: Snapshot) => String(state.value);
 
@@ -93,9 +100,11 @@ const flagsOf = (state: Snapshot): string[] => {
     const last = context.messages.at(-1);
     if (last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed')) flags.push('unfinished');
   }
+  if (state.matches('done') && (context.messages.at(-1)?.siblingIds.length ?? 0) > 1) flags.push('versions');
   if (state.matches('streaming')) {
     const outgoing = context.outgoing;
-    if (!outgoing?.retryMessageId) flags.push('question');
+    if (outgoing?.regenerateMessageId) flags.push('new-answer');
+    else if (!outgoing?.retryMessageId) flags.push('question');
     else flags.push(outgoing.accepted ? 'retry' : `retry-of-${outgoing.previous?.status}`);
     if (outgoing?.accepted) flags.push(context.messages.at(-1)?.content ? 'answering' : 'accepted');
   }
@@ -121,10 +130,15 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
       if (!has('conversation')) return has('draft') ? [E.send] : [E.type, E.openStored];
       return [...typeOrSend, ...(has('unfinished') ? [E.retry] : []), E.newChat];
     case 'streaming':
+      // a new answer is a new message: the server names it with a new id
+      if (has('new-answer')) return has('accepted') || has('answering') ? [E.ended] : [{ ...E.accepted, replyMessageId: 'r2' }, E.refused];
       if (!has('accepted') && !has('answering')) return [E.accepted, E.refused, E.stop, ...(has('question') ? [E.unreachable, E.agentError] : [])];
       return [...(has('question') && has('accepted') ? [E.delta] : []), E.ended, E.broke, E.agentError, E.stop];
     case 'done':
-      return has('draft') ? [E.send] : [E.type, E.newChat];
+      if (has('versions')) return [showPrevious(state)];
+      return has('draft') ? [E.send] : [E.type, E.newChat, regenerate(state)];
+    case 'switchingVersion':
+      return [E.selected, E.selectFailed];
     case 'incomplete':
       return [...typeOrSend, E.retry];
     default:
@@ -155,7 +169,7 @@ type Post = {
   say: ((steps: StreamStep[], last?: boolean) => void) | null;
 };
 
-type Held = { call: 'messages' | 'create'; answer: (response: Response | undefined) => void };
+type Held = { call: 'messages' | 'create' | 'select'; answer: (response: Response | undefined) => void };
 
 type Shown = { text: string; status: string };
 
@@ -173,12 +187,26 @@ type World = {
   alert: string | null;
   question: { text: string; id: string | null } | null;
   answer: Shown | null;
-  /** The answer on screen when Retry was clicked: a refused retry puts it back. */
+  /** The answer on screen when Retry or New answer was clicked: a refused one puts it back. */
   beforeRetry: Shown | null;
+  /** The answers of the question on screen, by id, oldest first (versions). */
+  answerIds: string[];
+  /** Which of them is on screen (1-based). */
+  shownVersion: number;
   accepted: boolean;
   conversation: boolean;
   /** Chat POSTs the page must have sent so far: never one more. */
   sent: number;
+  /** Where the page is (`new`, `stored`, `created`), and the text left unsent in each place. */
+  place: string;
+  drafts: Record<string, string>;
+};
+
+/** Leaving a place keeps its unsent text; the place shown gives back its own. */
+const moveTo = (world: World, place: string) => {
+  world.drafts[world.place] = world.draft;
+  world.place = place;
+  world.draft = world.drafts[place] ?? '';
 };
 
 /**
@@ -210,6 +238,11 @@ const EXPECTED_AFTER: Record<string, string> = {
   'server could not send the conversation': 'loadFailed',
   'clicked new chat': 'idle',
   'the address named the new conversation': 'unchanged',
+  'clicked new answer': 'streaming',
+  'server refused the new answer': 'idle',
+  'clicked previous version': 'switchingVersion',
+  'server showed the version': 'idle',
+  'server could not show the version': 'idle',
 };
 
 const happened = (world: World, what: string) => {
@@ -231,6 +264,7 @@ const holdCalls = (world: () => World) => {
     http.get(endpoints.messages.path, hold('messages')),
     // Answered by passing the request on to the fake API, which stores the conversation.
     http.post(endpoints.conversationCreate.path, hold('create')),
+    http.post(endpoints.messageSelect.path, hold('select')),
     http.post(endpoints.chat.path, async ({ request }) => {
       const body = v.parse(chatRequestSchema, await request.json());
       return new Promise<Response>((respond) => world().posts.push({ request: body, signal: request.signal, respond, say: null }));
@@ -302,6 +336,43 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     expect(post.request.retryMessageId).toBe(world.question!.id);
     expect(post.request.text).toBeUndefined();
   },
+  regenerate: async (world) => {
+    world.beforeRetry = world.answer;
+    world.answer = { text: '', status: 'streaming' };
+    world.alert = null;
+    world.accepted = false;
+    world.sent += 1;
+    happened(world, 'clicked new answer');
+    await world.view.user.click(within(items('assistant').at(-1)!).getByRole('button', { name: 'New answer' }));
+    // a new answer names the answer it is a version of, and never sends the question again
+    const post = await currentPost(world);
+    expect(post.request.regenerateMessageId).toBe(world.answerIds.at(-1));
+    expect(post.request.text).toBeUndefined();
+  },
+  'version.show': async (world) => {
+    happened(world, 'clicked previous version');
+    await world.view.user.click(within(items('assistant').at(-1)!).getByRole('button', { name: 'Previous version' }));
+  },
+  'xstate.done.actor.selectVersion': async (world) => {
+    const [first] = world.answerIds;
+    const conversationId = (await currentPost(world)).request.conversationId;
+    world.answer = { ...world.beforeRetry!, status: 'complete' };
+    world.shownVersion = 1;
+    happened(world, 'server showed the version');
+    await answerHeld(
+      world,
+      'select',
+      ok([
+        { messageId: world.question!.id, conversationId, role: 'user', content: world.question!.text, status: 'complete', files: [], createdAt: '2025-01-01T00:00:01.000Z', siblingIds: [world.question!.id] },
+        { messageId: first, conversationId, role: 'assistant', content: world.answer.text, status: 'complete', files: [], createdAt: '2025-01-01T00:00:02.000Z', siblingIds: world.answerIds },
+      ]),
+    );
+  },
+  'xstate.error.actor.selectVersion': async (world) => {
+    world.alert = 'That version could not be shown. Try again.';
+    happened(world, 'server could not show the version');
+    await answerHeld(world, 'select', HttpResponse.json(failBody('down'), { status: 500 }));
+  },
   reload: async (world) => {
     world.alert = null;
     happened(world, 'clicked reload');
@@ -319,11 +390,13 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
       world.question = null;
       world.answer = null;
       world.alert = null;
+      moveTo(world, 'new');
       happened(world, 'clicked new chat');
       await world.view.user.click(within(history()).getByTestId('new-chat'));
       return;
     }
     world.conversation = true;
+    moveTo(world, 'stored');
     happened(world, 'opened a stored conversation');
     await world.view.user.click(await within(history()).findByRole('link', { name: STORED_TITLE }));
   },
@@ -332,6 +405,8 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     const [question, answer] = storedMessages(world.storedId, messages[1]!.status as 'complete' | 'incomplete');
     world.question = { text: question!.content, id: question!.messageId };
     world.answer = { text: answer!.content, status: answer!.status };
+    world.answerIds = [answer!.messageId];
+    world.shownVersion = 1;
     world.accepted = true;
     happened(world, 'server sent the conversation');
     await answerHeld(world, 'messages', ok([question, answer]));
@@ -343,6 +418,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   },
   'xstate.done.actor.createConversation': async (world) => {
     world.conversation = true;
+    world.place = 'created';
     world.sent += 1;
     happened(world, 'server created the conversation');
     await answerHeld(world, 'create', undefined);
@@ -354,8 +430,10 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   },
   'stream.accepted': async (world) => {
     const post = await currentPost(world);
-    const userMessageId = post.request.retryMessageId ?? `u-${world.sent}`;
+    const userMessageId = post.request.retryMessageId ?? (post.request.regenerateMessageId ? world.question!.id! : `u-${world.sent}`);
     world.question = { ...world.question!, id: userMessageId };
+    world.answerIds = post.request.regenerateMessageId ? [...world.answerIds, `r-${world.sent}`] : [`r-${world.sent}`];
+    world.shownVersion = world.answerIds.length;
     world.accepted = true;
     happened(world, 'server accepted the question');
     openStream(post, [{ type: 'start', conversationId: post.request.conversationId, userMessageId, replyMessageId: `r-${world.sent}` }]);
@@ -378,6 +456,14 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
       world.answer = { ...world.answer!, status: kind === 'agent-error' ? 'failed' : 'incomplete' };
       happened(world, kind === 'agent-error' ? 'the agent failed after the answer began' : 'the stream broke after the answer began');
       post.say!(kind === 'agent-error' ? [{ type: 'error', msg: AGENT_ERROR }] : [], true);
+      return;
+    }
+    if (post.request.regenerateMessageId !== undefined) {
+      // A refused new answer changes nothing: the answer that was there comes back.
+      world.answer = world.beforeRetry;
+      world.alert = `A new answer could not be started; the answer shown is kept. Try again. (${REFUSAL})`;
+      happened(world, 'server refused the new answer');
+      post.respond(HttpResponse.json(failBody(REFUSAL), { status: 400 }));
       return;
     }
     if (retry) {
@@ -438,10 +524,18 @@ const checkKeptAnswer = async (world: World, label: string) => {
   expect(within(last).queryByRole('button', { name: 'Retry' }) !== null, 'the retry').toBe(world.question?.id != null);
 };
 
+/** An answer with versions says which one it is, out of how many. */
+const checkVersions = async (world: World) => {
+  const versions = within(items('assistant').at(-1)!).queryByRole('group', { name: 'Versions' });
+  if (world.answerIds.length < 2) expect(versions).toBeNull();
+  else expect(versions).toHaveTextContent(`${world.shownVersion} / ${world.answerIds.length}`);
+};
+
 const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
   states: {
     idle: async (state) => {
       await checkPage(world(), state);
+      if (world().answer && world().answer!.status !== 'streaming') await checkVersions(world());
       if (world().answer && world().answer!.status !== 'complete') await checkKeptAnswer(world(), 'The answer is incomplete');
       if (!world().question) expect(screen.getByText('How can I help you today?')).toBeInTheDocument();
     },
@@ -466,6 +560,12 @@ const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
       await checkPage(world(), state);
       expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
       expect(world().view.url()).toMatch(/^\/chat\/conv-\d+$/);
+      await checkVersions(world());
+    },
+    switchingVersion: async (state) => {
+      await checkPage(world(), state);
+      // nothing else can be asked while the server moves to the version
+      expect(within(items('assistant').at(-1)!).getByRole('button', { name: 'New answer' })).toBeDisabled();
     },
     incomplete: async (state) => {
       await checkPage(world(), state);
@@ -495,7 +595,7 @@ describe('chat, paths generated from the production machine', () => {
     const declared = Object.keys(chatMachine.root.states).filter((state) => state !== 'choosing' && state !== 'sending');
     expect([...reached].sort()).toEqual(declared.sort());
     // one path per transition, each ending on the transition it checks
-    expect(transitionCount).toBe(65);
+    expect(transitionCount).toBe(72);
     expect(paths).toHaveLength(transitionCount);
     for (const state of declared) expect(testParams.states, `no assertion for ${state}`).toHaveProperty(state);
   });
@@ -525,9 +625,13 @@ describe('chat, paths generated from the production machine', () => {
       question: null,
       answer: null,
       beforeRetry: null,
+      answerIds: [],
+      shownVersion: 1,
       accepted: false,
       conversation: false,
       sent: 0,
+      place: 'new',
+      drafts: {},
     };
     await path.test(testParams);
   });

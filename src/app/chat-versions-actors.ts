@@ -1,0 +1,22 @@
+import { fromPromise } from 'xstate';
+import type { Message } from '../contract/messages';
+import type { DraftBook } from '../machines/chat.machine';
+import { CHAT_DRAFTS_KEY, readPreference, writePreference } from '../services/storage';
+
+/**
+ * The chat's versions and drafts, apart from `chat-actors.ts` (the history list's, loaded with
+ * the chat screen): the app starts the chat machine on every page, and the first page carries
+ * neither the HTTP client nor the history list.
+ */
+
+/** Shows another version of a message; the server answers the conversation's new path. */
+export const selectVersionActor = fromPromise<Message[], { conversationId: string; messageId: string }>(async ({ input }) => {
+  const { selectMessage } = await import('../services/api/conversations');
+  return selectMessage(input.conversationId, input.messageId, { silent: true });
+});
+
+/** The chat's unsent texts, kept per person like the other preferences (visitors share "visitor"). */
+export const chatDrafts = {
+  read: (userId: string): DraftBook => readPreference<DraftBook>(CHAT_DRAFTS_KEY, userId) ?? {},
+  write: (userId: string, drafts: DraftBook): void => writePreference(CHAT_DRAFTS_KEY, userId, drafts),
+};

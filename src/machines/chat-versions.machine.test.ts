@@ -1,0 +1,193 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import type { ChatRequest } from '../contract/chat';
+import type { Conversation } from '../contract/conversations';
+import type { Message } from '../contract/messages';
+import { chatMachine, MAX_DRAFTS, writeDraft, type DraftBook } from './chat.machine';
+import type { ChatStreamReport } from './chat-stream.actor';
+
+const conversation: Conversation = {
+  conversationId: 'conv-1',
+  source: 'agent',
+  sourceId: 'SpecialNoAgentFallback',
+  title: 'Bread',
+  pinned: false,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+};
+
+const message = (messageId: string, role: Message['role'], content: string, siblingIds = [messageId]): Message => ({
+  messageId,
+  conversationId: 'conv-1',
+  role,
+  content,
+  status: 'complete',
+  files: [],
+  createdAt: '2025-01-01T00:00:00.000Z',
+  siblingIds,
+});
+
+/** A stored exchange whose answer has a second version: "q" → "a2" (2 of 2). */
+const stored = [message('q', 'user', 'Which flour?'), message('a2', 'assistant', 'Rye.', ['a1', 'a2'])];
+
+type Streamed = { request: ChatRequest; report: (event: ChatStreamReport) => void };
+
+const setup = (options: { select?: (input: { conversationId: string; messageId: string }) => Promise<Message[]> } = {}) => {
+  const streams: Streamed[] = [];
+  const select = vi.fn(options.select ?? (async () => [message('q', 'user', 'Which flour?'), message('a1', 'assistant', 'Spelt.', ['a1', 'a2'])]));
+  const persisted: DraftBook[] = [];
+  const actor = createActor(
+    chatMachine.provide({
+      actors: {
+        loadConversation: fromPromise(async () => ({ conversation, messages: stored })),
+        chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(({ input, sendBack }) => {
+          streams.push({ request: input, report: (event) => sendBack(event as never) });
+          return () => undefined;
+        }),
+        selectVersion: fromPromise(({ input }) => select(input)),
+      },
+      actions: { persistDrafts: (_, { drafts }) => void persisted.push(drafts) },
+    }),
+    { input: { conversationId: 'conv-1' } },
+  ).start();
+  const keyOf = (serverId: string) => actor.getSnapshot().context.messages.find((m) => m.serverId === serverId)!.key;
+  const shown = () => actor.getSnapshot().context.messages.map((m) => `${m.content}|${m.status}|${m.siblingIds.join(',')}`);
+  return { actor, streams, select, persisted, keyOf, shown };
+};
+
+const accept = (streamed: Streamed, userMessageId: string, replyMessageId: string) =>
+  streamed.report({ type: 'stream.accepted', conversationId: 'conv-1', userMessageId, replyMessageId } as ChatStreamReport);
+
+describe('chat versions', () => {
+  it('sends an edited question as a new version: the thread below it gives way to its answer', async () => {
+    const { actor, streams, keyOf, shown } = setup();
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send({ type: 'edit.start', key: keyOf('q') });
+    expect(actor.getSnapshot().context.editing).toEqual({ key: keyOf('q'), text: 'Which flour?' });
+    actor.send({ type: 'edit.change', text: '  Which flour for rye bread?  ' });
+    actor.send({ type: 'edit.send' });
+
+    expect(actor.getSnapshot().matches('streaming')).toBe(true);
+    expect(streams[0]!.request).toEqual({ conversationId: 'conv-1', agentId: 'SpecialNoAgentFallback', editMessageId: 'q', text: 'Which flour for rye bread?' });
+    accept(streams[0]!, 'q2', 'r');
+    expect(shown()).toEqual(['Which flour for rye bread?|complete|q,q2', '|streaming|r']);
+    expect(actor.getSnapshot().context.editing).toBeNull();
+  });
+
+  it('keeps the edit open and the thread as it was when the server refuses the new version', async () => {
+    const { actor, streams, keyOf, shown } = setup();
+    await waitFor(actor, (s) => s.matches('idle'));
+    const before = shown();
+    actor.send({ type: 'edit.start', key: keyOf('q') });
+    actor.send({ type: 'edit.change', text: 'Rewritten' });
+    actor.send({ type: 'edit.send' });
+    streams[0]!.report({ type: 'stream.failed', kind: 'rejected', message: 'Too many questions' } as ChatStreamReport);
+
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(shown()).toEqual(before);
+    expect(actor.getSnapshot().context.editing).toEqual({ key: keyOf('q'), text: 'Rewritten' });
+    expect(actor.getSnapshot().context.failure).toMatchObject({ message: 'Too many questions' });
+  });
+
+  it('does not send an edit emptied of text, nor edit an answer', async () => {
+    const { actor, streams, keyOf } = setup();
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send({ type: 'edit.start', key: keyOf('a2') });
+    expect(actor.getSnapshot().context.editing).toBeNull();
+    actor.send({ type: 'edit.start', key: keyOf('q') });
+    actor.send({ type: 'edit.change', text: '   ' });
+    actor.send({ type: 'edit.send' });
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(streams).toHaveLength(0);
+    actor.send({ type: 'edit.cancel' });
+    expect(actor.getSnapshot().context.editing).toBeNull();
+  });
+
+  it('asks for a new version of an answer, which takes its place as the newest version', async () => {
+    const { actor, streams, keyOf, shown } = setup();
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send({ type: 'regenerate', key: keyOf('q') });
+    expect(streams).toHaveLength(0);
+    actor.send({ type: 'regenerate', key: keyOf('a2') });
+    expect(streams[0]!.request).toEqual({ conversationId: 'conv-1', agentId: 'SpecialNoAgentFallback', regenerateMessageId: 'a2' });
+    accept(streams[0]!, 'q', 'a3');
+    streams[0]!.report({ type: 'stream.delta', text: 'Wheat.' } as ChatStreamReport);
+    streams[0]!.report({ type: 'stream.ended', messageIds: ['q', 'a3'] } as ChatStreamReport);
+    expect(actor.getSnapshot().matches('done')).toBe(true);
+    expect(shown()).toEqual(['Which flour?|complete|q', 'Wheat.|complete|a1,a2,a3']);
+  });
+
+  it('moves between versions through the server, and only to a version that exists', async () => {
+    const { actor, select, keyOf, shown } = setup();
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send({ type: 'version.show', key: keyOf('a2'), offset: 1 });
+    actor.send({ type: 'version.show', key: keyOf('q'), offset: -1 });
+    expect(select).not.toHaveBeenCalled();
+
+    actor.send({ type: 'version.show', key: keyOf('a2'), offset: -1 });
+    expect(actor.getSnapshot().matches('switchingVersion')).toBe(true);
+    await waitFor(actor, (s) => s.matches('idle'));
+    expect(select).toHaveBeenCalledWith({ conversationId: 'conv-1', messageId: 'a1' });
+    expect(shown()).toEqual(['Which flour?|complete|q', 'Spelt.|complete|a1,a2']);
+  });
+
+  it('keeps the version shown and says so when the server cannot switch', async () => {
+    const { actor, keyOf, shown } = setup({ select: async () => Promise.reject(new Error('Message not found')) });
+    await waitFor(actor, (s) => s.matches('idle'));
+    const before = shown();
+    actor.send({ type: 'version.show', key: keyOf('a2'), offset: -1 });
+    await waitFor(actor, (s) => s.matches('idle'));
+    expect(shown()).toEqual(before);
+    expect(actor.getSnapshot().context.failure).toEqual({ kind: 'version', message: 'Message not found' });
+  });
+
+  it('takes no new version while an answer is being written', async () => {
+    const { actor, streams, keyOf } = setup();
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send({ type: 'draft.change', text: 'And water?' });
+    actor.send({ type: 'send' });
+    actor.send({ type: 'regenerate', key: keyOf('a2') });
+    actor.send({ type: 'version.show', key: keyOf('a2'), offset: -1 });
+    expect(streams).toHaveLength(1);
+    expect(actor.getSnapshot().matches('streaming')).toBe(true);
+  });
+});
+
+describe('chat drafts', () => {
+  it('keeps one draft per conversation and per new chat, and gives each back when it is shown again', async () => {
+    const { actor, persisted } = setup();
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send({ type: 'draft.change', text: 'for conv-1' });
+    actor.send({ type: 'conversation.new' });
+    expect(actor.getSnapshot().context.draft).toBe('');
+    actor.send({ type: 'draft.change', text: 'for a new chat' });
+    actor.send({ type: 'conversation.open', conversationId: 'conv-1' });
+    expect(actor.getSnapshot().context.draft).toBe('for conv-1');
+    actor.send({ type: 'conversation.new' });
+    expect(actor.getSnapshot().context.draft).toBe('for a new chat');
+    expect(Object.keys(persisted.at(-1)!).sort()).toEqual(['conv-1', 'new:SpecialNoAgentFallback']);
+  });
+
+  it("sending clears that conversation's draft, and only that one", async () => {
+    const { actor, persisted } = setup();
+    actor.send({ type: 'drafts.loaded', drafts: { 'conv-1': { text: 'kept from before', at: 1 }, 'conv-2': { text: 'other', at: 2 } } });
+    await waitFor(actor, (s) => s.matches('idle'));
+    expect(actor.getSnapshot().context.draft).toBe('kept from before');
+    actor.send({ type: 'send' });
+    expect(persisted.at(-1)).toEqual({ 'conv-2': { text: 'other', at: 2 } });
+  });
+
+  it('keeps at most a bounded number of drafts, dropping the oldest', () => {
+    let book: DraftBook = {};
+    for (let i = 0; i < MAX_DRAFTS + 5; i++) book = writeDraft(book, `conv-${i}`, `text ${i}`);
+    expect(Object.keys(book)).toHaveLength(MAX_DRAFTS);
+    expect(book['conv-0']).toBeUndefined();
+    expect(book[`conv-${MAX_DRAFTS + 4}`]?.text).toBe(`text ${MAX_DRAFTS + 4}`);
+    book = writeDraft(book, 'conv-6', 'again');
+    book = writeDraft(book, 'conv-new', 'x');
+    expect(book['conv-6']?.text).toBe('again');
+    expect(book['conv-5']).toBeUndefined();
+    expect(Object.keys(writeDraft(book, 'conv-6', ''))).not.toContain('conv-6');
+  });
+});
+
