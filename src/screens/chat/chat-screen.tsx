@@ -176,6 +176,8 @@ const ChatScreen = () => {
                 onSend={() => chat.send({ type: 'send' })}
                 onStop={() => chat.send({ type: 'stop' })}
                 attachments={attachments}
+                // On a phone the focus would open the keyboard over the conversation just opened.
+                arrival={mobile ? undefined : `${routeId ?? 'new'}|${agentId ?? ''}`}
               />
             </div>
           </>
