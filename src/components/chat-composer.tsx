@@ -21,6 +21,8 @@ type ChatComposerProps = {
    * it nowhere), so the next keystrokes are typed into it.
    */
   arrival?: string;
+  /** The arrival is a fresh start (a new chat): the box takes the focus even from the link that led here. */
+  claimFocus?: boolean;
   /** Lets the message carry images and files (attach button, paste, drop); without it, text only. */
   attachments?: ComposerAttachments;
 };
@@ -32,7 +34,7 @@ export const isComposing = (event: KeyboardEvent<HTMLTextAreaElement>): boolean 
   event.nativeEvent.isComposing || event.keyCode === 229;
 
 /** The message box: grows with its text; Enter sends, Shift+Enter breaks the line. */
-export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = false, label, autoFocus, arrival, attachments }: ChatComposerProps) => {
+export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = false, label, autoFocus, arrival, claimFocus = false, attachments }: ChatComposerProps) => {
   const { t } = useTranslation();
   const ref = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -64,8 +66,10 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
   useEffect(() => {
     if (arrival === undefined) return;
     const nowhere = document.activeElement === null || document.activeElement === document.body;
-    if (!arrived.current || nowhere) ref.current?.focus({ preventScroll: true });
+    if (!arrived.current || nowhere || claimFocus) ref.current?.focus({ preventScroll: true });
     arrived.current = true;
+    // Only an arrival moves the focus; `claimFocus` says how, it is no reason to move it again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [arrival]);
 
   useLayoutEffect(() => {

@@ -176,6 +176,19 @@ test.describe('focus on arrival', () => {
     await expect(composer(page)).toHaveValue('And a second one');
   });
 
+  test('after "New chat" in the history, the next keystrokes go into the composer', async ({ page }) => {
+    await page.goto('/');
+    const home = page.getByRole('textbox', { name: 'Ask the assistant' });
+    await home.fill('A first chat before a new one');
+    await home.press('Enter');
+    await expect(page).toHaveURL(/\/chat\/[^/]+$/);
+    await page.getByTestId('new-chat').click();
+    await expect(page).toHaveURL(/\/chat$/);
+    await expect(composer(page)).toBeFocused();
+    await page.keyboard.type('A new question');
+    await expect(composer(page)).toHaveValue('A new question');
+  });
+
   test('after "Start a new chat" in an agent’s dialog, the next keystrokes go into the composer', async ({ page }) => {
     await page.goto('/chat/agents');
     await page.getByTestId('agent-card').first().click();

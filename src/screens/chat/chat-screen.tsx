@@ -178,6 +178,7 @@ const ChatScreen = () => {
                 attachments={attachments}
                 // On a phone the focus would open the keyboard over the conversation just opened.
                 arrival={mobile ? undefined : `${routeId ?? 'new'}|${agentId ?? ''}`}
+                claimFocus={routeId === null}
               />
             </div>
           </>
