@@ -4,23 +4,25 @@ import { defineConfig } from 'unocss';
 
 /**
  * Colours are CSS variables set per theme in `src/styles/theme.css`, so one class works in light
- * and dark and the theme switches without re-rendering.
+ * and dark and the theme switches without re-rendering. The variables hold channel triplets
+ * ("180 35 24") so an opacity modifier (`bg-danger/10`) becomes `rgb(var(--c-danger) / 0.1)`;
+ * a plain `var(--c-danger)` would drop the opacity and paint the colour solid.
  */
 export default defineConfig({
   presets: [presetWind3({ dark: 'class' }), presetIcons({ scale: 1.1, extraProperties: { display: 'inline-block', 'vertical-align': 'middle' } })],
   theme: {
     colors: {
-      bg: 'var(--c-bg)',
-      surface: 'var(--c-surface)',
-      raised: 'var(--c-raised)',
-      fg: 'var(--c-fg)',
-      muted: 'var(--c-muted)',
-      line: 'var(--c-line)',
-      accent: 'var(--c-accent)',
-      'accent-fg': 'var(--c-accent-fg)',
-      danger: 'var(--c-danger)',
-      success: 'var(--c-success)',
-      warn: 'var(--c-warn)',
+      bg: 'rgb(var(--c-bg) / <alpha-value>)',
+      surface: 'rgb(var(--c-surface) / <alpha-value>)',
+      raised: 'rgb(var(--c-raised) / <alpha-value>)',
+      fg: 'rgb(var(--c-fg) / <alpha-value>)',
+      muted: 'rgb(var(--c-muted) / <alpha-value>)',
+      line: 'rgb(var(--c-line) / <alpha-value>)',
+      accent: 'rgb(var(--c-accent) / <alpha-value>)',
+      'accent-fg': 'rgb(var(--c-accent-fg) / <alpha-value>)',
+      danger: 'rgb(var(--c-danger) / <alpha-value>)',
+      success: 'rgb(var(--c-success) / <alpha-value>)',
+      warn: 'rgb(var(--c-warn) / <alpha-value>)',
     },
   },
   shortcuts: {

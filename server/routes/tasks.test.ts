@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { splitDrafts, taskPageSchema, taskSchema, type Task } from '../../src/contract/tasks';
+import { PLATFORM_LIMITS, splitDrafts, taskPageSchema, taskSchema, type Task } from '../../src/contract/tasks';
 import { openHarness, type TestApp } from '../test/harness';
 
 const LIST = '/api/kraken/task/list';
@@ -294,5 +294,34 @@ describe('splitting a writer answer into drafts', () => {
     ]);
     expect(splitDrafts('linkedin', 'One post only')).toEqual([{ title: '', body: 'One post only' }]);
     expect(splitDrafts('linkedin', '[[DRAFT]]\nA\n[[ DRAFT 2 ]]\nB')).toEqual([{ title: '', body: 'A' }, { title: '', body: 'B' }]);
+  });
+});
+
+describe('drafts longer than the platform takes', () => {
+  const longTitle = `${'Die besten Campingplätze rund um München für Anfänger mit Kindern und Hund '.repeat(2)}`.trim();
+  const longBody = `${'Ein Satz über das Zelt, der nicht zu kurz ist. '.repeat(40)}#camping`;
+
+  it('are cut to fit, and a task saved with them and the picked one is accepted', async () => {
+    const answer = `[[DRAFT]]\n${longTitle}\n${longBody}\n[[DRAFT]]\n${'露营'.repeat(80)}\n正文`;
+    const drafts = splitDrafts('xiaohongshu', answer, 'de-DE');
+    expect(drafts[0]!.title).toBe('Die besten…');
+    expect(drafts[0]!.body.length).toBeLessThanOrEqual(PLATFORM_LIMITS.xiaohongshu.bodyMax);
+    expect(drafts[0]!.body).toMatch(/der nicht zu kurz ist\.$/);
+    expect(drafts[1]!.title).toBe(`${'露营'.repeat(9)}…`);
+
+    const t = h.makeApp();
+    const { headers } = await h.loggedIn(t);
+    const task = await create(t, headers, { platform: 'xiaohongshu', brief: { topic: 'Camping', language: 'de-DE' } });
+    const saved = await t.post(UPDATE, { id: task.id, drafts, chosenDraft: 0, title: drafts[0]!.title, body: drafts[0]!.body }, headers);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(v.parse(taskSchema, saved.body.data).drafts).toEqual(drafts);
+  });
+
+  it('a draft over the server’s own limit is still refused', async () => {
+    const t = h.makeApp();
+    const { headers } = await h.loggedIn(t);
+    const task = await create(t, headers, { platform: 'linkedin' });
+    const refused = await t.post(UPDATE, { id: task.id, drafts: [{ title: longTitle.repeat(2), body: 'x' }] }, headers);
+    expect(refused.status).toBe(400);
   });
 });

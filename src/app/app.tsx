@@ -24,7 +24,10 @@ const StartFailed = () => {
   );
 };
 
-/** Until the interface language is loaded nothing can be said in it: a quiet spinner only. */
+/**
+ * Until the interface language is loaded nothing can be said in it: a quiet spinner only. The
+ * session check does not wait here: the header and public pages show while it runs.
+ */
 const Starting = () => (
   <div role="status" aria-busy="true" className="grid h-full place-items-center">
     <span className="i-lucide-loader-circle animate-spin text-2xl text-muted" />
@@ -34,7 +37,7 @@ const Starting = () => (
 const Shell = () => {
   const { app } = useRuntime();
   const phase = useSelector(app, (state) =>
-    state.matches('loading') || state.matches('checkingSession') ? 'starting' : state.matches('errored') ? 'errored' : 'loaded',
+    state.matches('loading') ? 'starting' : state.matches('errored') ? 'errored' : 'loaded',
   );
   if (phase === 'starting') return <Starting />;
   if (phase === 'errored' && !i18n.isInitialized) {

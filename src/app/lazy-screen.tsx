@@ -1,4 +1,4 @@
-import { Component, lazy, type ComponentType, type ReactNode } from 'react';
+import { Component, lazy, type ComponentType, type JSX, type LazyExoticComponent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ensureCompleteTranslations } from '../i18n';
 
@@ -27,44 +27,77 @@ export const withTimeout = <T,>(promise: Promise<T>, ms: number): Promise<T> =>
     );
   });
 
+/** Pages whose code failed to load, each with the way to try it afresh. */
+const failedScreens = new Set<() => void>();
+
+/** The pages that failed to load will fetch their code again the next time they are shown. */
+const forgetFailedLoads = () => {
+  for (const renew of failedScreens) renew();
+  failedScreens.clear();
+};
+
 /**
  * A lazily loaded page: its own chunk, with a time-out, failing as a load-failed error. Unless it
- * is the first page (`shell`), the rest of the active language loads alongside it.
+ * is the first page (`shell`), the rest of the active language loads alongside it. React keeps a
+ * lazy component's failure for good, so once the boundary below starts afresh (another page, or
+ * "Try again") a failed page is given a fresh lazy component, which fetches its code again.
  */
 export const lazyScreen = <P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,
   { translations = 'complete' }: { translations?: 'shell' | 'complete' } = {},
-) =>
-  lazy(() =>
-    withTimeout(
-      Promise.all([load(), translations === 'complete' ? ensureCompleteTranslations() : null]).then(([module]) => module),
-      CHUNK_TIMEOUT_MS,
-    ).catch((error: unknown) => {
-      throw new ChunkLoadError(error);
-    }),
-  );
+) => {
+  const attempt = (): LazyExoticComponent<ComponentType<P>> =>
+    lazy(() =>
+      withTimeout(
+        Promise.all([load(), translations === 'complete' ? ensureCompleteTranslations() : null]).then(([module]) => module),
+        CHUNK_TIMEOUT_MS,
+      ).catch((error: unknown) => {
+        failedScreens.add(() => (current = attempt()));
+        throw new ChunkLoadError(error);
+      }),
+    );
+  let current = attempt();
+  const Screen = (props: P) => {
+    const Current = current;
+    return <Current {...(props as P & JSX.IntrinsicAttributes)} />;
+  };
+  return Screen;
+};
 
-const LoadFailed = () => {
+const LoadFailed = ({ onRetry }: { onRetry: () => void }) => {
   const { t } = useTranslation();
   return (
     <div role="alert" className="mx-auto max-w-md p-8 text-center">
       <p className="mb-4">{t('errors.loadFailed')}</p>
-      <button type="button" className="btn-primary" onClick={() => location.reload()}>
-        {t('errors.reload')}
+      <button type="button" className="btn-primary" onClick={onRetry}>
+        {t('errors.retry')}
       </button>
     </div>
   );
 };
 
-type BoundaryState = { failed: boolean };
+type BoundaryProps = { children: ReactNode; /** The page shown: another page starts afresh. */ page: string };
+type BoundaryState = { failed: boolean; page: string };
 
-/** Shows the load-failed message when a page's chunk (or the page itself) throws. */
-export class ScreenBoundary extends Component<{ children: ReactNode }, BoundaryState> {
-  state: BoundaryState = { failed: false };
-  static getDerivedStateFromError(): BoundaryState {
+/**
+ * Shows the load-failed message when a page's chunk (or the page itself) throws, for that page
+ * only: going to another page shows it, and "Try again" loads the failed one again.
+ */
+export class ScreenBoundary extends Component<BoundaryProps, BoundaryState> {
+  state: BoundaryState = { failed: false, page: this.props.page };
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
+    if (props.page === state.page) return null;
+    forgetFailedLoads();
+    return { failed: false, page: props.page };
+  }
+  static getDerivedStateFromError(): Partial<BoundaryState> {
     return { failed: true };
   }
+  private readonly retry = () => {
+    forgetFailedLoads();
+    this.setState({ failed: false });
+  };
   render() {
-    return this.state.failed ? <LoadFailed /> : this.props.children;
+    return this.state.failed ? <LoadFailed onRetry={this.retry} /> : this.props.children;
   }
 }

@@ -1,8 +1,11 @@
+import { useSelector } from '@xstate/react';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Redirect, Route, Switch } from 'wouter';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { GOOGLE_RETURN_PATH, SCAN_APPROVAL_PATH } from '../services/redirect';
+import { isCheckingSession } from '../machines/app.machine';
 import { lazyScreen, ScreenBoundary } from './lazy-screen';
+import { useRuntime } from './runtime-context';
 
 const HomeScreen = lazyScreen(() => import('../screens/home/home-screen'), { translations: 'shell' });
 const LoginScreen = lazyScreen(() => import('../screens/login/login-screen'));
@@ -23,27 +26,36 @@ const PageLoading = () => {
   );
 };
 
+/** Pages that are the same for everyone: they show while a stored session is still being checked. */
+const PUBLIC_PAGES = new Set(['/', '/home', '/download']);
+
 /** Every route of the product; each page is its own chunk. */
-export const Routes = () => (
-  <ScreenBoundary>
-    <Suspense fallback={<PageLoading />}>
-      <Switch>
-        <Route path="/" component={HomeScreen} />
-        <Route path="/home" component={HomeScreen} />
-        <Route path="/login" component={LoginScreen} />
-        <Route path={GOOGLE_RETURN_PATH} component={GoogleReturnScreen} />
-        <Route path="/chat" component={ChatScreen} />
-        <Route path="/chat/*" component={ChatScreen} />
-        <Route path="/account" component={AccountScreen} />
-        <Route path={SCAN_APPROVAL_PATH} component={ScanApprovalScreen} />
-        <Route path="/download" component={DownloadScreen} />
-        <Route path="/kraken-operation" component={OperationsArea} />
-        <Route path="/kraken-operation/*" component={OperationsArea} />
-        <Route path="/index.html">
-          <Redirect to="/" replace />
-        </Route>
-        <Route component={NotFoundScreen} />
-      </Switch>
-    </Suspense>
-  </ScreenBoundary>
-);
+export const Routes = () => {
+  const [page] = useLocation();
+  const { app } = useRuntime();
+  const checkingSession = useSelector(app, isCheckingSession);
+  if (checkingSession && !PUBLIC_PAGES.has(page)) return <PageLoading />;
+  return (
+    <ScreenBoundary page={page}>
+      <Suspense fallback={<PageLoading />}>
+        <Switch>
+          <Route path="/" component={HomeScreen} />
+          <Route path="/home" component={HomeScreen} />
+          <Route path="/login" component={LoginScreen} />
+          <Route path={GOOGLE_RETURN_PATH} component={GoogleReturnScreen} />
+          <Route path="/chat" component={ChatScreen} />
+          <Route path="/chat/*" component={ChatScreen} />
+          <Route path="/account" component={AccountScreen} />
+          <Route path={SCAN_APPROVAL_PATH} component={ScanApprovalScreen} />
+          <Route path="/download" component={DownloadScreen} />
+          <Route path="/kraken-operation" component={OperationsArea} />
+          <Route path="/kraken-operation/*" component={OperationsArea} />
+          <Route path="/index.html">
+            <Redirect to="/" replace />
+          </Route>
+          <Route component={NotFoundScreen} />
+        </Switch>
+      </Suspense>
+    </ScreenBoundary>
+  );
+};

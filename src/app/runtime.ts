@@ -186,7 +186,12 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
   configureHttp({
     currentPath: () => location.pathname,
     onRequestError: (error) =>
-      toast({ title: i18n.t('errors.requestException'), description: error.description, variant: 'destructive' }),
+      toast(
+        error.unreachable
+          ? { title: i18n.t('errors.unreachable'), variant: 'destructive' }
+          : { title: i18n.t('errors.requestException'), description: error.description, variant: 'destructive' },
+      ),
+    unreachableMessage: () => i18n.t('errors.unreachable'),
     onUnauthorized: () => {
       app.send({ type: 'session.expired' });
       if (isOperationsPath(location.pathname)) navigate(loginUrlFor(location.pathname, location.search), { replace: true });

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n';
 import { switchToEnglish } from '../../tests/spa/harness';
 import { ChatComposer } from './chat-composer';
+import { TOUCH_QUERY } from './use-media-query';
 
 /** The composer as a screen holds it: its text lives outside, as the machine's draft. */
 const Harness = ({ onSend, onStop, streaming = false, initial = '' }: { onSend: () => void; onStop?: () => void; streaming?: boolean; initial?: string }) => {
@@ -74,5 +75,20 @@ describe('ChatComposer', () => {
     expect(onSend).not.toHaveBeenCalled();
     await user.click(screen.getByRole('button', { name: 'Stop generating' }));
     expect(onStop).toHaveBeenCalledTimes(1);
+  });
+
+  it('tells keyboards about Enter and Shift+Enter, and says nothing of keys on a touch screen', () => {
+    const { box } = setup();
+    expect(box).toHaveAttribute('placeholder', 'Ask anything. Enter to send, Shift+Enter for a new line');
+    cleanup();
+    const touchOnly = (query: string) =>
+      ({ matches: query === TOUCH_QUERY, media: query, addEventListener: () => undefined, removeEventListener: () => undefined }) as unknown as MediaQueryList;
+    vi.stubGlobal('matchMedia', touchOnly);
+    try {
+      const { box: onPhone } = setup();
+      expect(onPhone.getAttribute('placeholder')).toBe('Ask anything');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

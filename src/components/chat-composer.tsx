@@ -1,7 +1,8 @@
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ComposerAttachments } from './attachment-tray';
+import { TOUCH_QUERY, useMediaQuery } from './use-media-query';
 
 /** Only composers that take files (the chat's, not the home page's) load the attachment tray. */
 const AttachmentTray = lazy(() => import('./attachment-tray').then((module) => ({ default: module.AttachmentTray })));
@@ -14,6 +15,14 @@ type ChatComposerProps = {
   streaming?: boolean;
   label: string;
   autoFocus?: boolean;
+  /**
+   * Where the person has arrived (a conversation, a new chat): the box takes the focus when it
+   * appears, and again when this changes while nothing else holds the focus (a closed dialog left
+   * it nowhere), so the next keystrokes are typed into it.
+   */
+  arrival?: string;
+  /** The arrival is a fresh start (a new chat): the box takes the focus even from the link that led here. */
+  claimFocus?: boolean;
   /** Lets the message carry images and files (attach button, paste, drop); without it, text only. */
   attachments?: ComposerAttachments;
 };
@@ -25,11 +34,13 @@ export const isComposing = (event: KeyboardEvent<HTMLTextAreaElement>): boolean 
   event.nativeEvent.isComposing || event.keyCode === 229;
 
 /** The message box: grows with its text; Enter sends, Shift+Enter breaks the line. */
-export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = false, label, autoFocus, attachments }: ChatComposerProps) => {
+export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = false, label, autoFocus, arrival, claimFocus = false, attachments }: ChatComposerProps) => {
   const { t } = useTranslation();
   const ref = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
+  // A phone's keyboard has no Shift+Enter: the hint about keys is for keyboards only.
+  const touch = useMediaQuery(TOUCH_QUERY);
   const uploadsPending = useSelector(attachments?.queue, (state) => (state?.context.items.length ?? 0) > 0) ?? false;
   const hasFiles = (attachments?.files.length ?? 0) > 0;
   const canSend = (value.trim().length > 0 || hasFiles) && !uploadsPending;
@@ -48,6 +59,18 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
   const send = () => {
     if (!streaming && canSend) onSend();
   };
+
+  // A passive effect: it runs after the clean-ups of what this render removed (a dialog closing
+  // gives the focus back to its opener, which may be gone), so the focus lands here last.
+  const arrived = useRef(false);
+  useEffect(() => {
+    if (arrival === undefined) return;
+    const nowhere = document.activeElement === null || document.activeElement === document.body;
+    if (!arrived.current || nowhere || claimFocus) ref.current?.focus({ preventScroll: true });
+    arrived.current = true;
+    // Only an arrival moves the focus; `claimFocus` says how, it is no reason to move it again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [arrival]);
 
   useLayoutEffect(() => {
     const box = ref.current;
@@ -120,7 +143,7 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
           rows={1}
           value={value}
           aria-label={label}
-          placeholder={t('chat.placeholder')}
+          placeholder={touch ? t('chat.placeholderTouch') : t('chat.placeholder')}
           autoFocus={autoFocus}
           className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-fg outline-none focus-visible:outline-none placeholder:text-muted"
           onChange={(event) => onChange(event.target.value)}

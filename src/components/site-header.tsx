@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { useRuntime } from '../app/runtime-context';
-import { isSignedIn } from '../machines/app.machine';
+import { isCheckingSession, isSignedIn } from '../machines/app.machine';
 
 /** The menus are their own chunks: their buttons appear a moment after the page, in a reserved place. */
 const PreferencesMenu = lazy(() => import('./preferences-menu').then((module) => ({ default: module.PreferencesMenu })));
@@ -14,6 +14,8 @@ export const SiteHeader = () => {
   const { t } = useTranslation();
   const { app } = useRuntime();
   const signedIn = useSelector(app, isSignedIn);
+  // While a stored session is checked, neither "Log in" nor the user menu: the place stays reserved.
+  const checkingSession = useSelector(app, isCheckingSession);
   return (
     <header className="flex items-center gap-2 border-b border-line bg-surface px-2 py-2 sm:gap-4 sm:px-4">
       <Link href="/" aria-label={t('app.name')} className="flex shrink-0 items-center gap-2 font-semibold text-fg no-underline">
@@ -41,7 +43,9 @@ export const SiteHeader = () => {
       <Suspense fallback={<MenuPlaceholder />}>
         <PreferencesMenu />
       </Suspense>
-      {signedIn ? (
+      {checkingSession ? (
+        <MenuPlaceholder />
+      ) : signedIn ? (
         <Suspense fallback={<MenuPlaceholder />}>
           <UserMenu />
         </Suspense>

@@ -14,7 +14,7 @@ const variantClass: Record<Toast['variant'], string> = {
 
 /**
  * Renders the toast queue with Radix: it closes each toast after 5 s, pauses on hover or focus,
- * closes on a swipe right past 50 px, and F8 focuses the viewport. Every close is reported to the
+ * closes on a swipe up past 50 px, and F8 focuses the viewport. Every close is reported to the
  * queue as a dismissal.
  */
 export const Toaster = () => {
@@ -23,7 +23,7 @@ export const Toaster = () => {
   const toasts = app.system.get('toasts') as ActorRefFrom<typeof toastMachine>;
   const list = useSelector(toasts, (state) => state.context.toasts);
   return (
-    <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50} label={t('toast.region')}>
+    <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="up" swipeThreshold={50} label={t('toast.region')}>
       {list.map((toast) => (
         <ToastPrimitive.Root
           key={toast.id}
@@ -48,7 +48,12 @@ export const Toaster = () => {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport label={t('toast.viewport')} className="fixed bottom-0 end-0 z-50 m-0 flex w-full list-none flex-col gap-2 p-4 outline-none md:max-w-[420px]" />
+      {/* At the top, centred over the header's empty middle: the primary actions of the pages sit at
+          the bottom (the composer's send button) or at the ends (Save, Mark as ready, New task). */}
+      <ToastPrimitive.Viewport
+        label={t('toast.viewport')}
+        className="fixed inset-x-0 top-0 z-50 mx-auto my-0 flex w-full list-none flex-col gap-2 p-2 outline-none md:max-w-[420px]"
+      />
     </ToastPrimitive.Provider>
   );
 };

@@ -15,3 +15,6 @@ export const useMediaQuery = (query: string): boolean =>
 
 /** Spec: the mobile layout applies up to 1024 px wide. */
 export const MOBILE_QUERY = '(max-width: 1024px)';
+
+/** A touch screen is the only pointer (a phone, a tablet without a mouse): no hover, no keyboard shortcuts. */
+export const TOUCH_QUERY = '(hover: none) and (pointer: coarse)';

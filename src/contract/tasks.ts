@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { idSchema, timestampSchema } from './common';
+import { fitText } from './fit-text';
 import { fileRefSchema } from './media';
 import { pageRequestEntries } from './paging';
 
@@ -200,11 +201,25 @@ const MARKER_LINE = /^[ \t>*_`]*\[\[\s*DRAFT\s*\d*\s*\]\][ \t*_`]*$/gimu;
 const TITLE_PREFIX = /^(?:#+\s*|\*\*)?(?:title|标题|titre|titel|タイトル)\s*[:：]\s*/iu;
 
 /**
- * Splits a writer agent's answer into drafts. Text before the first marker is the agent's
- * preamble and dropped; an answer with no marker at all is one draft. For Xiaohongshu the first
- * line of a draft is its title.
+ * A draft made to fit its platform: a title too long is cut after a word, a body too long after
+ * its last whole sentence (or word), so "Use this draft" never fills a field over its limit and
+ * saving never sends drafts the server refuses.
  */
-export const splitDrafts = (platform: Platform, answer: string): Draft[] => {
+export const fitDraft = (platform: Platform, draft: Draft, language?: PostLanguage): Draft => {
+  const limits = PLATFORM_LIMITS[platform];
+  const title = draft.title.trim();
+  return {
+    title: fitText(title, Math.min(limits.titleMax, TASK_TITLE_MAX), countChars, { cutAt: 'word', locale: language }),
+    body: fitText(draft.body, limits.bodyMax, countChars, { cutAt: 'sentence', locale: language }),
+  };
+};
+
+/**
+ * Splits a writer agent's answer into drafts, each cut to fit the platform. Text before the first
+ * marker is the agent's preamble and dropped; an answer with no marker at all is one draft. For
+ * Xiaohongshu the first line of a draft is its title.
+ */
+export const splitDrafts = (platform: Platform, answer: string, language?: PostLanguage): Draft[] => {
   const parts = answer.split(MARKER_LINE);
   const pieces = parts.length > 1 ? parts.slice(1) : parts;
   return pieces
@@ -215,7 +230,8 @@ export const splitDrafts = (platform: Platform, answer: string): Draft[] => {
       const [first = '', ...rest] = piece.split('\n');
       const title = first.replace(TITLE_PREFIX, '').replace(/\*\*/g, '').trim();
       return { title, body: rest.join('\n').trim() };
-    });
+    })
+    .map((draft) => fitDraft(platform, draft, language));
 };
 
 export type ContentIssue =

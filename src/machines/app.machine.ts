@@ -129,3 +129,6 @@ export const appMachine = setup({
 export const isSignedIn = (state: SnapshotFrom<typeof appMachine>): boolean =>
   state.matches({ loaded: 'signedIn' }) || state.matches({ loaded: 'refreshing' }) || state.matches({ loaded: 'signingOut' });
 
+
+/** Whether the app knows yet if the person is signed in (their stored token is still being checked). */
+export const isCheckingSession = (state: SnapshotFrom<typeof appMachine>): boolean => state.matches('checkingSession');

@@ -69,4 +69,22 @@ describe('the operations guard', () => {
     await waitFor(actor, (snapshot) => snapshot.matches('redirecting'));
     expect(redirectToLogin).toHaveBeenCalledWith({ pathname: '/kraken-operation', search: '' });
   });
+
+  it('keeps the operator signed in when the check gets no answer, and checks again when asked', async () => {
+    let answers = 0;
+    const { actor, verify, redirectToLogin } = startGuard({
+      hasToken: true,
+      verify: async () => {
+        answers += 1;
+        if (answers === 1) throw Object.assign(new Error('The server cannot be reached.'), { unreachable: true });
+        return { userId: 'u1' };
+      },
+    });
+    await waitFor(actor, (snapshot) => snapshot.matches('unreachable'));
+    expect(redirectToLogin).not.toHaveBeenCalled();
+    actor.send({ type: 'retry' });
+    await waitFor(actor, (snapshot) => snapshot.matches('allowed'));
+    expect(verify).toHaveBeenCalledTimes(2);
+    expect(redirectToLogin).not.toHaveBeenCalled();
+  });
 });

@@ -1,5 +1,6 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { PublishMode } from '../contract/tasks';
+import { isUnreachable } from './error-status';
 
 export type OperationsGuardInput = { pathname: string; search: string };
 export type PublishModes = { xiaohongshu: PublishMode; linkedin: PublishMode };
@@ -10,12 +11,15 @@ export type OperationsGuardEvent =
   /** The operator moved inside the area; the return address follows them. */
   | { type: 'location.changed'; pathname: string; search: string }
   /** Any call answered 401 while in the area. */
-  | { type: 'session.expired' };
+  | { type: 'session.expired' }
+  /** The operator asks to check again after the server could not be reached. */
+  | { type: 'retry' };
 
 /**
  * The operations area's door. It opens only with a stored token whose verification answers
  * success; otherwise, or on any later 401, it sends the operator to the login page with the
- * exact place to come back to.
+ * exact place to come back to. A check that gets no answer (server down, network gone) says
+ * nothing about the session: the operator stays signed in and can check again.
  */
 export const operationsGuardMachine = setup({
   types: {
@@ -42,6 +46,8 @@ export const operationsGuardMachine = setup({
   },
   guards: {
     hasToken: () => false,
+    /** The check got no answer at all, so it did not refuse the session. */
+    isServerUnreachable: (_, params: { error: unknown }) => isUnreachable(params.error),
   },
 }).createMachine({
   id: 'operationsGuard',
@@ -61,8 +67,14 @@ export const operationsGuardMachine = setup({
           target: 'allowed',
           actions: { type: 'setVerified', params: ({ event }) => ({ session: event.output }) },
         },
-        onError: 'redirecting',
+        onError: [
+          { guard: { type: 'isServerUnreachable', params: ({ event }) => ({ error: event.error }) }, target: 'unreachable' },
+          { target: 'redirecting' },
+        ],
       },
+    },
+    unreachable: {
+      on: { retry: 'verifying' },
     },
     allowed: {
       on: { 'session.expired': 'redirecting' },

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import type { ChatRequest } from '../contract/chat';
-import type { Task } from '../contract/tasks';
+import { PLATFORM_LIMITS, type Platform, type Task } from '../contract/tasks';
 import type { ChatStreamReport } from './chat-stream.actor';
-import { isDirty, taskEditorMachine, type SaveInput, type TransitionAction } from './task-editor.machine';
+import { formIssues, isDirty, taskEditorMachine, type SaveInput, type TransitionAction } from './task-editor.machine';
 
 const task = (patch: Partial<Task> = {}): Task => ({
   id: 't1',
@@ -33,7 +33,7 @@ type Fakes = {
   stream?: (request: ChatRequest, report: (event: ChatStreamReport) => void) => void;
 };
 
-const start = (fakes: Fakes, input: { taskId: string | null } = { taskId: 't1' }) => {
+const start = (fakes: Fakes, input: { taskId: string | null; platform?: Platform } = { taskId: 't1' }) => {
   const calls: string[] = [];
   const taskCreated = vi.fn();
   const actor = createActor(
@@ -73,6 +73,21 @@ const start = (fakes: Fakes, input: { taskId: string | null } = { taskId: 't1' }
 const editing = (actor: ReturnType<typeof start>['actor']) => waitFor(actor, (state) => state.matches({ task: { editing: 'idle' } }));
 
 describe('the task editor', () => {
+  it('fills the title with a stored draft cut to the platform, so the task can be saved as it is', async () => {
+    const stored = { title: 'Weekend camping for beginners: what to pack and what to leave at home', body: 'Tent, sleeping bag, mat. #camping' };
+    const { actor } = start(
+      { load: async () => task({ platform: 'xiaohongshu', drafts: [stored] }) },
+      { taskId: 't1', platform: 'xiaohongshu' },
+    );
+    await editing(actor);
+    actor.send({ type: 'drafts.pick', index: 0 });
+    const { form } = actor.getSnapshot().context;
+    expect(form.title).toBe('Weekend camping for…');
+    expect([...form.title].length).toBeLessThanOrEqual(PLATFORM_LIMITS.xiaohongshu.titleMax);
+    expect(form.body).toBe(stored.body);
+    expect(formIssues(actor.getSnapshot().context).filter((issue) => issue.field !== 'images')).toEqual([]);
+  });
+
   it('keeps every change when a save fails, and says why', async () => {
     const { actor } = start({ save: async () => Promise.reject(new Error('The database is busy.')) });
     await editing(actor);

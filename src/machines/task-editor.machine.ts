@@ -6,6 +6,7 @@ import {
   contentIssues,
   DRAFT_COUNT_DEFAULT,
   isEditable,
+  fitDraft,
   splitDrafts,
   type Brief,
   type Draft,
@@ -190,8 +191,9 @@ export const taskEditorMachine = setup({
     setDraftCount: assign((_, params: { count: number }) => ({ draftCount: Math.min(5, Math.max(1, Math.round(params.count))) })),
     /** The chosen draft becomes the text (and, on Xiaohongshu, its title the task's title). */
     pickDraft: assign(({ context }, params: { index: number }) => {
-      const draft = context.form.drafts[params.index];
-      if (!draft) return { form: context.form };
+      const stored = context.form.drafts[params.index];
+      if (!stored) return { form: context.form };
+      const draft = fitDraft(context.platform, stored, context.form.brief.language);
       return {
         form: {
           ...context.form,
@@ -223,7 +225,7 @@ export const taskEditorMachine = setup({
     })),
     clearAnswer: assign({ drafting: ({ context }) => ({ ...context.drafting, answer: '' }) }),
     splitAnswer: assign(({ context }) => ({
-      form: { ...context.form, drafts: splitDrafts(context.platform, context.drafting.answer), chosenDraft: null },
+      form: { ...context.form, drafts: splitDrafts(context.platform, context.drafting.answer, context.form.brief.language), chosenDraft: null },
     })),
     addUploadedImages: assign(({ context }, params: { files: FileRef[]; error: string | null }) => ({
       form: { ...context.form, images: [...context.form.images, ...params.files] },

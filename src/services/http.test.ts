@@ -103,11 +103,11 @@ describe('the HTTP client', () => {
 
   it('uses the raw body as the description when the failure is not an envelope', async () => {
     const hooks = watchHooks('/chat/conv-1');
-    server.use(http.post(endpoints.agentPublishedList.path, () => new HttpResponse('upstream timed out', { status: 504 })));
+    server.use(http.post(endpoints.agentPublishedList.path, () => new HttpResponse('the disk is full', { status: 500 })));
 
-    await expect(listPublishedAgents()).rejects.toMatchObject({ status: 504 });
+    await expect(listPublishedAgents()).rejects.toMatchObject({ status: 500 });
 
-    expect(hooks.onRequestError.mock.calls[0]![0].description).toBe('upstream timed out');
+    expect(hooks.onRequestError.mock.calls[0]![0].description).toBe('the disk is full');
   });
 
   it.each(['/', '/login', '/download'])('does not announce a failure on the quiet page %s', async (path) => {
@@ -156,5 +156,31 @@ describe('the HTTP client', () => {
 
     expect(new URLSearchParams(seenQuery[0]!.search).get('agentId')).toBe('SpecialNoAgentFallback');
     expect(JSON.parse(await seenBody[0]!.text)).toEqual({ keyword: 'General' });
+  });
+
+  it('says the server cannot be reached, in the app’s words, when no answer comes', async () => {
+    const onRequestError = vi.fn<(error: ApiError) => void>();
+    configureHttp({ onRequestError, currentPath: () => '/chat', unreachableMessage: () => 'Server nicht erreichbar.' });
+    server.use(http.post(endpoints.agentPublishedList.path, () => HttpResponse.error()));
+
+    const error = (await listPublishedAgents().then(
+      () => null,
+      (caught: unknown) => caught,
+    )) as ApiError;
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ unreachable: true, message: 'Server nicht erreichbar.', description: 'Server nicht erreichbar.' });
+    expect(onRequestError).toHaveBeenCalledWith(error);
+    expect(error.message).not.toMatch(/Failed to fetch|no response|\[POST\]/);
+  });
+
+  it('takes a gateway’s 502 without the server’s envelope as the server being down, but keeps a server’s own 503', async () => {
+    configureHttp({ unreachableMessage: () => 'down' });
+    server.use(http.post(endpoints.agentPublishedList.path, () => new HttpResponse('<html>Bad Gateway</html>', { status: 502 })));
+    await expect(listPublishedAgents()).rejects.toMatchObject({ unreachable: true, status: 502, message: 'down' });
+    server.use(
+      http.post(endpoints.agentPublishedList.path, () => HttpResponse.json({ code: 1, msg: 'Busy, retry soon', data: null, success: false }, { status: 503 })),
+    );
+    await expect(listPublishedAgents()).rejects.toMatchObject({ unreachable: false, status: 503, message: 'Busy, retry soon' });
   });
 });

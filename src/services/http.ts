@@ -17,9 +17,11 @@ export class ApiError extends Error {
   readonly description: string;
   /** For a 429: when the server says to try again (its Retry-After), if it said. */
   readonly retryAfterSeconds: number | undefined;
+  /** No answer came: the server is down, the network is gone, or a gateway says the server is. */
+  readonly unreachable: boolean;
   constructor(
     message: string,
-    options: { status?: number; code?: number; description?: string; retryAfterSeconds?: number; cause?: unknown },
+    options: { status?: number; code?: number; description?: string; retryAfterSeconds?: number; cause?: unknown; unreachable?: boolean },
   ) {
     super(message, { cause: options.cause });
     this.name = 'ApiError';
@@ -27,6 +29,7 @@ export class ApiError extends Error {
     this.code = options.code;
     this.description = options.description ?? message;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.unreachable = options.unreachable ?? false;
   }
   get unauthorized(): boolean {
     return this.status === 401;
@@ -79,8 +82,26 @@ const describeBody = (body: unknown): string => {
   }
 };
 
+/** A gateway in front of the server answers these when the server behind it is down. */
+const GATEWAY_DOWN = new Set([502, 503, 504]);
+
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
+
+/**
+ * The request got no answer from the server. Its message is the sentence the app gives for it
+ * (in the reader's language), never the client's own text ("[POST] …: <no response> Failed to fetch").
+ */
+const unreachableError = (cause: unknown, status?: number): ApiError => {
+  const sentence = httpHooks().unreachableMessage?.() ?? 'The server cannot be reached.';
+  return new ApiError(sentence, { status, description: sentence, cause, unreachable: true });
+};
+
 const toApiError = (error: unknown): ApiError => {
   if (error instanceof ApiError) return error;
+  if (error instanceof FetchError && !error.response && !isAbort(error.cause)) return unreachableError(error);
+  if (error instanceof FetchError && error.status !== undefined && GATEWAY_DOWN.has(error.status) && typeof error.data !== 'object') {
+    return unreachableError(error, error.status);
+  }
   if (error instanceof FetchError) {
     const body = error.data as Partial<Envelope<unknown>> | string | undefined;
     const description = describeBody(body) || error.statusText || error.message;
@@ -120,7 +141,16 @@ type Input = Record<string, unknown> | FormData | undefined;
  * them, and no call waits longer for them than for its own answer.
  */
 let contract: Promise<typeof import('../contract/endpoints')> | null = null;
-const loadContract = () => (contract ??= import('../contract/endpoints'));
+const loadContract = () => {
+  contract ??= import('../contract/endpoints').catch((error: unknown) => {
+    // Not kept: once the server is back, the next call loads the schemas again.
+    contract = null;
+    throw unreachableError(error);
+  });
+  // The call's own failure is the one reported; this one is only awaited on success.
+  contract.catch(() => undefined);
+  return contract;
+};
 
 /**
  * Calls one endpoint of the contract by name: builds the request from the route's method and

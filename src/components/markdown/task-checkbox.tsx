@@ -10,7 +10,7 @@ export const TaskCheckbox = ({ checked }: { checked: boolean }) => {
       readOnly
       disabled
       aria-label={checked ? t('markdown.taskDone') : t('markdown.taskOpen')}
-      className="me-2 align-middle accent-[var(--c-accent)]"
+      className="me-2 align-middle accent-accent"
     />
   );
 };

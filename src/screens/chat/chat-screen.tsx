@@ -192,6 +192,9 @@ const ChatScreen = () => {
                 onSend={() => chat.send({ type: 'send' })}
                 onStop={() => chat.send({ type: 'stop' })}
                 attachments={attachments}
+                // On a phone the focus would open the keyboard over the conversation just opened.
+                arrival={mobile ? undefined : `${routeId ?? 'new'}|${agentId ?? ''}`}
+                claimFocus={routeId === null}
               />
             </div>
           </>

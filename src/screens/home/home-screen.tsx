@@ -4,7 +4,7 @@ import { Link, useLocation } from 'wouter';
 import { useRuntime } from '../../app/runtime-context';
 import { ChatComposer } from '../../components/chat-composer';
 import { DEFAULT_AGENT_ID } from '../../contract/constants';
-import { isSignedIn } from '../../machines/app.machine';
+import { isCheckingSession, isSignedIn } from '../../machines/app.machine';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 
 const HomeScreen = () => {
@@ -13,6 +13,7 @@ const HomeScreen = () => {
   const { app, chat } = useRuntime();
   const [, navigate] = useLocation();
   const signedIn = useSelector(app, isSignedIn);
+  const checkingSession = useSelector(app, isCheckingSession);
   const draft = useSelector(chat, (state) => state.context.draft);
 
   const startChat = () => {
@@ -35,7 +36,7 @@ const HomeScreen = () => {
           onChange={(text) => chat.send({ type: 'draft.change', text })}
           onSend={startChat}
         />
-        {!signedIn && (
+        {!signedIn && !checkingSession && (
           <p className="text-center text-sm text-muted">
             {t('home.loginPrompt')}{' '}
             <Link href="/login" className="text-accent underline">

@@ -18,8 +18,19 @@ const OperationsArea = () => {
   const guard = useScreenActor(operationsGuardLogic({ navigate }), { input: { pathname, search } });
   useLocationEvents(guard);
   const allowed = useSelector(guard, (state) => state.matches('allowed'));
+  const unreachable = useSelector(guard, (state) => state.matches('unreachable'));
   const publishing = useSelector(guard, (state) => state.context.publishing);
 
+  if (unreachable) {
+    return (
+      <div role="alert" className="mx-auto flex max-w-md flex-col items-center gap-4 p-8 text-center">
+        <p className="m-0">{t('operations.unreachable')}</p>
+        <button type="button" className="btn-primary" onClick={() => guard.send({ type: 'retry' })}>
+          {t('errors.retry')}
+        </button>
+      </div>
+    );
+  }
   if (!allowed) {
     return (
       <p role="status" className="p-8 text-center text-muted">

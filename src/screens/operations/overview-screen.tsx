@@ -6,6 +6,8 @@ import { PLATFORMS, TASK_STATUSES, type Platform } from '../../contract/tasks';
 import { formatDateTime, formatRelativeTime } from '../../i18n/format';
 import { PLATFORM_ICON } from './task-labels';
 import { StatusBadge } from './status-badge';
+import { TaskCards } from './task-cards';
+import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { useScreenActor } from '../../app/use-screen-actor';
 
 /** The operator's tasks: counts per status, filters, search and pages, and the way to start new ones. */
@@ -17,6 +19,7 @@ export const OverviewScreen = () => {
   const { filters, items, total, counts, pageSize, error, typed } = useSelector(overview, (state) => state.context);
   const loading = useSelector(overview, (state) => state.matches({ list: 'loading' }));
   const failed = useSelector(overview, (state) => state.matches({ list: 'failed' }));
+  const narrow = useMediaQuery(MOBILE_QUERY);
 
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const allCount = TASK_STATUSES.reduce((sum, status) => sum + counts[status], 0);
@@ -91,6 +94,8 @@ export const OverviewScreen = () => {
         <p className="rounded-lg border border-dashed border-line p-8 text-center text-muted">
           {filters.status || filters.platform || filters.keyword ? t('operations.overview.noMatch') : t('operations.overview.empty')}
         </p>
+      ) : narrow ? (
+        <TaskCards items={items} busy={loading} />
       ) : (
         <div className="overflow-x-auto rounded-lg border border-line" aria-busy={loading}>
           <table className="w-full text-start text-sm">

@@ -105,11 +105,21 @@ export const LinkedInPreview = ({ body, images, author }: PreviewProps) => {
           ))}
         </div>
       )}
-      <div className="flex justify-around border-t border-[#e0dfdc] p-1 text-xs font-semibold text-[rgba(0,0,0,0.6)]">
-        <span className="flex items-center gap-1 p-2"><span className="i-lucide-thumbs-up" aria-hidden="true" />{t('operations.preview.like')}</span>
-        <span className="flex items-center gap-1 p-2"><span className="i-lucide-message-square" aria-hidden="true" />{t('operations.preview.comment')}</span>
-        <span className="flex items-center gap-1 p-2"><span className="i-lucide-repeat-2" aria-hidden="true" />{t('operations.preview.repost')}</span>
-        <span className="flex items-center gap-1 p-2"><span className="i-lucide-send" aria-hidden="true" />{t('operations.preview.send')}</span>
+      {/* Icon over word, as LinkedIn's app shows them: four long German or French words fit a phone, and wrap if not. */}
+      <div className="flex flex-wrap justify-around gap-1 border-t border-[#e0dfdc] p-1 text-[11px] font-semibold leading-tight text-[rgba(0,0,0,0.6)]" data-testid="linkedin-actions">
+        {(
+          [
+            ['i-lucide-thumbs-up', 'like'],
+            ['i-lucide-message-square', 'comment'],
+            ['i-lucide-repeat-2', 'repost'],
+            ['i-lucide-send', 'send'],
+          ] as const
+        ).map(([icon, action]) => (
+          <span key={action} className="flex min-w-0 flex-col items-center gap-0.5 px-1 py-1.5 text-center">
+            <span className={`${icon} text-base`} aria-hidden="true" />
+            {t(`operations.preview.${action}`)}
+          </span>
+        ))}
       </div>
     </figure>
   );

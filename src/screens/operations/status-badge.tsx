@@ -5,7 +5,7 @@ import { STATUS_TONE } from './task-labels';
 export const StatusBadge = ({ status }: { status: TaskStatus }) => {
   const { t } = useTranslation();
   return (
-    <span data-testid="task-status" data-status={status} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[status]}`}>
+    <span data-badge data-testid="task-status" data-status={status} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[status]}`}>
       {t(`operations.status.${status}`)}
     </span>
   );

@@ -25,6 +25,8 @@ import { productionPaths, type ModelEvent } from './production-paths';
  * the middle of a visit. The page is judged by the spec's rule: without a token, or when the check
  * does not answer success, or on a later 401, the operator lands on the login page with the exact
  * address (path and query) to come back to; nothing of the area shows before the check says yes.
+ * A check the server never answered refuses nothing: the operator stays signed in where they are,
+ * is told the server cannot be reached, and can check again.
  */
 type Snapshot = SnapshotFrom<typeof operationsGuardMachine>;
 
@@ -40,6 +42,9 @@ const EVENTS: ModelEvent[] = [
   answers.error('verifySession', 401, 'Not signed in'),
   // a check that answers, but not success (code 1): the door stays shut
   answers.error('verifySession', 200, 'Account locked'),
+  // no answer at all (the server is down): the session is not refused, the operator can check again
+  { ...answers.error('verifySession', 0), error: { status: 0, unreachable: true } },
+  { type: 'retry' },
 ];
 const serializeState = (state: Snapshot) => `${JSON.stringify(state.value)}@${state.context.pathname}?${state.context.search}`;
 
@@ -66,6 +71,8 @@ type World = {
   /** Where the operator is now, so where login must bring them back. */
   at: string;
   last: string;
+  /** How many session checks the page has asked for: one per visit, one more per "Try again". */
+  checks: number;
 };
 
 /** Where the page must be after what last happened. */
@@ -75,7 +82,10 @@ const EXPECTED_AFTER: Record<string, string> = {
   'verifySession ok': 'allowed',
   'verifySession 401': 'redirecting',
   'verifySession 200': 'redirecting',
+  'verifySession 0': 'unreachable',
+  'try again': 'verifying',
   'move while checking': 'verifying',
+  'move while unreachable': 'unreachable',
   'move inside the area': 'allowed',
   'session expires': 'redirecting',
 };
@@ -107,7 +117,21 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       expect(screen.getByRole('status')).toHaveTextContent(/check/i);
       expectNothingOfTheArea();
       expect(w.view.url()).toBe(w.at);
-      expect(w.check.count('verifySession')).toBe(1);
+      expect(w.check.count('verifySession')).toBe(w.checks);
+    },
+    unreachable: async () => {
+      const w = world();
+      expectState(w, 'unreachable');
+      expect(await screen.findByRole('alert')).toHaveTextContent('The server cannot be reached, so your session could not be checked. You are still signed in.');
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+      expectNothingOfTheArea();
+      expect(screen.queryByText('the login page')).toBeNull();
+      expect(w.view.url()).toBe(w.at);
+      // not a refusal: the person stays signed in, with their token
+      expect(isSignedIn(w.view.runtime.app.getSnapshot())).toBe(true);
+      expect(getToken()).not.toBeNull();
+      expect(document.body.textContent).not.toMatch(/Failed to fetch|<no response>|\[GET\]/);
+      expect(w.check.count('verifySession')).toBe(w.checks);
     },
     allowed: async () => {
       const w = world();
@@ -115,8 +139,8 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       if (w.at === XHS_TASK) expect(await screen.findByRole('heading', { name: 'Xiaohongshu task' })).toBeInTheDocument();
       else expect(await screen.findByRole('link', { name: 'New Xiaohongshu task' })).toBeInTheDocument();
       expect(w.view.url()).toBe(w.at);
-      // moving inside the area is not a new visit: the door was checked once
-      expect(w.check.count('verifySession')).toBe(1);
+      // moving inside the area is not a new visit: the door was checked once (again only when asked)
+      expect(w.check.count('verifySession')).toBe(w.checks);
       expect(screen.queryByText('the login page')).toBeNull();
     },
     redirecting: async () => {
@@ -135,12 +159,22 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
   events: {
     'location.changed': async () => {
       const w = world();
-      w.last = w.last === 'open with a token' || w.last === 'move while checking' ? 'move while checking' : 'move inside the area';
+      w.last = ['open with a token', 'move while checking', 'try again'].includes(w.last)
+        ? 'move while checking'
+        : ['verifySession 0', 'move while unreachable'].includes(w.last)
+          ? 'move while unreachable'
+          : 'move inside the area';
       const link = newTaskLink();
       // the link while the area shows; the browser's own navigation (back, a bookmark) otherwise
       if (link) await w.view.user.click(link);
       else navigate(XHS_TASK);
       w.at = XHS_TASK;
+    },
+    retry: async () => {
+      const w = world();
+      w.last = 'try again';
+      w.checks += 1;
+      await w.view.user.click(screen.getByRole('button', { name: 'Try again' }));
     },
     'session.expired': async () => {
       const w = world();
@@ -156,6 +190,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
           w.last = answers.describe(step)!;
           if (!step.type.startsWith('xstate.error')) return w.check.answer('verifySession', undefined);
           const { status, msg } = step.error as { status: number; msg: string };
+          if (status === 0) return w.check.answer('verifySession', HttpResponse.error());
           return w.check.answer('verifySession', status === 200 ? HttpResponse.json(failBody(msg)) : failResponse(status, msg));
         },
       ]),
@@ -174,9 +209,10 @@ describe('operations guard, paths generated from the production machine', () => 
     const declared = Object.keys(operationsGuardMachine.root.states).filter((state) => state !== 'entering');
     expect([...reached].sort()).toEqual(declared.sort());
     for (const state of declared) expect(params(() => holder.world!).states, `no assertion for ${state}`).toHaveProperty(state);
-    // checking, before and after a move: a move and three answers each; in the area, before and after
-    // a move: a move and a 401 each; without a token the door is shut at once.
-    expect(withToken.transitionCount).toBe(12);
+    // checking, before and after a move: a move and four answers each; in the area, before and after
+    // a move: a move and a 401 each; unreachable, before and after a move: a move and "Try again"
+    // each; without a token the door is shut at once.
+    expect(withToken.transitionCount).toBe(18);
     expect(withoutToken.transitionCount).toBe(0);
   });
 
@@ -185,7 +221,7 @@ describe('operations guard, paths generated from the production machine', () => 
     const check = holdCalls({ verifySession: endpoints.operationsSession });
     const at = token ? OVERVIEW : DEEP;
     const view = await renderWithRuntime(area, { url: at, ...(token ? { signedInAs: user } : {}) });
-    holder.world = { view, check, at, last: token ? 'open with a token' : 'open without a token' };
+    holder.world = { view, check, at, last: token ? 'open with a token' : 'open without a token', checks: token ? 1 : 0 };
     await path.test(params(() => holder.world!));
   });
 });
