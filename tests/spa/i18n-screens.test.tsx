@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { RootLayout } from '../../src/app/root-layout';
 import { Routes } from '../../src/app/routes';
 import { i18n, initI18n } from '../../src/i18n';
@@ -11,24 +11,27 @@ import { renderWithRuntime } from './harness';
 
 type Page = { name: string; url: string; title: string; signedIn?: boolean; ready: () => Promise<unknown> };
 
+/** A page is ready when its content shows, however busy the machine: a bound, not a pause. */
+const SHOWN = { timeout: 15_000 };
+
 /** Every route, as someone would open it: the whole layout (header, settings) around the page. */
 const PAGES: Page[] = [
-  { name: 'home', url: '/', title: 'app.title', ready: () => screen.findByRole('heading', { level: 1 }) },
-  { name: 'login', url: '/login?source=kraken', title: 'login.title', ready: () => screen.findByRole('heading', { level: 1 }) },
-  { name: 'new chat', url: '/chat', title: 'nav.chat', ready: () => screen.findByRole('textbox') },
-  { name: 'stored chat', url: '/chat/{conversation}', title: 'nav.chat', signedIn: true, ready: () => screen.findByTestId('answer') },
-  { name: 'account', url: '/account', title: 'account.title', signedIn: true, ready: () => screen.findAllByTestId('session-row') },
-  { name: 'scan approval', url: '/scan-approval?scanid={scan}', title: 'scanApproval.title', signedIn: true, ready: () => screen.findByTestId('scan-ticket') },
-  { name: 'download', url: '/download', title: 'download.title', ready: () => screen.findByRole('heading', { level: 1 }) },
-  { name: 'operations', url: '/kraken-operation', title: 'operations.title', signedIn: true, ready: () => screen.findByRole('heading', { level: 1 }) },
+  { name: 'home', url: '/', title: 'app.title', ready: () => screen.findByRole('heading', { level: 1 }, SHOWN) },
+  { name: 'login', url: '/login?source=kraken', title: 'login.title', ready: () => screen.findByRole('heading', { level: 1 }, SHOWN) },
+  { name: 'new chat', url: '/chat', title: 'nav.chat', ready: () => screen.findByRole('textbox', {}, SHOWN) },
+  { name: 'stored chat', url: '/chat/{conversation}', title: 'nav.chat', signedIn: true, ready: () => screen.findByTestId('answer', {}, SHOWN) },
+  { name: 'account', url: '/account', title: 'account.title', signedIn: true, ready: () => screen.findAllByTestId('session-row', {}, SHOWN) },
+  { name: 'scan approval', url: '/scan-approval?scanid={scan}', title: 'scanApproval.title', signedIn: true, ready: () => screen.findByTestId('scan-ticket', {}, SHOWN) },
+  { name: 'download', url: '/download', title: 'download.title', ready: () => screen.findByRole('heading', { level: 1 }, SHOWN) },
+  { name: 'operations', url: '/kraken-operation', title: 'operations.title', signedIn: true, ready: () => screen.findByRole('heading', { level: 1 }, SHOWN) },
   {
     name: 'operations task',
     url: '/kraken-operation/task/edit/7',
     title: 'operations.title',
     signedIn: true,
-    ready: () => screen.findByRole('heading', { level: 1 }),
+    ready: () => screen.findByRole('heading', { level: 1 }, SHOWN),
   },
-  { name: 'not found', url: '/no-such-page', title: 'notFound.title', ready: () => screen.findByRole('heading', { level: 1 }) },
+  { name: 'not found', url: '/no-such-page', title: 'notFound.title', ready: () => screen.findByRole('heading', { level: 1 }, SHOWN) },
 ];
 
 const flatten = (tree: Record<string, unknown>, prefix = ''): Array<[string, string]> =>
@@ -56,6 +59,21 @@ const everythingSaid = (): string[] => {
 let warn: MockInstance<typeof console.warn>;
 const missingKeyWarnings = () =>
   warn.mock.calls.map((call) => String(call[0])).filter((message) => /missing|translation|i18next/i.test(message));
+
+// Every page's code is loaded once before the first test: the first render of a screen would
+// otherwise also wait for its modules to be compiled, which on a busy machine takes seconds.
+beforeAll(async () => {
+  await Promise.all([
+    import('../../src/screens/home/home-screen'),
+    import('../../src/screens/login/login-screen'),
+    import('../../src/screens/chat/chat-screen'),
+    import('../../src/screens/account/account-screen'),
+    import('../../src/screens/download/download-screen'),
+    import('../../src/screens/operations/operations-area'),
+    import('../../src/screens/scan-approval/scan-approval-screen'),
+    import('../../src/screens/not-found/not-found-screen'),
+  ]);
+}, 120_000);
 
 beforeEach(() => {
   warn = vi.spyOn(console, 'warn');
