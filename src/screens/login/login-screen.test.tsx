@@ -23,15 +23,16 @@ const tokenCookie = () =>
     .find((part) => part.startsWith(`${TOKEN_COOKIE}=`));
 
 describe('the login screen', () => {
-  it('says Login Failed / Please try later on a wrong password and keeps what was typed', async () => {
+  it('says the account or password is wrong, not to try later, and keeps what was typed', async () => {
     const { password: _right } = seedUser({ username: 'ada@example.com' });
     const view = await openLogin();
 
     await fill(view, 'ada@example.com', 'not-the-password');
 
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Login Failed');
-    expect(alert).toHaveTextContent('Please try later');
+    expect(alert).toHaveTextContent('Login failed');
+    expect(alert).toHaveTextContent('The account or password is wrong.');
+    expect(alert).not.toHaveTextContent(/later/i);
     expect(screen.getByLabelText('Phone number or e-mail')).toHaveValue('ada@example.com');
     expect(screen.getByLabelText('Password')).toHaveValue('not-the-password');
     expect(view.url()).toBe('/login');
