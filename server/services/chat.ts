@@ -8,7 +8,8 @@ import type { Caller, Owner } from '../http/caller';
 import { badRequest, conflict, notFound, tooLarge, tooManyRequests } from '../http/errors';
 import { identityLockKey } from '../limits/identity-quotas';
 import { findVisibleAgent } from './agents';
-import { findOwnedConversation, titleFromQuestion, type MessageRow } from './conversations';
+import { titleFromQuestion } from '../../src/contract/chat-title';
+import { findOwnedConversation, type MessageRow } from './conversations';
 import { ownedBy } from './ownership';
 import { resolveOwnFiles } from './uploads';
 
