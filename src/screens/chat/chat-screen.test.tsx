@@ -139,6 +139,14 @@ describe('the chat screen', () => {
     expect(JSON.parse(await posts[0]!.text)).toMatchObject({ retryMessageId: question!.messageId });
   });
 
+  it('offers the agents market once on a wide screen, in the history beside the chat', async () => {
+    await openChat();
+    await screen.findByTestId('new-chat');
+    const market = screen.getAllByRole('link', { name: 'Browse the agents market' });
+    expect(market).toHaveLength(1);
+    expect(within(screen.getByRole('navigation', { name: 'Chat history' })).getByRole('link', { name: 'Browse the agents market' })).toBe(market[0]);
+  });
+
   it('opens a stored conversation from the address, with its history', async () => {
     const { user } = seedUser();
     const conversation = seedConversation({

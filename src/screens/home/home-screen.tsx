@@ -27,6 +27,10 @@ const HomeScreen = () => {
         <div className="text-center">
           <h1 className="mb-2 text-3xl font-bold">{t('app.title')}</h1>
           <p className="text-muted">{t('app.slogan')}</p>
+          <Link href="/chat/agents" className="mt-3 inline-flex items-center gap-1 text-sm text-accent underline">
+            <span className="i-lucide-bot" aria-hidden="true" />
+            {t('home.browseAgents')}
+          </Link>
         </div>
         <ChatComposer
           value={draft}

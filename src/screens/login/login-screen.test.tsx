@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { Route, Switch } from 'wouter';
 import { TOKEN_COOKIE } from '../../contract/auth';
 import { endpoints } from '../../contract/endpoints';
 import { isSignedIn } from '../../machines/app.machine';
@@ -38,6 +39,26 @@ describe('the login screen', () => {
     expect(view.url()).toBe('/login');
     expect(isSignedIn(view.runtime.app.getSnapshot())).toBe(false);
     expect(tokenCookie()).toBeUndefined();
+  });
+
+  it.each([
+    ['/kraken-operation/task/edit/7?tab=images', '/kraken-operation/task/edit/7?tab=images'],
+    ['//evil.example/phish', '/'],
+    [null, '/'],
+  ])('sends someone already signed in on to redirect_url %s (landing on %s) without the form', async (redirectUrl, lands) => {
+    const { user } = seedUser({ username: 'ada@example.com' });
+    const query = redirectUrl === null ? '' : `?redirect_url=${encodeURIComponent(redirectUrl)}`;
+    const view = await renderWithRuntime(
+      <Switch>
+        <Route path="/login" component={LoginScreen} />
+        <Route>elsewhere</Route>
+      </Switch>,
+      { url: `/login${query}`, signedInAs: user },
+    );
+
+    await expect.poll(view.url).toBe(lands);
+    expect(screen.getByText('elsewhere')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Password')).toBeNull();
   });
 
   it('asks for both fields without calling the server', async () => {
