@@ -4,14 +4,14 @@
 // visitor's choice is used only without one, a signed-in user's only with one.
 (function () {
   var root = document.documentElement;
-  var theme = 'light';
+  var theme = 'system';
   try {
     var signedIn = /(?:^|;\s*)ai-chat-ops-token=[^;]/.test(document.cookie);
     var saved = JSON.parse(localStorage.getItem('ai-chat-ops:theme') || 'null');
     var ownerMatches = saved && (saved.userId === 'visitor') === !signedIn;
     if (ownerMatches && (saved.value === 'dark' || saved.value === 'light' || saved.value === 'system')) theme = saved.value;
   } catch {
-    // no storage: the default theme
+    // no storage: the default theme, the device's
   }
   var dark = theme === 'dark' || (theme === 'system' && window.matchMedia && matchMedia('(prefers-color-scheme: dark)').matches);
   root.classList.toggle('dark', dark);
