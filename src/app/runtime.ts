@@ -178,6 +178,7 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
 
   configureHttp({
     currentPath: () => location.pathname,
+    language: () => i18n.language,
     onRequestError: (error) =>
       toast({ title: i18n.t('errors.requestException'), description: error.description, variant: 'destructive' }),
     onUnauthorized: () => {

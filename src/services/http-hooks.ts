@@ -13,6 +13,8 @@ export type HttpHooks = {
   onUnauthorized?: (error: ApiError) => void;
   /** The current page's path, to decide whether a failure is announced. */
   currentPath?: () => string;
+  /** The language the person reads the product in, sent as Accept-Language (answers the server writes follow it). */
+  language?: () => string | undefined;
 };
 
 let hooks: HttpHooks = {};

@@ -38,6 +38,8 @@ describe('the chat screen', () => {
     expect(box()).toHaveValue('');
     expect(view.url()).toMatch(/^\/chat\/conv-\d+$/);
     expect(posts).toHaveLength(1);
+    // the server writes in the person's language when it writes at all (the offline answer)
+    expect(posts[0]!.headers.get('accept-language')).toBe('en-US');
 
     // the conversation is the visitor's, with both messages stored
     const conversationId = view.url().split('/').at(-1)!;
