@@ -8,6 +8,7 @@ import { colorSchemeWatcher, preferencesMachine, VISITOR_USER_ID, type StoredPre
 import type { ToastInput } from '../machines/toast.machine';
 import { clearToken, getToken, setToken } from '../services/cookies';
 import { configureHttp } from '../services/http-hooks';
+import { refusalKey } from '../i18n/refusal';
 import { resetVisitorId } from '../services/visitor';
 import { GOOGLE_RETURN_PATH, isOperationsPath, loginUrlFor, SCAN_APPROVAL_PATH } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
@@ -180,7 +181,7 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     currentPath: () => location.pathname,
     language: () => i18n.language,
     onRequestError: (error) =>
-      toast({ title: i18n.t('errors.requestException'), description: error.description, variant: 'destructive' }),
+      toast({ title: i18n.t('errors.requestException'), description: i18n.t(refusalKey(error)), variant: 'destructive' }),
     onUnauthorized: () => {
       app.send({ type: 'session.expired' });
       if (isOperationsPath(location.pathname)) navigate(loginUrlFor(location.pathname, location.search), { replace: true });

@@ -7,7 +7,7 @@ import type { ApiError } from './http';
 export type HttpHooks = {
   /** Where the API lives when it is not this page's origin (default: same origin). */
   baseURL?: string;
-  /** A failed request on a non-quiet page: show it (the app shows the 请求异常 toast). */
+  /** A failed request on a non-quiet page: show it (the app shows a toast in the person's words). */
   onRequestError?: (error: ApiError) => void;
   /** The server refused the token (HTTP 401). */
   onUnauthorized?: (error: ApiError) => void;

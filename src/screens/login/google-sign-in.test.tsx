@@ -50,7 +50,7 @@ describe('Continue with Google on the login page', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(continueButton()).toBeNull();
     // the missing call is not a "request exception" toast on the login page
-    expect(screen.queryByText('Request exception')).toBeNull();
+    expect(screen.queryByText('Something went wrong')).toBeNull();
   });
 
   it('says, in the interface language, why Google could not start, and keeps the password form', async () => {
