@@ -22,7 +22,7 @@ export const AgentDetailDialog = ({ agent, onClose, onStart }: AgentDetailDialog
             <div className="min-w-0">
               <h2 className="m-0 text-xl font-semibold">{words.name}</h2>
               <p className="m-0 text-sm text-muted">
-                {t('agents.creator')}: {agent.createByName}
+                {t('agents.createdBy', { name: agent.createByName })}
               </p>
             </div>
           </div>
