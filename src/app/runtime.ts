@@ -48,8 +48,15 @@ const applyTheme = (dark: boolean): void => {
   root.style.colorScheme = dark ? 'dark' : 'light';
 };
 
-const readStoredPreferences = (userId: string): StoredPreferences =>
-  Object.fromEntries(PREFERENCE_KEYS.map((key) => [key, readPreference(key, userId)]));
+/**
+ * One person's saved preferences. A signed-in person without a theme of their own gets the one a
+ * visitor chose in this browser, also when they arrive by a full page load (Google, WeChat).
+ */
+const readStoredPreferences = (userId: string): StoredPreferences => {
+  const stored: StoredPreferences = Object.fromEntries(PREFERENCE_KEYS.map((key) => [key, readPreference(key, userId)]));
+  if (stored.theme == null && userId !== VISITOR_USER_ID) stored.theme = readPreference('theme', VISITOR_USER_ID);
+  return stored;
+};
 
 /**
  * Creates the app's long-lived actors and gives each machine its real side effects. Everything

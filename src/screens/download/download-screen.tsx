@@ -20,7 +20,8 @@ const DownloadScreen = () => {
   const nothingToDownload = [...(recommended ? [recommended] : []), ...others].every((release) => availableFiles(release).length === 0);
 
   return (
-    <div className="min-h-0 flex-1 overflow-y-auto">
+    // Focusable, so the page scrolls from the keyboard also when it offers no link (no installer yet).
+    <div className="min-h-0 flex-1 overflow-y-auto" tabIndex={0}>
       <section className="mx-auto w-full max-w-3xl p-4 sm:p-6" aria-labelledby="download-title">
         <h1 id="download-title" className="mb-2 text-2xl font-semibold">
           {t('download.title')}
