@@ -113,3 +113,24 @@ test('the operations table’s headings start where their cells start', async ({
   });
   for (const [head, cell] of offsets) expect(Math.abs(head! - cell!)).toBeLessThanOrEqual(2);
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('the Japanese slogan wraps into balanced lines, leaving no lone "す。"', async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem('umi_locale', 'ja'));
+    await page.goto('/');
+    const slogan = page.getByRole('heading', { level: 1 }).locator('xpath=following-sibling::p[1]');
+    await expect(slogan).toBeVisible();
+    const lines = await slogan.evaluate((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const byTop = new Map<number, number>();
+      for (const rect of range.getClientRects()) byTop.set(Math.round(rect.top), (byTop.get(Math.round(rect.top)) ?? 0) + rect.width);
+      const fontSize = parseFloat(getComputedStyle(element).fontSize);
+      return [...byTop.values()].map((width) => width / fontSize);
+    });
+    // the lines are balanced: the last one holds a good part of the sentence, never a lone "す。"
+    expect(lines.at(-1)!, JSON.stringify(lines)).toBeGreaterThan(Math.max(...lines) / 3);
+  });
+});
