@@ -1,17 +1,18 @@
 // Runs before the first paint: applies the saved theme and language so nothing flashes.
 // The theme is stored per user by the preferences machine as {"userId": ..., "value": ...} under
 // "ai-chat-ops:theme". Who is here is not known yet, only whether a session cookie exists: a
-// visitor's choice is used only without one, a signed-in user's only with one.
+// signed-in user's choice is used only with one; a visitor's always (it carries into an account).
 (function () {
   var root = document.documentElement;
-  var theme = 'light';
+  var theme = 'system';
   try {
     var signedIn = /(?:^|;\s*)ai-chat-ops-token=[^;]/.test(document.cookie);
     var saved = JSON.parse(localStorage.getItem('ai-chat-ops:theme') || 'null');
-    var ownerMatches = saved && (saved.userId === 'visitor') === !signedIn;
+    // A visitor's choice carries into an account that has none saved here.
+    var ownerMatches = saved && (signedIn || saved.userId === 'visitor');
     if (ownerMatches && (saved.value === 'dark' || saved.value === 'light' || saved.value === 'system')) theme = saved.value;
   } catch {
-    // no storage: the default theme
+    // no storage: the default theme, the device's
   }
   var dark = theme === 'dark' || (theme === 'system' && window.matchMedia && matchMedia('(prefers-color-scheme: dark)').matches);
   root.classList.toggle('dark', dark);

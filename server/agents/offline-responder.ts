@@ -1,4 +1,5 @@
-import type { AgentRuntime, HistoryMessage, StreamAnswerInput } from './runtime';
+import { countChars } from '../../src/contract/tasks';
+import type { AgentRuntime, HistoryMessage, ResponderLanguage, StreamAnswerInput } from './runtime';
 
 export const OFFLINE_LABEL = 'Offline responder (no model configured)';
 
@@ -13,71 +14,107 @@ function quoted(question: string): string {
   return line.length > 80 ? `${line.slice(0, 80)}…` : line || '…';
 }
 
-function englishAnswer(agentName: string, question: string, turns: number): string {
-  return [
-    `> **${OFFLINE_LABEL}.** No language model is configured on this server, so this is a canned answer, not ${agentName}'s real reply.`,
-    '> To get real answers, set `LLM_BASE_URL` (an OpenAI-compatible base such as `http://localhost:11434/v1`), `LLM_API_KEY` and `LLM_MODEL`, then restart the server.',
-    '',
-    `You asked: *${quoted(question)}*`,
-    '',
-    `Here is how ${agentName} would usually work through it:`,
-    '',
-    '1. Restate the goal in one sentence and note what is missing.',
-    '2. Break the question into small steps.',
-    '3. Answer each step, with sources or examples.',
-    '4. Sum up and suggest a next action.',
-    '',
-    '| Item | Value |',
-    '|---|---|',
-    `| Agent | ${agentName} |`,
-    `| Question length | ${question.length} characters |`,
-    `| Messages in this conversation | ${turns} |`,
-    '| Model | none (offline responder) |',
-    '',
-    'Configure a model like this before starting the server:',
-    '',
-    '```bash',
-    'export LLM_BASE_URL=http://localhost:11434/v1',
-    'export LLM_API_KEY=sk-your-key   # when the service needs one',
-    'export LLM_MODEL=qwen2.5:7b',
-    'npm start',
-    '```',
-    '',
-    'Once a model is configured, ask again and the real answer will stream here.',
-  ].join('\n');
-}
+type Words = {
+  notice: (agent: string) => string;
+  configure: string;
+  asked: (question: string) => string;
+  approach: (agent: string) => string;
+  steps: [string, string, string, string];
+  table: { item: string; value: string; agent: string; question: string; length: (n: number) => string; turns: string; model: string; none: string };
+  before: string;
+  keyHint: string;
+  after: string;
+};
 
-function chineseAnswer(agentName: string, question: string, turns: number): string {
+const MODEL_ENV = '`LLM_BASE_URL`';
+
+/** The canned answer's sentences in each of the product's languages. */
+const WORDS: Record<ResponderLanguage, Words> = {
+  'en-US': {
+    notice: (agent) => `> **${OFFLINE_LABEL}.** No language model is configured on this server, so this is a canned answer, not ${agent}'s real reply.`,
+    configure: `> To get real answers, set ${MODEL_ENV} (an OpenAI-compatible base such as \`http://localhost:11434/v1\`), \`LLM_API_KEY\` and \`LLM_MODEL\`, then restart the server.`,
+    asked: (question) => `You asked: *${question}*`,
+    approach: (agent) => `Here is how ${agent} would usually work through it:`,
+    steps: ['Restate the goal in one sentence and note what is missing.', 'Break the question into small steps.', 'Answer each step, with sources or examples.', 'Sum up and suggest a next action.'],
+    table: { item: 'Item', value: 'Value', agent: 'Agent', question: 'Question length', length: (n) => `${n} characters`, turns: 'Messages in this conversation', model: 'Model', none: 'none (offline responder)' },
+    before: 'Configure a model like this before starting the server:',
+    keyHint: 'when the service needs one',
+    after: 'Once a model is configured, ask again and the real answer will stream here.',
+  },
+  'zh-CN': {
+    notice: (agent) => `> **离线应答器（${OFFLINE_LABEL}）。** 服务器尚未配置语言模型，所以这是一段示例回答，不是“${agent}”的真实回复。`,
+    configure: `> 如需真实回答，请设置 ${MODEL_ENV}（兼容 OpenAI 的地址，例如 \`http://localhost:11434/v1\`）、\`LLM_API_KEY\` 和 \`LLM_MODEL\`，然后重启服务器。`,
+    asked: (question) => `你的问题：*${question}*`,
+    approach: (agent) => `“${agent}”通常会这样处理这个问题：`,
+    steps: ['用一句话复述目标，并指出缺少的信息。', '把问题拆成几个小步骤。', '逐步回答，并给出来源或示例。', '总结，并建议下一步。'],
+    table: { item: '项目', value: '内容', agent: '智能体', question: '问题长度', length: (n) => `${n} 个字符`, turns: '本会话消息数', model: '模型', none: '无（离线应答器）' },
+    before: '启动服务器前这样配置模型：',
+    keyHint: '服务需要时填写',
+    after: '配置好模型后再问一次，真实回答就会在这里流式显示。',
+  },
+  'fr-FR': {
+    notice: (agent) => `> **${OFFLINE_LABEL}.** Aucun modèle de langage n’est configuré sur ce serveur : voici une réponse type, pas la vraie réponse de ${agent}.`,
+    configure: `> Pour obtenir de vraies réponses, définissez ${MODEL_ENV} (une adresse compatible OpenAI, par exemple \`http://localhost:11434/v1\`), \`LLM_API_KEY\` et \`LLM_MODEL\`, puis redémarrez le serveur.`,
+    asked: (question) => `Votre question : *${question}*`,
+    approach: (agent) => `Voici comment ${agent} s’y prendrait d’habitude :`,
+    steps: ['Reformuler l’objectif en une phrase et relever ce qui manque.', 'Découper la question en petites étapes.', 'Répondre à chaque étape, avec des sources ou des exemples.', 'Résumer et proposer une suite.'],
+    table: { item: 'Élément', value: 'Valeur', agent: 'Agent', question: 'Longueur de la question', length: (n) => `${n} caractères`, turns: 'Messages dans cette conversation', model: 'Modèle', none: 'aucun (répondeur hors ligne)' },
+    before: 'Configurez un modèle ainsi avant de démarrer le serveur :',
+    keyHint: 'si le service en demande une',
+    after: 'Une fois le modèle configuré, reposez votre question : la vraie réponse s’affichera ici au fil de l’eau.',
+  },
+  'de-DE': {
+    notice: (agent) => `> **${OFFLINE_LABEL}.** Auf diesem Server ist kein Sprachmodell eingerichtet. Dies ist daher eine Beispielantwort, nicht die echte Antwort von ${agent}.`,
+    configure: `> Für echte Antworten setzen Sie ${MODEL_ENV} (eine OpenAI-kompatible Adresse wie \`http://localhost:11434/v1\`), \`LLM_API_KEY\` und \`LLM_MODEL\` und starten den Server neu.`,
+    asked: (question) => `Ihre Frage: *${question}*`,
+    approach: (agent) => `So würde ${agent} die Frage normalerweise angehen:`,
+    steps: ['Das Ziel in einem Satz zusammenfassen und festhalten, was fehlt.', 'Die Frage in kleine Schritte zerlegen.', 'Jeden Schritt beantworten, mit Quellen oder Beispielen.', 'Zusammenfassen und einen nächsten Schritt vorschlagen.'],
+    table: { item: 'Eintrag', value: 'Wert', agent: 'Agent', question: 'Länge der Frage', length: (n) => `${n} Zeichen`, turns: 'Nachrichten in diesem Chat', model: 'Modell', none: 'keines (Offline-Antwort)' },
+    before: 'Richten Sie vor dem Start des Servers ein Modell so ein:',
+    keyHint: 'falls der Dienst einen verlangt',
+    after: 'Sobald ein Modell eingerichtet ist, fragen Sie erneut, und die echte Antwort erscheint hier.',
+  },
+  ja: {
+    notice: (agent) => `> **オフライン応答（${OFFLINE_LABEL}）。** このサーバーには言語モデルが設定されていないため、これは定型の回答で、「${agent}」の実際の返答ではありません。`,
+    configure: `> 実際の回答を得るには、${MODEL_ENV}（\`http://localhost:11434/v1\` などの OpenAI 互換のアドレス）、\`LLM_API_KEY\`、\`LLM_MODEL\` を設定してサーバーを再起動してください。`,
+    asked: (question) => `ご質問：*${question}*`,
+    approach: (agent) => `「${agent}」はふだん次のように進めます：`,
+    steps: ['目的を一文で言い直し、足りない情報を挙げる。', '質問を小さなステップに分ける。', '各ステップに出典や例を添えて答える。', 'まとめて、次の行動を提案する。'],
+    table: { item: '項目', value: '内容', agent: 'エージェント', question: '質問の長さ', length: (n) => `${n} 文字`, turns: 'この会話のメッセージ数', model: 'モデル', none: 'なし（オフライン応答）' },
+    before: 'サーバーを起動する前に、次のようにモデルを設定します：',
+    keyHint: 'サービスが必要とする場合',
+    after: 'モデルを設定したらもう一度質問してください。実際の回答がここに表示されます。',
+  },
+};
+
+function cannedAnswer(words: Words, agentName: string, question: string, turns: number): string {
   return [
-    `> **离线应答器（${OFFLINE_LABEL}）。** 服务器尚未配置语言模型，所以这是一段示例回答，不是「${agentName}」的真实回复。`,
-    '> 如需真实回答，请设置 `LLM_BASE_URL`（兼容 OpenAI 的地址，例如 `http://localhost:11434/v1`）、`LLM_API_KEY` 和 `LLM_MODEL`，然后重启服务器。',
+    words.notice(agentName),
+    words.configure,
     '',
-    `你的问题：*${quoted(question)}*`,
+    words.asked(quoted(question)),
     '',
-    `「${agentName}」通常会这样处理这个问题：`,
+    words.approach(agentName),
     '',
-    '1. 用一句话复述目标，并指出缺少的信息。',
-    '2. 把问题拆成几个小步骤。',
-    '3. 逐步回答，并给出来源或示例。',
-    '4. 总结，并建议下一步。',
+    ...words.steps.map((step, index) => `${index + 1}. ${step}`),
     '',
-    '| 项目 | 内容 |',
+    `| ${words.table.item} | ${words.table.value} |`,
     '|---|---|',
-    `| 智能体 | ${agentName} |`,
-    `| 问题长度 | ${question.length} 个字符 |`,
-    `| 本会话消息数 | ${turns} |`,
-    '| 模型 | 无（离线应答器） |',
+    `| ${words.table.agent} | ${agentName} |`,
+    `| ${words.table.question} | ${words.table.length(countChars(question))} |`,
+    `| ${words.table.turns} | ${turns} |`,
+    `| ${words.table.model} | ${words.table.none} |`,
     '',
-    '启动服务器前这样配置模型：',
+    words.before,
     '',
     '```bash',
     'export LLM_BASE_URL=http://localhost:11434/v1',
-    'export LLM_API_KEY=sk-your-key   # 服务需要时填写',
+    `export LLM_API_KEY=sk-your-key   # ${words.keyHint}`,
     'export LLM_MODEL=qwen2.5:7b',
     'npm start',
     '```',
     '',
-    '配置好模型后再问一次，真实回答就会在这里流式显示。',
+    words.after,
   ].join('\n');
 }
 
@@ -86,11 +123,14 @@ export function tokenize(text: string): string[] {
   return text.match(/[\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF\u3040-\u30FF\uAC00-\uD7AF]{1,2}|[^\s\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF\u3040-\u30FF\uAC00-\uD7AF]+\s*|\s+/g) ?? [];
 }
 
-export function offlineAnswer(agentName: string, history: HistoryMessage[]): string {
+/**
+ * The canned answer, in the language the person reads the product in (sent by the SPA as
+ * Accept-Language); without one, Chinese for a question in CJK characters, else English.
+ */
+export function offlineAnswer(agentName: string, history: HistoryMessage[], language?: ResponderLanguage): string {
   const question = lastQuestion(history);
-  return CJK.test(question)
-    ? chineseAnswer(agentName, question, history.length)
-    : englishAnswer(agentName, question, history.length);
+  const words = WORDS[language ?? (CJK.test(question) ? 'zh-CN' : 'en-US')];
+  return cannedAnswer(words, agentName, question, history.length);
 }
 
 const pause = (ms: number, signal: AbortSignal) =>
@@ -109,8 +149,8 @@ const pause = (ms: number, signal: AbortSignal) =>
 export function createOfflineResponder(tokenDelayMs: number): AgentRuntime {
   return {
     label: OFFLINE_LABEL,
-    async *streamAnswer({ agent, history, signal }: StreamAnswerInput) {
-      for (const token of tokenize(offlineAnswer(agent.name, history))) {
+    async *streamAnswer({ agent, history, signal, language }: StreamAnswerInput) {
+      for (const token of tokenize(offlineAnswer(agent.name, history, language))) {
         if (signal.aborted) return;
         await pause(tokenDelayMs, signal);
         if (signal.aborted) return;

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { agentPageSchema, agentSchema, DEFAULT_AGENT_ID } from '../../src/contract/agents';
 import { applicationPageSchema } from '../../src/contract/applications';
 import { AGENTS } from '../seed/catalog';
+import { AGENT_WORDS } from '../seed/catalog-words';
 import { openHarness } from '../test/harness';
 
 const LIST = '/api/workflow/agent/published-list';
@@ -86,6 +87,25 @@ describe('agent detail', () => {
     expect(agent).toMatchObject({ agentId: DEFAULT_AGENT_ID, name: 'Kraken Assistant', public: true, published: true, isDraft: false });
     expect(agent.avatar).toMatch(/^data:image\/svg\+xml/);
     expect(reply.body.data).not.toHaveProperty('systemPrompt');
+  });
+
+  it('gives every seeded agent its name and intro in the five languages', async () => {
+    const t = h.makeApp();
+    const reply = await t.get(DETAIL, { agentId: DEFAULT_AGENT_ID });
+    const agent = v.parse(agentSchema, reply.body.data);
+    expect(agent.translations?.['fr-FR']).toEqual({
+      name: 'Assistant Kraken',
+      intro: 'L’assistant polyvalent de Kraken AI : questions, rédaction, résumés, code et organisation du quotidien.',
+    });
+    for (const row of AGENTS) {
+      const words = AGENT_WORDS[row.id];
+      expect(Object.keys(words ?? {}).sort(), row.id).toEqual(['de-DE', 'en-US', 'fr-FR', 'ja', 'zh-CN']);
+      for (const [language, { name, intro }] of Object.entries(words!)) {
+        expect(name, `${row.id} ${language}`).not.toBe('');
+        // only English may read like the English original
+        if (language !== 'en-US') expect(intro, `${row.id} ${language}`).not.toBe(row.intro);
+      }
+    }
   });
 
   it('answers 404 for drafts, unknown ids and other companies’ agents', async () => {

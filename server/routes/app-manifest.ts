@@ -15,6 +15,7 @@ export const builtInManifest = (): DownloadManifest => ({
       version: VERSION,
       releasedAt: RELEASED_AT,
       requirement: 'Windows 10 or later',
+      minimumSystems: ['Windows 10'],
       files: [file('x64', `kraken-ai-${VERSION}-x64.exe`), file('arm64', `kraken-ai-${VERSION}-arm64.exe`)],
     },
     {
@@ -22,6 +23,7 @@ export const builtInManifest = (): DownloadManifest => ({
       version: VERSION,
       releasedAt: RELEASED_AT,
       requirement: 'macOS 12 or later',
+      minimumSystems: ['macOS 12'],
       files: [file('Apple silicon', `kraken-ai-${VERSION}-arm64.dmg`), file('Intel', `kraken-ai-${VERSION}-x64.dmg`)],
     },
     {
@@ -29,6 +31,7 @@ export const builtInManifest = (): DownloadManifest => ({
       version: VERSION,
       releasedAt: RELEASED_AT,
       requirement: 'Ubuntu 22.04, Debian 12, Fedora 39 or later',
+      minimumSystems: ['Ubuntu 22.04', 'Debian 12', 'Fedora 39'],
       files: [file('AppImage', `kraken-ai-${VERSION}-x86_64.AppImage`), file('deb', `kraken-ai_${VERSION}_amd64.deb`)],
     },
   ],

@@ -33,7 +33,11 @@ describe('the download manifest', () => {
     for (const file of manifest.platforms.flatMap((release) => release.files)) {
       expect(file.url).toBe(`/downloads/${file.fileName}`);
       expect(file.size).toBeUndefined();
+      expect(file.available).toBe(false);
     }
+    // none of the installers is here: the manifest says so, and each platform names its oldest systems
+    expect(manifest.status).toBe('unavailable');
+    expect(manifest.platforms.map((release) => release.minimumSystems)).toEqual([['Windows 10'], ['macOS 12'], ['Ubuntu 22.04', 'Debian 12', 'Fedora 39']]);
   });
 
   it('gives the real size of an installer that is on the server, and serves it as a download', async () => {
@@ -42,8 +46,12 @@ describe('the download manifest', () => {
     const t = h.makeApp();
     const first = v.parse(downloadManifestSchema, (await t.get(MANIFEST)).body.data).platforms[0]!.files[0]!;
     writeFileSync(join(dir, first.fileName), 'installer bytes');
-    const again = v.parse(downloadManifestSchema, (await t.get(MANIFEST)).body.data).platforms[0]!.files[0]!;
+    const manifest = v.parse(downloadManifestSchema, (await t.get(MANIFEST)).body.data);
+    const again = manifest.platforms[0]!.files[0]!;
     expect(again.size).toBe('installer bytes'.length);
+    expect(again.available).toBe(true);
+    expect(manifest.platforms[0]!.files[1]!.available).toBe(false);
+    expect(manifest.status).toBe('partial');
 
     const response = await t.raw(first.url);
     expect(response.status).toBe(200);

@@ -28,15 +28,27 @@ async function sizeOf(path: string): Promise<number | undefined> {
   }
 }
 
-/** The built-in manifest, with the size of each installer that is really on this server. */
+/**
+ * The built-in manifest, saying of each installer whether it is really on this server (with its
+ * size), and of the whole whether all, some or none can be downloaded: a page offers no button
+ * that would end in a failed download.
+ */
 async function defaultManifest(dir: string): Promise<DownloadManifest> {
   const manifest = builtInManifest();
+  let present = 0;
+  let total = 0;
   for (const release of manifest.platforms) {
     for (const file of release.files) {
       const size = await sizeOf(join(dir, file.fileName));
-      if (size !== undefined) file.size = size;
+      total += 1;
+      file.available = size !== undefined;
+      if (size !== undefined) {
+        file.size = size;
+        present += 1;
+      }
     }
   }
+  manifest.status = present === total ? 'available' : present === 0 ? 'unavailable' : 'partial';
   return manifest;
 }
 

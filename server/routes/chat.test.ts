@@ -110,6 +110,36 @@ describe('chat stream', () => {
     expect(reply!.content).toContain('离线应答器');
   });
 
+  it('answers offline in the language the person reads the product in (Accept-Language)', async () => {
+    const t = h.makeApp();
+    const visitor = h.visitor();
+    for (const [accept, words] of [
+      ['fr-FR', 'Aucun modèle de langage n’est configuré'],
+      ['de-DE,de;q=0.9', 'kein Sprachmodell eingerichtet'],
+      ['ja', '言語モデルが設定されていない'],
+      ['es-ES, fr;q=0.5', 'Aucun modèle de langage'],
+      ['zh-CN', '服务器尚未配置语言模型'],
+    ] as const) {
+      const conversationId = await newConversation(t, visitor);
+      await (await chat(t, { ...visitor, 'accept-language': accept }, { conversationId, agentId: AGENT, text: 'What can you do?' })).text();
+      const [, reply] = await messagesOf(t, visitor, conversationId);
+      expect(reply!.content, accept).toContain(words);
+    }
+    // a language the product does not have: English, as the question is
+    const conversationId = await newConversation(t, visitor);
+    await (await chat(t, { ...visitor, 'accept-language': 'es-ES' }, { conversationId, agentId: AGENT, text: 'What can you do?' })).text();
+    expect((await messagesOf(t, visitor, conversationId))[1]!.content).toContain('No language model is configured');
+  });
+
+  it('hands the agent the language the person reads in', async () => {
+    const seen: StreamAnswerInput[] = [];
+    const t = h.makeApp({ runtime: scriptedRuntime(['ok'], 'end', seen) });
+    const visitor = h.visitor();
+    const conversationId = await newConversation(t, visitor);
+    await (await chat(t, { ...visitor, 'accept-language': 'de-AT' }, { conversationId, agentId: AGENT, text: 'Hallo' })).text();
+    expect(seen[0]!.language).toBe('de-DE');
+  });
+
   it('sends an error event with a reference and stores the answer as failed when the agent fails', async () => {
     const t = h.makeApp({ runtime: scriptedRuntime(['Partial '], 'fail') });
     const visitor = h.visitor();

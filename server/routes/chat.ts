@@ -2,10 +2,12 @@ import type { Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { agentFailureMessage } from '../../src/contract/agent-failure';
 import type { ChatEvent } from '../../src/contract/chat';
+import type { ResponderLanguage } from '../agents/runtime';
 import type { Services } from '../deps';
 import { ownerOf, type Owner } from '../http/caller';
 import { clientAddress } from '../http/client-address';
 import { newReference } from '../http/incident';
+import { preferredLanguage } from '../http/language';
 import { describeError } from '../http/log-line';
 import { defineRoute, type AppEnv } from '../http/route';
 import { questionQuotas } from '../limits/identity-quotas';
@@ -82,7 +84,14 @@ function periodicSave(services: Services, replyMessageId: string, read: () => st
  * went away mid-answer). A failure shows the person a generic sentence and a reference; what
  * went wrong (which may quote the model service's key or address) goes to the log only.
  */
-async function streamAnswer(services: Services, stream: SSEStreamingApi, chat: PreparedChat, running: RunningAnswers, owner: string) {
+async function streamAnswer(
+  services: Services,
+  stream: SSEStreamingApi,
+  chat: PreparedChat,
+  running: RunningAnswers,
+  owner: string,
+  language: ResponderLanguage | null,
+) {
   const abort = new AbortController();
   stream.onAbort(() => abort.abort());
   let settle = () => {};
@@ -107,7 +116,12 @@ async function streamAnswer(services: Services, stream: SSEStreamingApi, chat: P
       replyMessageId: chat.replyMessageId,
     });
     try {
-      const pieces = services.runtime.streamAnswer({ agent: chat.agent, history: chat.history, signal: abort.signal });
+      const pieces = services.runtime.streamAnswer({
+        agent: chat.agent,
+        history: chat.history,
+        signal: abort.signal,
+        ...(language ? { language } : {}),
+      });
       for await (const piece of untilAborted(pieces, abort.signal)) {
         if (abort.signal.aborted) break;
         content += piece;
@@ -157,6 +171,7 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services) {
     }
     // Proxies such as nginx would otherwise hold the deltas back until the answer is complete.
     c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, (stream) => streamAnswer(services, stream, chat, running, ownerKey(owner)));
+    const language = preferredLanguage(c.req.header('accept-language'));
+    return streamSSE(c, (stream) => streamAnswer(services, stream, chat, running, ownerKey(owner), language));
   });
 }

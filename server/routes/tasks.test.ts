@@ -98,6 +98,17 @@ describe('creating and reading tasks', () => {
     expect(badLanguage.status).toBe(400);
   });
 
+  it('counts an emoji as one character, as the composer does', async () => {
+    const t = h.makeApp();
+    const { headers } = await h.loggedIn(t);
+    const family = '👨‍👩‍👧';
+    const fits = await t.post(CREATE, { platform: 'xiaohongshu', title: `${family.repeat(10)}${'🇫🇷'.repeat(10)}` }, headers);
+    expect(fits.status, JSON.stringify(fits.body)).toBe(200);
+    const over = await t.post(CREATE, { platform: 'xiaohongshu', title: family.repeat(21) }, headers);
+    expect(over.status).toBe(400);
+    expect(over.body.msg).toContain('the title is longer than 20 characters');
+  });
+
   it('attaches only the operator\'s own image uploads', async () => {
     const t = h.makeApp();
     const owner = await h.loggedIn(t);

@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { agents } from '../db/schema';
 import type { Caller } from '../http/caller';
 import { notFound } from '../http/errors';
+import { AGENT_WORDS } from '../seed/catalog-words';
 import { containsPattern, visibleAgent } from './visibility';
 
 export type AgentRow = typeof agents.$inferSelect;
@@ -27,6 +28,7 @@ export function toAgent(row: AgentRow): Agent {
     published: row.published,
     isDraft: row.isDraft,
     updatedAt: row.updatedAt.toISOString(),
+    ...(AGENT_WORDS[row.id] ? { translations: AGENT_WORDS[row.id] } : {}),
   };
 }
 

@@ -18,8 +18,6 @@ import { readTree, type MessageTree } from './message-tree';
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 
-export const TITLE_FROM_QUESTION_LENGTH = 30;
-
 export const toConversation = (row: ConversationRow): Conversation => ({
   conversationId: row.id,
   source: row.source,
@@ -47,12 +45,6 @@ export const toMessage = (row: MessageRow, siblingIds?: string[]): Message => ({
   parentId: row.parentId,
   siblingIds: siblingIds ?? [row.id],
 });
-
-/** The first ~30 characters of the first question, on one line. */
-export function titleFromQuestion(text: string): string {
-  const chars = [...text.replace(/\s+/g, ' ').trim()];
-  return chars.length > TITLE_FROM_QUESTION_LENGTH ? `${chars.slice(0, TITLE_FROM_QUESTION_LENGTH).join('')}…` : chars.join('');
-}
 
 async function assertSourceVisible(db: Db, caller: Caller, source: ConversationSource, sourceId: string) {
   if (source === 'agent') {

@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { escapeHtml } from '../http/escape-html';
+import { preferredLanguage } from '../http/language';
 import type { AppEnv } from '../http/route';
+import { CONSENT_WORDS, type ConsentWords } from './consent-words';
 import { SIMULATOR_APP_ID, SIMULATOR_AUTHORIZE_PATH, type WechatSimulator } from './simulator';
 
 const SCOPES = new Set(['snsapi_userinfo', 'snsapi_base']);
@@ -15,16 +17,28 @@ main{max-width:420px;margin:0 auto;padding:32px 20px}section{background:#fff;bor
 h1{font-size:20px;margin:0 0 8px}p{color:#555;line-height:1.5}label{display:block;font-weight:600;margin:16px 0 6px}
 input{width:100%;box-sizing:border-box;font-size:16px;padding:10px;border:1px solid #ccc;border-radius:8px}
 button{margin-top:20px;width:100%;font-size:17px;padding:12px;border:0;border-radius:8px;background:#07c160;color:#fff;font-weight:600}
+button.cancel{margin-top:10px;background:#f2f2f2;color:#111}a{color:#576b95}
 button:focus-visible,input:focus-visible{outline:3px solid #10aeff;outline-offset:2px}.note{font-size:13px;color:#888}`;
 
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-  `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main><section>${body}</section>` +
-  `<p class="note">WeChat simulator: this server has no WeChat app configured (WECHAT_APP_ID, WECHAT_APP_SECRET), ` +
-  `so it stands in for WeChat's authorisation page.</p></main></body></html>`;
+/** The person's language among the product's (Accept-Language), English otherwise. */
+const languageOf = (c: Context) => preferredLanguage(c.req.header('accept-language')) ?? 'en-US';
 
-const refusal = (c: Context, message: string) =>
-  c.html(page('WeChat authorisation failed', `<h1>WeChat authorisation failed</h1><p role="alert">${escapeHtml(message)}</p>`), 400);
+const page = (c: Context, title: string, body: string) => {
+  const language = languageOf(c);
+  return (
+    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main><section>${body}</section>` +
+    `<p class="note">${escapeHtml(CONSENT_WORDS[language].simulator)}</p></main></body></html>`
+  );
+};
+
+const wordsFor = (c: Context): ConsentWords => CONSENT_WORDS[languageOf(c)];
+
+/** A refusal of a malformed request: its title in the person's language, the detail (for developers) as written. */
+const refusal = (c: Context, message: string) => {
+  const { failedTitle } = wordsFor(c);
+  return c.html(page(c, failedTitle, `<h1>${escapeHtml(failedTitle)}</h1><p role="alert">${escapeHtml(message)}</p>`), 400);
+};
 
 /** A redirect_uri the simulator may send a code to: an absolute http(s) URL without credentials. */
 const parseRedirect = (value: string | undefined): URL | null => {
@@ -54,19 +68,23 @@ export function consentPageRoutes(app: Hono<AppEnv>, simulator: WechatSimulator)
     if (!STATE.test(query.state ?? '')) return refusal(c, 'state must be at most 128 letters, digits, dots, dashes or underscores.');
     const redirect = parseRedirect(query.redirect_uri);
     if (!redirect) return refusal(c, 'redirect_uri must be an absolute http or https URL.');
-    const suggested = `WeChat user ${randomInt(1000, 10000)}`;
+    const words = wordsFor(c);
+    const suggested = words.suggested(randomInt(1000, 10000));
     return c.html(
       page(
-        'Sign in with WeChat',
-        `<h1>Sign in with WeChat</h1>` +
-          `<p><strong>${escapeHtml(redirect.host)}</strong> asks for your WeChat nickname and avatar.</p>` +
+        c,
+        words.title,
+        `<h1>${escapeHtml(words.title)}</h1>` +
+          // the sentences are this file's own; only the host comes from the request, escaped
+          `<p>${words.asks(`<strong>${escapeHtml(redirect.host)}</strong>`)}</p>` +
           `<form method="post" action="${SIMULATOR_AUTHORIZE_PATH}">` +
           `<input type="hidden" name="redirect_uri" value="${escapeHtml(redirect.href)}">` +
           `<input type="hidden" name="state" value="${escapeHtml(query.state ?? '')}">` +
-          `<label for="name">Simulated WeChat user</label>` +
+          `<label for="name">${escapeHtml(words.userLabel)}</label>` +
           `<input id="name" name="name" required maxlength="${NAME_MAX}" value="${escapeHtml(suggested)}">` +
-          `<p class="note">The same name signs in as the same WeChat user again.</p>` +
-          `<button type="submit">Allow</button></form>`,
+          `<p class="note">${escapeHtml(words.sameName)}</p>` +
+          `<button type="submit">${escapeHtml(words.allow)}</button>` +
+          `<button type="submit" class="cancel" name="decision" value="cancel" formnovalidate>${escapeHtml(words.cancel)}</button></form>`,
       ),
     );
   });
@@ -83,6 +101,19 @@ export function consentPageRoutes(app: Hono<AppEnv>, simulator: WechatSimulator)
     if (!redirect) return refusal(c, 'redirect_uri must be an absolute http or https URL.');
     if (redirect.origin !== new URL(c.req.url).origin && !LOOPBACK.has(redirect.hostname)) {
       return refusal(c, 'redirect_uri must be on this site (or on this machine, for a development server).');
+    }
+    if (text('decision') === 'cancel') {
+      // Like WeChat, a refusal sends nothing back to the site: the person may return to it.
+      const words = wordsFor(c);
+      const home = new URL('/', redirect.origin).href;
+      return c.html(
+        page(
+          c,
+          words.cancelledTitle,
+          `<h1>${escapeHtml(words.cancelledTitle)}</h1><p>${escapeHtml(words.cancelledText)}</p>` +
+            `<p><a href="${escapeHtml(home)}">${escapeHtml(words.backTo(redirect.host))}</a></p>`,
+        ),
+      );
     }
     const state = text('state');
     if (!STATE.test(state)) return refusal(c, 'state must be at most 128 letters, digits, dots, dashes or underscores.');

@@ -57,6 +57,39 @@ describe('the WeChat simulator (no WeChat credentials)', () => {
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
   });
 
+  it('speaks the person’s language (Accept-Language) and offers a Cancel', async () => {
+    const t = h.makeApp();
+    const response = await t.raw(`${SIMULATOR_AUTHORIZE_PATH}?${authorizeQuery()}`, { headers: { 'accept-language': 'fr-CH, en;q=0.5' } });
+    const html = await response.text();
+    expect(html).toContain('<html lang="fr-FR">');
+    expect(html).toContain('<h1>Se connecter avec WeChat</h1>');
+    expect(html).toContain('<strong>localhost</strong> demande votre pseudo et votre photo WeChat.');
+    expect(html).toContain('>Autoriser</button>');
+    expect(html).toContain('name="decision" value="cancel" formnovalidate>Annuler</button>');
+    expect(html).not.toMatch(/Sign in with WeChat|Allow|Simulated WeChat user/);
+    const japanese = await (await t.raw(`${SIMULATOR_AUTHORIZE_PATH}?${authorizeQuery()}`, { headers: { 'accept-language': 'ja-JP' } })).text();
+    expect(japanese).toContain('<h1>WeChat でログイン</h1>');
+    expect(japanese).toContain('>キャンセル</button>');
+  });
+
+  it('cancels without a code: nothing goes back to the site, and the page leads back to it', async () => {
+    const t = h.makeApp();
+    const response = await t.raw(SIMULATOR_AUTHORIZE_PATH, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, 'accept-language': 'zh-CN' },
+      body: new URLSearchParams({ redirect_uri: RETURN_TO, state: '1.abc-123', name: 'Sim Lin', decision: 'cancel' }).toString(),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('location')).toBeNull();
+    const html = await response.text();
+    expect(html).toContain('<h1>你没有登录</h1>');
+    expect(html).toContain(`<a href="${ORIGIN}/">返回 localhost</a>`);
+    expect(html).not.toContain('code=');
+    // a cancel naming another site is refused like any other answer to it
+    const foreign = await consent(t, { redirect_uri: 'https://evil.example/steal', state: '', name: 'X', decision: 'cancel' });
+    expect(foreign.status).toBe(400);
+  });
+
   it.each([
     ['an unknown appid', { appid: 'wx-other' }],
     ['another response_type', { response_type: 'token' }],

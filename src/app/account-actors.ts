@@ -15,7 +15,19 @@ import {
   updateUser,
 } from '../services/api/users';
 import { loginToApprove } from '../services/redirect';
+import { refusalKey } from '../i18n/refusal';
+import { statusOf } from '../machines/error-status';
 import type { Navigate, Runtime } from './runtime';
+
+/** A refusal the page shows, said in the product's words for its status; the status stays for the machine. */
+const inOwnWords = async <T>(call: Promise<T>): Promise<T> => {
+  try {
+    return await call;
+  } catch (error) {
+    const status = statusOf(error);
+    throw Object.assign(new Error(i18n.t(refusalKey({ status })), { cause: error }), { status });
+  }
+};
 
 /**
  * The real side effects of the account's own screen machines (the form, scan approval, sessions), given
@@ -24,12 +36,12 @@ import type { Navigate, Runtime } from './runtime';
 export const scanApprovalLogic = ({ navigate, toast }: Pick<Runtime, 'toast'> & { navigate: Navigate }) =>
   scanApprovalMachine.provide({
     actors: {
-      fetchTicket: fromPromise(({ input }) => getScanTicket(input.scanId, { silent: true })),
+      fetchTicket: fromPromise(({ input }) => inOwnWords(getScanTicket(input.scanId, { silent: true }))),
       approveTicket: fromPromise(async ({ input }) => {
-        await updateScanId(input.scanId, { silent: true });
+        await inOwnWords(updateScanId(input.scanId, { silent: true }));
       }),
       denyTicket: fromPromise(async ({ input }) => {
-        await denyScanId(input.scanId, { silent: true });
+        await inOwnWords(denyScanId(input.scanId, { silent: true }));
       }),
     },
     actions: {

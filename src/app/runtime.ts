@@ -8,6 +8,7 @@ import { colorSchemeWatcher, preferencesMachine, VISITOR_USER_ID, type StoredPre
 import type { ToastInput } from '../machines/toast.machine';
 import { clearToken, getToken, setToken } from '../services/cookies';
 import { configureHttp } from '../services/http-hooks';
+import { refusalKey } from '../i18n/refusal';
 import { resetVisitorId } from '../services/visitor';
 import { GOOGLE_RETURN_PATH, isOperationsPath, loginUrlFor, SCAN_APPROVAL_PATH } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
@@ -48,8 +49,15 @@ const applyTheme = (dark: boolean): void => {
   root.style.colorScheme = dark ? 'dark' : 'light';
 };
 
-const readStoredPreferences = (userId: string): StoredPreferences =>
-  Object.fromEntries(PREFERENCE_KEYS.map((key) => [key, readPreference(key, userId)]));
+/**
+ * One person's saved preferences. A signed-in person without a theme of their own gets the one a
+ * visitor chose in this browser, also when they arrive by a full page load (Google, WeChat).
+ */
+const readStoredPreferences = (userId: string): StoredPreferences => {
+  const stored: StoredPreferences = Object.fromEntries(PREFERENCE_KEYS.map((key) => [key, readPreference(key, userId)]));
+  if (stored.theme == null && userId !== VISITOR_USER_ID) stored.theme = readPreference('theme', VISITOR_USER_ID);
+  return stored;
+};
 
 /**
  * Creates the app's long-lived actors and gives each machine its real side effects. Everything
@@ -185,11 +193,12 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
 
   configureHttp({
     currentPath: () => location.pathname,
+    language: () => i18n.language,
     onRequestError: (error) =>
       toast(
         error.unreachable
           ? { title: i18n.t('errors.unreachable'), variant: 'destructive' }
-          : { title: i18n.t('errors.requestException'), description: error.description, variant: 'destructive' },
+          : { title: i18n.t('errors.requestException'), description: i18n.t(refusalKey(error)), variant: 'destructive' },
       ),
     unreachableMessage: () => i18n.t('errors.unreachable'),
     onUnauthorized: () => {

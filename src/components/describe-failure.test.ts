@@ -26,6 +26,6 @@ describe('a failed answer', () => {
     await initI18n('en-US');
     const t = i18n.t.bind(i18n);
     expect(describeAgentFailure(t, 'Something old')).toBe('Something old');
-    expect(describeFailure(t, { kind: 'agent-error', message: '' }, 'en-US')).toBe('An abnormality occurred during the response');
+    expect(describeFailure(t, { kind: 'agent-error', message: '' }, 'en-US')).toBe('Something went wrong while answering.');
   });
 });

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { useRuntime } from '../app/runtime-context';
 import { isCheckingSession, isSignedIn } from '../machines/app.machine';
 
@@ -10,31 +10,50 @@ const PreferencesMenu = lazy(() => import('./preferences-menu').then((module) =>
 const UserMenu = lazy(() => import('./user-menu').then((module) => ({ default: module.UserMenu })));
 const MenuPlaceholder = () => <span className="inline-block h-9 w-9 shrink-0" aria-hidden="true" />;
 
+/** The part of the product an address belongs to, so the header can say where the person is. */
+const isWithin = (location: string, section: string) => location === section || location.startsWith(`${section}/`);
+
+const navLink = (current: boolean) => `btn-ghost shrink-0 whitespace-nowrap ${current ? 'bg-raised font-semibold' : ''}`;
+
 export const SiteHeader = () => {
   const { t } = useTranslation();
   const { app } = useRuntime();
   const signedIn = useSelector(app, isSignedIn);
   // While a stored session is checked, neither "Log in" nor the user menu: the place stays reserved.
   const checkingSession = useSelector(app, isCheckingSession);
+  const [location] = useLocation();
+  const chatCurrent = isWithin(location, '/chat');
+  const downloadCurrent = isWithin(location, '/download');
+  const operationsCurrent = isWithin(location, '/kraken-operation');
   return (
     <header className="flex items-center gap-2 border-b border-line bg-surface px-2 py-2 sm:gap-4 sm:px-4">
-      <Link href="/" aria-label={t('app.name')} className="flex shrink-0 items-center gap-2 font-semibold text-fg no-underline">
+      <Link
+        href="/"
+        aria-label={t('app.name')}
+        aria-current={location === '/' || location === '/home' ? 'page' : undefined}
+        className="flex shrink-0 items-center gap-2 font-semibold text-fg no-underline"
+      >
         <img src="/favicon.svg" alt="" width={24} height={24} />
         {/* On a phone the logo alone; the link keeps its name for screen readers. */}
         <span className="hidden whitespace-nowrap sm:inline">{t('app.name')}</span>
       </Link>
       {/* On a phone the links are icons (named by aria-label), so every language fits. */}
       <nav aria-label={t('nav.main')} className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto text-sm">
-        <Link href="/chat" aria-label={t('nav.chat')} className="btn-ghost shrink-0 whitespace-nowrap">
+        <Link href="/chat" aria-label={t('nav.chat')} aria-current={chatCurrent ? 'page' : undefined} className={navLink(chatCurrent)}>
           <span className="i-lucide-messages-square text-lg sm:hidden" aria-hidden="true" />
           <span className="hidden sm:inline">{t('nav.chat')}</span>
         </Link>
-        <Link href="/download" aria-label={t('nav.download')} className="btn-ghost shrink-0 whitespace-nowrap">
+        <Link href="/download" aria-label={t('nav.download')} aria-current={downloadCurrent ? 'page' : undefined} className={navLink(downloadCurrent)}>
           <span className="i-lucide-download text-lg sm:hidden" aria-hidden="true" />
           <span className="hidden sm:inline">{t('nav.download')}</span>
         </Link>
         {signedIn && (
-          <Link href="/kraken-operation" aria-label={t('nav.operations')} className="btn-ghost shrink-0 whitespace-nowrap">
+          <Link
+            href="/kraken-operation"
+            aria-label={t('nav.operations')}
+            aria-current={operationsCurrent ? 'page' : undefined}
+            className={navLink(operationsCurrent)}
+          >
             <span className="i-lucide-megaphone text-lg sm:hidden" aria-hidden="true" />
             <span className="hidden sm:inline">{t('nav.operations')}</span>
           </Link>

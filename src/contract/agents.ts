@@ -4,6 +4,18 @@ import { pageRequestEntries, pageSchema } from './paging';
 
 export { DEFAULT_AGENT_ID } from './constants';
 
+const agentWordsSchema = v.object({ name: v.pipe(v.string(), v.maxLength(200)), intro: v.pipe(v.string(), v.maxLength(1000)) });
+
+/** An agent's name and intro in the product's languages, each optional: `{ "fr-FR": { name, intro } }`. */
+export const agentTranslationsSchema = v.object({
+  'zh-CN': v.optional(agentWordsSchema),
+  'en-US': v.optional(agentWordsSchema),
+  'fr-FR': v.optional(agentWordsSchema),
+  'de-DE': v.optional(agentWordsSchema),
+  ja: v.optional(agentWordsSchema),
+});
+export type AgentTranslations = v.InferOutput<typeof agentTranslationsSchema>;
+
 export const agentSchema = v.object({
   id: idSchema,
   agentId: idSchema,
@@ -21,8 +33,16 @@ export const agentSchema = v.object({
   published: v.boolean(),
   isDraft: v.boolean(),
   updatedAt: v.optional(timestampSchema),
+  /** The name and intro in other languages, when the agent has them; `name` and `intro` stay its own. */
+  translations: v.optional(agentTranslationsSchema),
 });
 export type Agent = v.InferOutput<typeof agentSchema>;
+
+/** An agent's name and intro in the reader's language when it has them, else as written. */
+export const agentWords = (agent: Pick<Agent, 'name' | 'intro' | 'translations'>, language: string): { name: string; intro: string } => {
+  const words = agent.translations?.[language as keyof AgentTranslations];
+  return words ?? { name: agent.name, intro: agent.intro };
+};
 
 export const publishedListRequestSchema = v.object({
   ...pageRequestEntries,

@@ -36,8 +36,17 @@ export const KEYWORDS_MAX = 10;
 export const POST_LANGUAGES = ['zh-CN', 'en-US', 'fr-FR', 'de-DE', 'ja'] as const;
 export type PostLanguage = (typeof POST_LANGUAGES)[number];
 
-/** Characters as a person counts them (an emoji or a CJK character is one). */
-export const countChars = (text: string): number => [...text].length;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * Characters as a person counts them: grapheme clusters, so an emoji (👨‍👩‍👧, 🇫🇷, 👍🏽), a letter
+ * with its accents or a CJK character is one. The composer and the server both count with this.
+ */
+export const countChars = (text: string): number => {
+  let count = 0;
+  for (const _ of graphemes.segment(text)) count += 1;
+  return count;
+};
 
 /** The `#tags` of a text, without the `#`, each once, in order. Xiaohongshu's `#tag#` form counts too. */
 export const hashtagsOf = (text: string): string[] => {

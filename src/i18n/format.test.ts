@@ -12,7 +12,9 @@ describe('locale formatting', () => {
     expect(formatRelativeTime(fiveMinutesAgo, 'ja', now)).toBe('5 分前');
     expect(formatRelativeTime(fiveMinutesAgo, 'zh-CN', now)).toBe('5分钟前');
     expect(formatRelativeTime(new Date(now.getTime() - 24 * 3600 * 1000), 'en-US', now)).toBe('yesterday');
-    expect(formatRelativeTime(new Date(now.getTime() - 10 * 1000), 'en-US', now)).toBe('now');
+    expect(formatRelativeTime(new Date(now.getTime() - 10 * 1000), 'en-US', now)).toBe('just now');
+    const tenSecondsAgo = new Date(now.getTime() - 10 * 1000);
+    expect(['zh-CN', 'fr-FR', 'de-DE', 'ja'].map((locale) => formatRelativeTime(tenSecondsAgo, locale, now))).toEqual(['刚刚', 'à l’instant', 'gerade eben', 'たった今']);
   });
 
   it('formats numbers, lists and sizes by locale', () => {

@@ -23,11 +23,14 @@ const cached = <T>(cache: Map<string, T>, key: string, create: () => T): T => {
 };
 
 /** "5 minutes ago", "gestern", "3 日前": the largest unit that fits, in the given locale. */
+/** "Now" as people say it of something just done (Intl says 现在, maintenant, jetzt, 今). */
+const JUST_NOW: Record<string, string> = { 'zh-CN': '刚刚', 'en-US': 'just now', 'fr-FR': 'à l’instant', 'de-DE': 'gerade eben', ja: 'たった今' };
+
 export const formatRelativeTime = (date: Date | string, locale: string, now: Date = new Date()): string => {
   const then = typeof date === 'string' ? new Date(date) : date;
   const seconds = Math.round((then.getTime() - now.getTime()) / 1000);
   const format = cached(relativeFormats, locale, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
-  if (Math.abs(seconds) < 45) return format.format(0, 'second');
+  if (Math.abs(seconds) < 45) return JUST_NOW[locale] ?? format.format(0, 'second');
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
   }

@@ -1,6 +1,7 @@
 import { and, assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
 import { DEFAULT_AGENT_ID } from '../contract/constants';
 import type { ChatRequest } from '../contract/chat';
+import { titleFromQuestion } from '../contract/chat-title';
 import type { Conversation } from '../contract/conversations';
 import type { FileRef } from '../contract/media';
 import type { Message } from '../contract/messages';
@@ -546,7 +547,7 @@ export const chatMachine = setup({
       invoke: {
         id: 'createConversation',
         src: 'createConversation',
-        input: ({ context }) => ({ agentId: context.agentId, title: context.outgoing?.text.slice(0, 30) ?? '' }),
+        input: ({ context }) => ({ agentId: context.agentId, title: titleFromQuestion(context.outgoing?.text ?? '') }),
         onDone: {
           target: 'streaming',
           actions: [

@@ -51,13 +51,38 @@ const startPreferences = ({ device = fakeDevice() } = {}) => {
 const agent = { id: '7', agentId: 'writer', name: 'Writer' } as Agent;
 
 describe('the theme', () => {
-  it('is light by default, and nothing is applied before the user is known (boot.js painted already)', () => {
-    const { actor, applied, signIn } = startPreferences();
+  it('follows the device by default, and nothing is applied before the user is known (boot.js painted already)', () => {
+    const { actor, applied, signIn } = startPreferences({ device: fakeDevice(true) });
     expect(actor.getSnapshot().value).toBe('waitingForUser');
     expect(applied).toEqual([]);
     signIn(VISITOR_USER_ID);
+    expect(actor.getSnapshot().context.theme).toBe('system');
+    expect(applied.at(-1)).toBe(true);
+  });
+
+  it('carries a visitor’s choice into an account that has none, and keeps it at logout', () => {
+    const { actor, signIn, pageDark } = startPreferences();
+    signIn(VISITOR_USER_ID);
+    actor.send({ type: 'theme.choose', theme: 'dark' });
+
+    signIn('ada');
+    expect(actor.getSnapshot().context.theme).toBe('dark');
+    expect(pageDark()).toBe(true);
+    expect(readPreference('theme', 'ada')).toBe('dark');
+
+    signIn(VISITOR_USER_ID);
+    expect(actor.getSnapshot().context.theme).toBe('dark');
+    expect(pageDark()).toBe(true);
+    expect(readPreference('theme', VISITOR_USER_ID)).toBe('dark');
+  });
+
+  it('lets an account’s own saved theme win over the visitor’s', () => {
+    const { actor, signIn, pageDark } = startPreferences();
+    signIn(VISITOR_USER_ID);
+    actor.send({ type: 'theme.choose', theme: 'dark' });
+    actor.send({ type: 'user.changed', userId: 'grace', stored: { theme: 'light' } });
     expect(actor.getSnapshot().context.theme).toBe('light');
-    expect(applied).toEqual([false]);
+    expect(pageDark()).toBe(false);
   });
 
   it('applies and saves dark for the present user', () => {
@@ -102,7 +127,7 @@ describe('the theme', () => {
     writePreference('firstPage', 'u1', 'random');
     const { actor, signIn } = startPreferences();
     signIn('u1');
-    expect(actor.getSnapshot().context).toMatchObject({ theme: 'light', firstPage: 'new' });
+    expect(actor.getSnapshot().context).toMatchObject({ theme: 'system', firstPage: 'new' });
   });
 });
 
@@ -115,21 +140,21 @@ describe('per-user storage', () => {
     actor.send({ type: 'chat.opened', chatId: 'conv-ada' });
     actor.send({ type: 'agent.used', agentId: 'writer', agentInfo: agent });
 
-    // Ada signs out: the visitor sees none of her choices.
+    // Ada signs out: the visitor sees none of her choices but the theme on the screen.
     signIn(VISITOR_USER_ID);
     expect(actor.getSnapshot().context).toMatchObject({
       userId: VISITOR_USER_ID,
-      theme: 'light',
+      theme: 'dark',
       firstPage: 'new',
       lastChatId: null,
       lastAgentId: null,
       lastAgentInfo: null,
     });
-    expect(pageDark()).toBe(false);
+    expect(pageDark()).toBe(true);
 
     // Grace signs in on the same browser: none of Ada's either.
     signIn('grace');
-    expect(actor.getSnapshot().context).toMatchObject({ userId: 'grace', theme: 'light', lastChatId: null });
+    expect(actor.getSnapshot().context).toMatchObject({ userId: 'grace', theme: 'dark', lastChatId: null });
 
     // Ada again (nobody saved since): everything of hers is back.
     signIn('ada');

@@ -4,7 +4,8 @@ import type { Locale } from '../i18n/locale';
 
 export const THEMES = ['light', 'dark', 'system'] as const;
 export type Theme = (typeof THEMES)[number];
-export const DEFAULT_THEME: Theme = 'light';
+/** Until a person chooses, the page follows the device. */
+export const DEFAULT_THEME: Theme = 'system';
 
 /** The home page's addresses: where the first-page preference applies. */
 const HOME_PATHS = ['/', '/home'];
@@ -100,7 +101,8 @@ export const colorSchemeWatcher = (matchMedia: ((query: string) => MediaQueryLis
 /**
  * The person's preferences: theme (light, dark, or the device's, followed live), the first page
  * (a new chat or the last one), the last agent and the last chat. Each is saved per user and
- * loaded again whenever the user changes (sign in, sign out); the interface language is switched
+ * loaded again whenever the user changes (sign in, sign out); someone without a saved theme keeps
+ * the one on the screen, so a visitor's Dark survives signing in and out. The language is switched
  * through here too. Applying the theme, saving, switching language and navigating are provided
  * where the app starts.
  */
@@ -121,6 +123,11 @@ export const preferencesMachine = setup({
     loadUser: assign(({ event }) => {
       assertEvent(event, 'user.changed');
       return fromStorage(event.userId, event.stored);
+    }),
+    /** The newcomer has no theme of their own: the one on the screen stays, and becomes theirs. */
+    loadUserKeepingTheme: assign(({ context, event }) => {
+      assertEvent(event, 'user.changed');
+      return { ...fromStorage(event.userId, event.stored), theme: context.theme };
     }),
     setTheme: assign(({ event }) => {
       assertEvent(event, 'theme.choose');
@@ -151,6 +158,9 @@ export const preferencesMachine = setup({
   },
   guards: {
     userKnown: ({ context }) => context.userId !== null,
+    /** Someone takes over from the person before (a sign-in, a sign-out) without a theme saved. */
+    arrivesWithoutTheme: ({ context, event }) =>
+      context.userId !== null && event.type === 'user.changed' && !(THEMES as readonly unknown[]).includes(event.stored.theme),
     choseSystem: ({ context }) => context.theme === 'system',
     choseDark: ({ context }) => context.theme === 'dark',
     /** A returning user who chose "last chat" and opened the home page lands in that chat instead. */
@@ -174,7 +184,10 @@ export const preferencesMachine = setup({
   }),
   initial: 'waitingForUser',
   on: {
-    'user.changed': { target: '.resolving', reenter: true, actions: 'loadUser' },
+    'user.changed': [
+      { guard: 'arrivesWithoutTheme', target: '.resolving', reenter: true, actions: ['loadUserKeepingTheme', save('theme')] },
+      { target: '.resolving', reenter: true, actions: 'loadUser' },
+    ],
     'theme.choose': {
       target: '.resolving',
       reenter: true,

@@ -121,8 +121,10 @@ const EXPECTED_AFTER: Record<string, string> = {
   'page load': 'waitingForUser',
   // Ada saved "system": the device decides
   'Ada is here': 'system',
-  // nothing stored that the product knows: the default theme, light
-  'a visitor is here': 'light',
+  // nothing stored that the product knows: at page load the default, the device's
+  'a visitor is here first': 'system',
+  // ...and after someone else: the theme on the screen stays, and becomes the newcomer's
+  'a visitor takes over, keeping the theme': 'as before',
   'chose light': 'light',
   'chose dark': 'dark',
   'chose system': 'system',
@@ -137,11 +139,17 @@ const EXPECTED_AFTER: Record<string, string> = {
   'page shown': 'as before',
 };
 
-/** The rules for loading one person's stored values: anything unknown is the product's default. */
+/**
+ * The rules for loading one person's stored values: anything unknown is the product's default,
+ * but a theme: without one of their own, the newcomer keeps the theme on the screen, saved as theirs.
+ */
 const load = (world: World, userId: string) => {
   const stored = STORED[userId]!;
+  const known = (THEMES as readonly unknown[]).includes(stored.theme);
+  if (known) world.theme = stored.theme as Theme;
+  else if (world.userId === null) world.theme = 'system';
+  else world.saves.push({ key: 'theme', userId, value: world.theme });
   world.userId = userId;
-  world.theme = (THEMES as readonly unknown[]).includes(stored.theme) ? (stored.theme as Theme) : 'light';
   world.firstPage = stored.firstPage === 'last' ? 'last' : 'new';
   world.lastChatId = typeof stored.lastChatId === 'string' && stored.lastChatId ? stored.lastChatId : null;
   world.lastAgentId = typeof stored.lastAgentId === 'string' && stored.lastAgentId ? stored.lastAgentId : null;
@@ -206,7 +214,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
     'user.changed': ({ event }) => {
       const w = world();
       const { userId } = event as ModelEvent & { userId: string };
-      w.last = userId === ADA ? 'Ada is here' : 'a visitor is here';
+      w.last = userId === ADA ? 'Ada is here' : w.userId === null ? 'a visitor is here first' : 'a visitor takes over, keeping the theme';
       load(w, userId);
       w.paints += 1;
       w.actor.send(event as PreferencesEvent);
@@ -306,7 +314,7 @@ describe('preferences, paths generated from the production machine', () => {
   it.each(paths.map((path) => [describePath(path.events), path] as const))('%s', async (_name, path) => {
     const w: World = {
       userId: null,
-      theme: 'light',
+      theme: 'system',
       firstPage: 'new',
       lastChatId: null,
       lastAgentId: null,

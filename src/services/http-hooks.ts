@@ -7,7 +7,7 @@ import type { ApiError } from './http';
 export type HttpHooks = {
   /** Where the API lives when it is not this page's origin (default: same origin). */
   baseURL?: string;
-  /** A failed request on a non-quiet page: show it (the app shows the 请求异常 toast). */
+  /** A failed request on a non-quiet page: show it (the app shows a toast in the person's words). */
   onRequestError?: (error: ApiError) => void;
   /** The server refused the token (HTTP 401). */
   onUnauthorized?: (error: ApiError) => void;
@@ -15,6 +15,8 @@ export type HttpHooks = {
   unreachableMessage?: () => string;
   /** The current page's path, to decide whether a failure is announced. */
   currentPath?: () => string;
+  /** The language the person reads the product in, sent as Accept-Language (answers the server writes follow it). */
+  language?: () => string | undefined;
 };
 
 let hooks: HttpHooks = {};

@@ -59,6 +59,8 @@ export const authHeaders = (): Record<string, string> => {
   const token = getToken();
   const headers: Record<string, string> = { 'X-Visitor-Id': getVisitorId() };
   if (token) headers.Authorization = `Bearer ${token}`;
+  const language = httpHooks().language?.();
+  if (language) headers['Accept-Language'] = language;
   return headers;
 };
 

@@ -168,15 +168,19 @@ for (const [label, device] of [
       const recommended = page.getByTestId('recommended');
       await expect(recommended).toContainText('We detected Windows.');
       await expect(recommended.getByRole('heading', { level: 3 })).toHaveText('Windows');
-      await expect(recommended.getByTestId('download-link').first()).toContainText('Download for Windows');
+      await expect(recommended).toContainText('Windows 10 or later');
       const others = page.getByTestId('other-platforms');
       await expect(others.getByRole('heading', { level: 3 })).toHaveText(['macOS', 'Linux']);
       await page.screenshot({ path: `${SHOTS}/download-${label}-light.png`, fullPage: true });
 
-      // The built-in manifest links to this server, which says clearly when an installer is not there.
-      const href = await recommended.getByTestId('download-link').first().getAttribute('href');
-      expect(href).toMatch(/^\/downloads\/kraken-ai-[\d.]+-x64\.exe$/);
-      const response = await page.request.get(href!);
+      // No installer is on this test server: the page says so and offers no button that would fail.
+      await expect(page.getByTestId('downloads-unavailable')).toContainText('The desktop app cannot be downloaded here yet.');
+      await expect(recommended).toContainText('The Windows installers are not available here yet.');
+      await expect(page.getByTestId('download-link')).toHaveCount(0);
+      const manifest = (await (await page.request.get('/api/app/download-manifest')).json()) as { data: { status: string } };
+      expect(manifest.data.status).toBe('unavailable');
+      // The server still says clearly that an installer is not there, to anyone who asks for it.
+      const response = await page.request.get('/downloads/kraken-ai-1.0.0-x64.exe');
       expect(response.status()).toBe(404);
       expect(await response.text()).toContain('is not available on this server yet');
 

@@ -31,7 +31,7 @@ test('a newcomer gets an account named after them; cancelling on Google’s page
   await page.getByRole('button', { name: 'Continue with Google' }).click();
   await page.getByRole('link', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(/\/login\/google\?error=access_denied/);
-  await expect(page.getByRole('alert')).toContainText('You left Google’s page without signing in.');
+  await expect(page.getByRole('alert')).toContainText('You left Google’s page without logging in.');
 
   await page.getByRole('button', { name: 'Try again with Google' }).click();
   await page.getByRole('link', { name: 'Continue as Grace Newcomer' }).click();
@@ -46,7 +46,7 @@ test('a code planted in someone’s browser is never exchanged', async ({ page }
     if (request.url().endsWith('/api/system/auth/login')) logins.push(request.url());
   });
   await page.goto('/login/google?code=4%2Fplanted&state=attackers-state');
-  await expect(page.getByRole('alert')).toContainText('This sign-in was not started in this tab');
+  await expect(page.getByRole('alert')).toContainText('This login was not started in this tab');
   expect(logins).toEqual([]);
   await page.getByRole('link', { name: 'Back to login' }).click();
   await expect(page).toHaveURL(/\/login$/);

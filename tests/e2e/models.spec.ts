@@ -73,7 +73,7 @@ const loginParams = ({ page, context }: Ctx, lands: RegExp, world: LoginWorld): 
         await expect(password()).toHaveValue(world.typed.password);
         if (world.alert === 'none') await expect(page.getByRole('alert')).toHaveCount(0);
         if (world.alert === 'missing') await expect(page.getByRole('alert')).toContainText('Enter your phone number or e-mail and your password');
-        if (world.alert === 'refused') await expect(page.getByRole('alert')).toContainText('Login Failed');
+        if (world.alert === 'refused') await expect(page.getByRole('alert')).toContainText('Login failed');
         await expect(page).toHaveURL(/\/login\?/);
         expect(await hasToken(context)).toBe(false);
       },

@@ -50,15 +50,15 @@ test('login stores the token cookie, shows the nickname, and logout clears it', 
   expect((await context.cookies()).find((item) => item.name === 'ai-chat-ops-token')).toBeUndefined();
 });
 
-test('a wrong password says Login Failed and keeps what was typed', async ({ page }) => {
+test('a wrong password says the account or password is wrong and keeps what was typed', async ({ page }) => {
   await page.goto('/login');
   const { username } = demoAccount();
   await page.getByLabel('Phone number or e-mail').fill(username);
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Log in' }).click();
   const alert = page.getByRole('alert');
-  await expect(alert).toContainText('Login Failed');
-  await expect(alert).toContainText('Please try later');
+  await expect(alert).toContainText('Login failed');
+  await expect(alert).toContainText('The account or password is wrong.');
   await expect(page.getByLabel('Phone number or e-mail')).toHaveValue(username);
   await expect(page.getByLabel('Password')).toHaveValue('not-the-password');
 });

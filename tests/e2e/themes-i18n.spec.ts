@@ -101,14 +101,31 @@ test.describe('themes', () => {
     await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   });
 
-  test('a visitor’s theme is not a signed-in user’s, and comes back after logout', async ({ page, context, baseURL }) => {
+  test('the default follows a dark device from the first paint', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/');
+    await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+    await expect((await openSettings(page)).getByRole('radio', { name: 'Match device' })).toBeChecked();
+  });
+
+  test('a visitor’s Dark goes into an account that has no theme, and stays after logout', async ({ page, context, baseURL }) => {
     await page.goto('/');
     await (await openSettings(page)).getByRole('radio', { name: 'Dark' }).check();
     await expect(page.locator('html')).toHaveClass(/\bdark\b/);
     await signIn(page, context, baseURL!);
     await page.reload();
     await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
-    await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
+    await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+    await expect((await openSettings(page)).getByRole('radio', { name: 'Dark' })).toBeChecked();
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible();
+    await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   });
 });
 

@@ -109,8 +109,8 @@ test('sessions: the account page lists both browsers and signs the other one out
     const row = a.getByTestId('session-row').filter({ hasText: /Safari \d+ on iOS/ }).first();
     await expect(row).toBeVisible();
     await expect(a.getByTestId('session-row').filter({ hasText: 'This device' })).toContainText(/Chrome \d+ on Windows/);
-    await row.getByRole('button', { name: /Sign out Safari/ }).click();
-    await expect(a.getByText('Session signed out', { exact: true })).toBeVisible();
+    await row.getByRole('button', { name: /Log out Safari/ }).click();
+    await expect(a.getByText('Session logged out', { exact: true })).toBeVisible();
 
     // The phone's token no longer works: its next look at the account sends it to log in.
     await b.reload();

@@ -83,8 +83,8 @@ const expectState = (world: World, state: string) => expect(EXPECTED_AFTER[world
 
 const panel = () => screen.getByRole('region', { name: 'Where you are logged in' });
 const rows = () => screen.queryAllByTestId('session-row');
-const othersButton = () => screen.queryByRole('button', { name: 'Sign out all other sessions' });
-const phoneButton = () => screen.queryByRole('button', { name: 'Sign out Safari 17 on iOS 17' });
+const othersButton = () => screen.queryByRole('button', { name: 'Log out all other sessions' });
+const phoneButton = () => screen.queryByRole('button', { name: 'Log out Safari 17 on iOS 17' });
 
 /** The wire carries exactly the clicks, for the session clicked, and one list per reason to read it. */
 const wireMatches = async (world: World) => {
@@ -114,9 +114,9 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
         expect(within(panel()).getByRole('status')).toHaveTextContent('Loading your sessions…');
         expect(rows()).toHaveLength(0);
       }
-      if (world().last === 'revokeSession ok') expect(await screen.findByText('Session signed out')).toBeInTheDocument();
-      if (world().last === 'revokeOthers ok') expect(await screen.findByText('Signed out of 2 other sessions')).toBeInTheDocument();
-      if (world().last === 'revokeSession 404') expect(screen.queryByText('Session signed out')).toBeNull();
+      if (world().last === 'revokeSession ok') expect(await screen.findByText('Session logged out')).toBeInTheDocument();
+      if (world().last === 'revokeOthers ok') expect(await screen.findByText('Logged out of 2 other sessions')).toBeInTheDocument();
+      if (world().last === 'revokeSession 404') expect(screen.queryByText('Session logged out')).toBeNull();
     },
     loadFailed: async () => {
       expectState(world(), 'loadFailed');
@@ -140,7 +140,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       }
       // a refused sign-out says so, in the person's language, and keeps the list
       const refused = world().last.endsWith(' 503');
-      if (refused) expect(within(panel()).getByRole('alert')).toHaveTextContent('The session could not be signed out.');
+      if (refused) expect(within(panel()).getByRole('alert')).toHaveTextContent('The session could not be logged out.');
       else expect(within(panel()).queryByRole('alert')).toBeNull();
       await wireMatches(world());
     },

@@ -21,41 +21,41 @@ const openWithThreeSessions = async () => {
 };
 
 describe('sessions on the account page', () => {
-  it('lists every session, marks this device, and offers "Sign out" for the others only', async () => {
+  it('lists every session, marks this device, and offers "Log out" for the others only', async () => {
     const { rows } = await openWithThreeSessions();
     expect(rows).toHaveLength(3);
     const current = rows.find((row) => within(row).queryByText('This device'))!;
-    expect(within(current).queryByRole('button', { name: /Sign out/ })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Sign out Safari 17 on iOS 17' })).toBeEnabled();
-    expect(screen.getByRole('button', { name: 'Sign out Chrome 131 on Android 14' })).toBeEnabled();
-    expect(screen.getByRole('button', { name: 'Sign out all other sessions' })).toBeEnabled();
+    expect(within(current).queryByRole('button', { name: /Log out/ })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Log out Safari 17 on iOS 17' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Log out Chrome 131 on Android 14' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Log out all other sessions' })).toBeEnabled();
   });
 
   it('signs out one session: its token stops working, the list follows, a toast says so', async () => {
     const { view, phone, tablet } = await openWithThreeSessions();
-    await view.user.click(screen.getByRole('button', { name: 'Sign out Safari 17 on iOS 17' }));
+    await view.user.click(screen.getByRole('button', { name: 'Log out Safari 17 on iOS 17' }));
     await waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(2));
     expect(db.sessions.has(phone)).toBe(false);
     expect(db.sessions.has(tablet)).toBe(true);
-    expect(await screen.findByText('Session signed out')).toBeInTheDocument();
+    expect(await screen.findByText('Session logged out')).toBeInTheDocument();
   });
 
   it('signs out all others at once and keeps this one', async () => {
     const { view, phone, tablet } = await openWithThreeSessions();
-    await view.user.click(screen.getByRole('button', { name: 'Sign out all other sessions' }));
+    await view.user.click(screen.getByRole('button', { name: 'Log out all other sessions' }));
     await waitFor(() => expect(screen.getAllByTestId('session-row')).toHaveLength(1));
     expect(db.sessions.has(phone) || db.sessions.has(tablet)).toBe(false);
-    expect(await screen.findByText('Signed out of 2 other sessions')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Sign out all other sessions' })).toBeNull();
+    expect(await screen.findByText('Logged out of 2 other sessions')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Log out all other sessions' })).toBeNull();
   });
 
   it('keeps the list and says so when the server refuses the sign-out', async () => {
     const { view, phone } = await openWithThreeSessions();
     server.use(http.post(endpoints.sessionRevoke.path, () => fail(503, 'The server is busy.')));
     const revokes = recordRequests(endpoints.sessionRevoke.path);
-    await view.user.click(screen.getByRole('button', { name: 'Sign out Safari 17 on iOS 17' }));
+    await view.user.click(screen.getByRole('button', { name: 'Log out Safari 17 on iOS 17' }));
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('The session could not be signed out.');
+    expect(alert).toHaveTextContent('The session could not be logged out.');
     expect(screen.getAllByTestId('session-row')).toHaveLength(3);
     expect(db.sessions.has(phone)).toBe(true);
     expect(revokes).toHaveLength(1);

@@ -1,8 +1,9 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Route, Switch } from 'wouter';
 import { endpoints } from '../../contract/endpoints';
+import { initI18n } from '../../i18n';
 import { fail } from '../../../tests/msw/handlers';
 import { db, seedAgent } from '../../../tests/msw/db';
 import { recordRequests, server } from '../../../tests/msw/server';
@@ -34,6 +35,10 @@ const scrollTo = (element: HTMLElement, fromEnd: number) => {
   element.scrollTop = element.scrollHeight - element.clientHeight - fromEnd;
   fireEvent.scroll(element);
 };
+
+afterEach(async () => {
+  await initI18n('en-US');
+});
 
 describe('the agents market', () => {
   it('says it is loading until the first page arrives', async () => {
@@ -120,6 +125,31 @@ describe('the agents market', () => {
     expect(view.url()).toBe('/chat');
     expect(await screen.findByTestId('chat-agent-name')).toHaveTextContent('Travel Planner');
     expect(view.runtime.chat.getSnapshot().context.agentId).toBe('travel');
+  });
+
+  it('shows an agent’s name and intro in the reader’s language, in the card, the detail and the chat header', async () => {
+    seedAgent({
+      agentId: 'travel',
+      name: 'Travel Planner',
+      intro: 'Plans day-by-day trips.',
+      translations: { 'fr-FR': { name: 'Planificateur de voyage', intro: 'Prépare des voyages jour par jour.' } },
+    });
+    seedAgent({ agentId: 'plain', name: 'Plain Helper', intro: 'Only in English.' });
+    const view = await openMarket();
+    await screen.findByRole('button', { name: /Plain Helper/ });
+    await act(() => initI18n('fr-FR'));
+
+    const card = await screen.findByRole('button', { name: /Planificateur de voyage/ });
+    expect(card).toHaveTextContent('Prépare des voyages jour par jour.');
+    expect(card).not.toHaveTextContent('Travel Planner');
+    // an agent without the reader's language keeps its own words
+    expect(screen.getByRole('button', { name: /Plain Helper/ })).toHaveTextContent('Only in English.');
+
+    await view.user.click(card);
+    const dialog = await screen.findByRole('dialog', { name: 'Planificateur de voyage' });
+    expect(dialog).toHaveTextContent('Prépare des voyages jour par jour.');
+    await view.user.click(within(dialog).getAllByRole('button').at(-1)!);
+    expect(await screen.findByTestId('chat-agent-name')).toHaveTextContent('Planificateur de voyage');
   });
 
   it('closes the detail with Escape', async () => {

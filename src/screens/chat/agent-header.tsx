@@ -1,13 +1,14 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { AgentAvatar } from '../../components/agent-avatar';
+import { agentWords } from '../../contract/agents';
 import { agentDetailLogic } from '../../app/agents-actors';
 import { useFollow } from '../../app/use-follow';
 import { useScreenActor } from '../../app/use-screen-actor';
 
 /** The agent the open chat talks to: avatar, name and intro. */
 export const AgentHeader = ({ agentId }: { agentId: string }) => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const detail = useScreenActor(agentDetailLogic, { input: { agentId } });
   const agent = useSelector(detail, (state) => state.context.agent);
   const failed = useSelector(detail, (state) => state.matches('failed'));
@@ -29,15 +30,16 @@ export const AgentHeader = ({ agentId }: { agentId: string }) => {
       </div>
     );
   }
+  const { name, intro } = agentWords(agent, i18n.language);
   return (
     <div className="flex min-w-0 flex-1 items-center gap-3" data-testid="chat-agent">
-      <AgentAvatar src={agent.avatar} name={agent.name} size={36} />
+      <AgentAvatar src={agent.avatar} name={name} size={36} />
       <div className="min-w-0">
         <h1 className="m-0 truncate text-base font-semibold" data-testid="chat-agent-name">
-          {agent.name}
+          {name}
         </h1>
-        <p className="m-0 truncate text-xs text-muted" title={agent.intro}>
-          {agent.intro}
+        <p className="m-0 truncate text-xs text-muted" title={intro}>
+          {intro}
         </p>
       </div>
     </div>

@@ -38,6 +38,8 @@ describe('the chat screen', () => {
     expect(box()).toHaveValue('');
     expect(view.url()).toMatch(/^\/chat\/conv-\d+$/);
     expect(posts).toHaveLength(1);
+    // the server writes in the person's language when it writes at all (the offline answer)
+    expect(posts[0]!.headers.get('accept-language')).toBe('en-US');
 
     // the conversation is the visitor's, with both messages stored
     const conversationId = view.url().split('/').at(-1)!;
@@ -137,6 +139,14 @@ describe('the chat screen', () => {
     expect(posts).toHaveLength(1);
     const [question] = db.messages.get(conversation.conversationId)!;
     expect(JSON.parse(await posts[0]!.text)).toMatchObject({ retryMessageId: question!.messageId });
+  });
+
+  it('offers the agents market once on a wide screen, in the history beside the chat', async () => {
+    await openChat();
+    await screen.findByTestId('new-chat');
+    const market = screen.getAllByRole('link', { name: 'Browse the agents market' });
+    expect(market).toHaveLength(1);
+    expect(within(screen.getByRole('navigation', { name: 'Chat history' })).getByRole('link', { name: 'Browse the agents market' })).toBe(market[0]);
   });
 
   it('opens a stored conversation from the address, with its history', async () => {

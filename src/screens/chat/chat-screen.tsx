@@ -108,7 +108,8 @@ const ChatScreen = () => {
           ) : (
             <AgentHeader agentId={agentId} />
           )}
-          {!showMarket && (
+          {/* On a wide screen the history beside the chat has the market's button; a phone's drawer is closed. */}
+          {!showMarket && mobile && (
             <Link href="/chat/agents" className="btn-ghost shrink-0" aria-label={t('chat.browseAgents')}>
               <span className="i-lucide-bot" aria-hidden="true" />
               <span className="hidden sm:inline">{t('chat.agents')}</span>

@@ -57,13 +57,14 @@ export const ConversationHistory = ({ history }: ConversationHistoryProps) => {
 
   return (
     <nav aria-label={t('chat.history')} className="flex h-full min-h-0 flex-col gap-2 p-2">
-      <div className="flex gap-2">
-        <Link href="/chat" className="btn-outline flex-1" data-testid="new-chat">
-          <span className="i-lucide-plus" aria-hidden="true" />
+      {/* One button a line, each on one line: no language breaks "New chat" inside a word. */}
+      <div className="flex flex-col gap-2">
+        <Link href="/chat" className="btn-outline whitespace-nowrap" data-testid="new-chat">
+          <span className="i-lucide-plus shrink-0" aria-hidden="true" />
           {t('chat.newChat')}
         </Link>
-        <Link href="/chat/agents" className="btn-outline" aria-label={t('chat.browseAgents')}>
-          <span className="i-lucide-bot" aria-hidden="true" />
+        <Link href="/chat/agents" className="btn-outline whitespace-nowrap" aria-label={t('chat.browseAgents')}>
+          <span className="i-lucide-bot shrink-0" aria-hidden="true" />
           {t('chat.agents')}
         </Link>
       </div>
@@ -74,7 +75,7 @@ export const ConversationHistory = ({ history }: ConversationHistoryProps) => {
           value={search}
           aria-label={t('chat.historySearch')}
           placeholder={t('chat.historySearch')}
-          className="field py-1.5 ps-8 text-sm"
+          className="field py-1.5 ps-8 text-sm text-ellipsis"
           onChange={(event) => {
             setSearch(event.target.value);
             history.send({ type: 'search', keyword: event.target.value });

@@ -1,8 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DownloadManifest } from '../../contract/app';
 import { endpoints } from '../../contract/endpoints';
+import { initI18n } from '../../i18n';
 import { failBody } from '../../../tests/msw/handlers';
+import { sampleManifest } from '../../../tests/msw/download-manifest';
 import { server } from '../../../tests/msw/server';
 import { renderWithRuntime } from '../../../tests/spa/harness';
 import DownloadScreen from './download-screen';
@@ -16,9 +19,12 @@ const AGENTS = {
 
 const browseWith = (userAgent: string) => vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(userAgent);
 
-afterEach(() => {
+afterEach(async () => {
   vi.restoreAllMocks();
+  await initI18n('en-US');
 });
+
+const okBody = (data: DownloadManifest) => ({ code: 0, msg: 'ok', data, success: true });
 
 describe('download page', () => {
   it.each([
@@ -65,6 +71,54 @@ describe('download page', () => {
     expect(await screen.findByText('Pick the version for your computer below.')).toBeInTheDocument();
     expect(screen.queryByTestId('recommended')).toBeNull();
     expect(within(screen.getByTestId('other-platforms')).getAllByRole('heading', { level: 3 })).toHaveLength(3);
+  });
+
+  it('offers no button for installers that are not on the server, and says so', async () => {
+    browseWith(AGENTS.windows);
+    const missing = { ...sampleManifest, status: 'partial' as const };
+    missing.platforms = sampleManifest.platforms.map((release) => ({
+      ...release,
+      files: release.files.map((file) => ({ ...file, available: release.platform === 'linux' && file.label === 'deb' })),
+    }));
+    server.use(http.get(endpoints.appDownloadManifest.path, () => HttpResponse.json(okBody(missing))));
+    await renderWithRuntime(<DownloadScreen />, { url: '/download' });
+
+    const recommended = await screen.findByTestId('recommended');
+    expect(within(recommended).queryByTestId('download-link')).toBeNull();
+    expect(recommended).toHaveTextContent('The Windows installers are not available here yet.');
+    const others = screen.getByTestId('other-platforms');
+    expect(within(others).getAllByTestId('download-link').map((link) => link.getAttribute('href'))).toEqual(['/downloads/kraken-ai_2.3.1_amd64.deb']);
+    expect(screen.queryByTestId('downloads-unavailable')).toBeNull();
+  });
+
+  it('says the desktop app cannot be downloaded yet when no installer is there', async () => {
+    browseWith(AGENTS.linux);
+    const none = {
+      ...sampleManifest,
+      status: 'unavailable' as const,
+      platforms: sampleManifest.platforms.map((release) => ({ ...release, files: release.files.map((file) => ({ ...file, available: false })) })),
+    };
+    server.use(http.get(endpoints.appDownloadManifest.path, () => HttpResponse.json(okBody(none))));
+    await renderWithRuntime(<DownloadScreen />, { url: '/download' });
+
+    expect(await screen.findByTestId('downloads-unavailable')).toHaveTextContent('The desktop app cannot be downloaded here yet.');
+    expect(screen.queryAllByTestId('download-link')).toEqual([]);
+    expect(screen.getAllByTestId('platform-unavailable')).toHaveLength(3);
+  });
+
+  it('says which systems it needs in the reader’s language', async () => {
+    browseWith(AGENTS.linux);
+    const withSystems = {
+      ...sampleManifest,
+      platforms: sampleManifest.platforms.map((release) =>
+        release.platform === 'linux' ? { ...release, requirement: 'Ubuntu 22.04 or later', minimumSystems: ['Ubuntu 22.04', 'Debian 12'] } : release,
+      ),
+    };
+    server.use(http.get(endpoints.appDownloadManifest.path, () => HttpResponse.json(okBody(withSystems))));
+    await renderWithRuntime(<DownloadScreen />, { url: '/download' });
+    expect(await screen.findByTestId('recommended')).toHaveTextContent('Ubuntu 22.04, Debian 12 or later');
+    await act(() => initI18n('ja'));
+    expect(await screen.findByText('Ubuntu 22.04、Debian 12 以降')).toBeInTheDocument();
   });
 
   it('says the manifest could not be loaded, and loads it on retry', async () => {

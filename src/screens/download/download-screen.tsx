@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadPageLogic } from '../../app/download-actors';
 import { browserNavigatorHints, detectDesktopPlatform } from '../../services/platform';
-import { PlatformReleaseCard } from './platform-release';
+import { availableFiles, PlatformReleaseCard } from './platform-release';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoadingStatus } from '../../components/loading-status';
@@ -17,9 +17,11 @@ const DownloadScreen = () => {
   const recommended = useSelector(page, (state) => state.context.recommended);
   const others = useSelector(page, (state) => state.context.others);
   const releasesPageUrl = useSelector(page, (state) => state.context.releasesPageUrl);
+  const nothingToDownload = [...(recommended ? [recommended] : []), ...others].every((release) => availableFiles(release).length === 0);
 
   return (
-    <div className="min-h-0 flex-1 overflow-y-auto">
+    // Focusable, so the page scrolls from the keyboard also when it offers no link (no installer yet).
+    <div className="min-h-0 flex-1 overflow-y-auto" tabIndex={0}>
       <section className="mx-auto w-full max-w-3xl p-4 sm:p-6" aria-labelledby="download-title">
         <h1 id="download-title" className="mb-2 text-2xl font-semibold">
           {t('download.title')}
@@ -41,6 +43,11 @@ const DownloadScreen = () => {
 
         {phase === 'ready' && (
           <>
+            {nothingToDownload && (
+              <p className="mb-6 mt-0 rounded-xl border border-line bg-raised p-4" data-testid="downloads-unavailable">
+                {t('download.noneAvailable')}
+              </p>
+            )}
             {recommended ? (
               <section aria-labelledby="download-recommended" className="mb-8" data-testid="recommended">
                 <h2 id="download-recommended" className="mb-1 text-base font-semibold">

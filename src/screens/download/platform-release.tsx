@@ -10,6 +10,9 @@ const ICONS: Record<DesktopPlatform, string> = {
 
 const isExternal = (url: string) => /^https:\/\//i.test(url);
 
+/** The installers that can be downloaded: all but those the server says are not there yet. */
+export const availableFiles = (release: PlatformRelease): DownloadFile[] => release.files.filter((file) => file.available !== false);
+
 const FileLink = ({ release, file, primary }: { release: PlatformRelease; file: DownloadFile; primary: boolean }) => {
   const { t, i18n } = useTranslation();
   const os = t(`download.platform.${release.platform}`);
@@ -34,6 +37,11 @@ export const PlatformReleaseCard = ({ release, recommended = false }: { release:
   const { t, i18n } = useTranslation();
   const os = t(`download.platform.${release.platform}`);
   const headingId = `release-${release.platform}`;
+  // A file the server says is not there yet gets no link: it would end in a failed download.
+  const files = availableFiles(release);
+  const requirement = release.minimumSystems?.length
+    ? t('download.requires', { systems: release.minimumSystems.join(t('download.systemSeparator')) })
+    : release.requirement;
   return (
     <article
       aria-labelledby={headingId}
@@ -52,12 +60,18 @@ export const PlatformReleaseCard = ({ release, recommended = false }: { release:
           </p>
         </div>
       </div>
-      {release.requirement && <p className="mb-3 mt-0 text-sm text-muted">{release.requirement}</p>}
-      <div className="flex flex-wrap gap-2">
-        {release.files.map((file, index) => (
-          <FileLink key={file.url} release={release} file={file} primary={recommended && index === 0} />
-        ))}
-      </div>
+      {requirement && <p className="mb-3 mt-0 text-sm text-muted">{requirement}</p>}
+      {files.length > 0 ? (
+        <div className="flex flex-wrap gap-2">
+          {files.map((file, index) => (
+            <FileLink key={file.url} release={release} file={file} primary={recommended && index === 0} />
+          ))}
+        </div>
+      ) : (
+        <p className="m-0 text-sm" data-testid="platform-unavailable">
+          {t('download.platformUnavailable', { os })}
+        </p>
+      )}
     </article>
   );
 };

@@ -15,6 +15,13 @@ describe('the home screen', () => {
     expect(screen.getByText(`© ${new Date().getFullYear()} Kraken AI. All rights reserved.`)).toBeInTheDocument();
   });
 
+  it('leads to the agents market the slogan mentions', async () => {
+    const view = await renderWithRuntime(<HomeScreen />);
+
+    await view.user.click(screen.getByRole('link', { name: 'Browse the agents' }));
+    expect(view.url()).toBe('/chat/agents');
+  });
+
   it('hides the login prompt from someone signed in', async () => {
     const { user } = seedUser({ nickname: 'Ada' });
     const view = await renderWithRuntime(<HomeScreen />, { signedInAs: user });

@@ -27,7 +27,11 @@ const HomeScreen = () => {
       <section className="mx-auto flex w-full max-w-2xl flex-1 flex-col justify-center gap-6 px-4 py-12">
         <div className="text-center">
           <h1 className="mb-2 text-3xl font-bold">{t('app.title')}</h1>
-          <p className="text-muted">{t('app.slogan')}</p>
+          <p className="text-muted [text-wrap:balance]">{t('app.slogan')}</p>
+          <Link href="/chat/agents" className="mt-3 inline-flex items-center gap-1 text-sm text-accent underline">
+            <span className="i-lucide-bot" aria-hidden="true" />
+            {t('home.browseAgents')}
+          </Link>
         </div>
         <ChatComposer
           value={draft}

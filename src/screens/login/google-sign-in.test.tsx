@@ -50,7 +50,7 @@ describe('Continue with Google on the login page', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(continueButton()).toBeNull();
     // the missing call is not a "request exception" toast on the login page
-    expect(screen.queryByText('Request exception')).toBeNull();
+    expect(screen.queryByText('Something went wrong')).toBeNull();
   });
 
   it('says, in the interface language, why Google could not start, and keeps the password form', async () => {
@@ -60,7 +60,7 @@ describe('Continue with Google on the login page', () => {
     await view.user.type(screen.getByLabelText('Phone number or e-mail'), 'ada@example.com');
     await view.user.click(await screen.findByRole('button', { name: 'Continue with Google' }));
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Google sign-in could not start.');
+    expect(alert).toHaveTextContent('Google login could not start.');
     expect(alert).toHaveTextContent('Too many attempts. Please wait a minute and try again.');
     expect(leavePage).not.toHaveBeenCalled();
     expect(screen.getByLabelText('Phone number or e-mail')).toHaveValue('ada@example.com');
@@ -87,8 +87,8 @@ describe('the return from Google (/login/google)', () => {
     writeGoogleAttempt({ state: 'st-ours', returnTo: '/' });
     const { view, leavePage } = await openReturn('code=4%2Fplanted&state=st-attacker');
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Google sign-in did not finish');
-    expect(alert).toHaveTextContent('This sign-in was not started in this tab, or it has expired. Please start again.');
+    expect(alert).toHaveTextContent('Google login did not finish');
+    expect(alert).toHaveTextContent('This login was not started in this tab, or it has expired. Please start again.');
     expect(logins).toHaveLength(0);
     expect(isSignedIn(view.runtime.app.getSnapshot())).toBe(false);
     await view.user.click(screen.getByRole('button', { name: 'Try again with Google' }));
@@ -98,7 +98,7 @@ describe('the return from Google (/login/google)', () => {
   it('tells a person who cancelled on Google’s page, with a way back to the login page', async () => {
     writeGoogleAttempt({ state: 'st-ours', returnTo: '/kraken-operation' });
     await openReturn('error=access_denied&state=st-ours');
-    expect(await screen.findByRole('alert')).toHaveTextContent('You left Google’s page without signing in.');
+    expect(await screen.findByRole('alert')).toHaveTextContent('You left Google’s page without logging in.');
     expect(screen.getByRole('link', { name: 'Back to login' })).toHaveAttribute('href', '/login?redirect_url=%2Fkraken-operation');
   });
 
@@ -107,7 +107,7 @@ describe('the return from Google (/login/google)', () => {
     db.google.states.add('st-ours');
     writeGoogleAttempt({ state: 'st-ours', returnTo: '/' });
     const { view } = await openReturn('code=4%2Fnever-issued&state=st-ours');
-    expect(await screen.findByRole('alert')).toHaveTextContent('This sign-in has expired or was already used. Please start again.');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This login has expired or was already used. Please start again.');
     expect(isSignedIn(view.runtime.app.getSnapshot())).toBe(false);
     expect(view.url()).toBe('/login/google?code=4%2Fnever-issued&state=st-ours');
   });

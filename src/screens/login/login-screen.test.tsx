@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { Route, Switch } from 'wouter';
 import { TOKEN_COOKIE } from '../../contract/auth';
 import { endpoints } from '../../contract/endpoints';
 import { isSignedIn } from '../../machines/app.machine';
@@ -23,20 +24,41 @@ const tokenCookie = () =>
     .find((part) => part.startsWith(`${TOKEN_COOKIE}=`));
 
 describe('the login screen', () => {
-  it('says Login Failed / Please try later on a wrong password and keeps what was typed', async () => {
+  it('says the account or password is wrong, not to try later, and keeps what was typed', async () => {
     const { password: _right } = seedUser({ username: 'ada@example.com' });
     const view = await openLogin();
 
     await fill(view, 'ada@example.com', 'not-the-password');
 
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Login Failed');
-    expect(alert).toHaveTextContent('Please try later');
+    expect(alert).toHaveTextContent('Login failed');
+    expect(alert).toHaveTextContent('The account or password is wrong.');
+    expect(alert).not.toHaveTextContent(/later/i);
     expect(screen.getByLabelText('Phone number or e-mail')).toHaveValue('ada@example.com');
     expect(screen.getByLabelText('Password')).toHaveValue('not-the-password');
     expect(view.url()).toBe('/login');
     expect(isSignedIn(view.runtime.app.getSnapshot())).toBe(false);
     expect(tokenCookie()).toBeUndefined();
+  });
+
+  it.each([
+    ['/kraken-operation/task/edit/7?tab=images', '/kraken-operation/task/edit/7?tab=images'],
+    ['//evil.example/phish', '/'],
+    [null, '/'],
+  ])('sends someone already signed in on to redirect_url %s (landing on %s) without the form', async (redirectUrl, lands) => {
+    const { user } = seedUser({ username: 'ada@example.com' });
+    const query = redirectUrl === null ? '' : `?redirect_url=${encodeURIComponent(redirectUrl)}`;
+    const view = await renderWithRuntime(
+      <Switch>
+        <Route path="/login" component={LoginScreen} />
+        <Route>elsewhere</Route>
+      </Switch>,
+      { url: `/login${query}`, signedInAs: user },
+    );
+
+    await expect.poll(view.url).toBe(lands);
+    expect(screen.getByText('elsewhere')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Password')).toBeNull();
   });
 
   it('asks for both fields without calling the server', async () => {

@@ -1,9 +1,11 @@
 import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearch } from 'wouter';
+import { Redirect, useLocation, useSearch } from 'wouter';
+import { useRuntime } from '../../app/runtime-context';
 import { useWechatActors } from '../../app/login-actors';
 import { useDocumentTitle } from '../../i18n/use-document-title';
+import { isSignedIn } from '../../machines/app.machine';
 import { toSafeRedirectPath } from '../../services/redirect';
 import { GoogleSignInButton } from './google-sign-in-button';
 import { LoginTabs } from './login-tabs';
@@ -20,6 +22,12 @@ const LoginScreen = () => {
   const returnTo = toSafeRedirectPath(query.get('redirect_url'), location.origin) ?? '/';
   const inWechat = useSelector(wechatLogin, (state) => state.matches('wechat'));
   const [tab, setTab] = useState('password');
+  const signedIn = useSelector(useRuntime().app, isSignedIn);
+  const [path] = useLocation();
+
+  // Someone already signed in has nothing to do here: on to where they were going (once a login
+  // on this page succeeds, the form itself goes there).
+  if (signedIn && path === '/login') return <Redirect to={returnTo} replace />;
 
   return (
     <div className="flex flex-1 items-start justify-center px-4 py-12">

@@ -5,6 +5,7 @@ import { useRuntime } from '../../app/runtime-context';
 import { passwordLoginLogic } from '../../app/login-actors';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoginAlert } from './login-alert';
+import { loginFailureKey } from './login-failure';
 
 /** The password form: account and password, its failures, and where it goes once signed in. */
 export const PasswordLoginForm = ({ returnTo }: { returnTo: string }) => {
@@ -53,7 +54,7 @@ export const PasswordLoginForm = ({ returnTo }: { returnTo: string }) => {
       </label>
       {failure && (
         <LoginAlert title={failure.reason === 'missing-fields' ? undefined : t('login.failedTitle')}>
-          {failure.reason === 'missing-fields' ? t('login.missingFields') : t('login.failedDescription')}
+          {t(loginFailureKey(failure))}
         </LoginAlert>
       )}
       <button type="submit" className="btn-primary" disabled={submitting}>

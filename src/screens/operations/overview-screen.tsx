@@ -99,7 +99,7 @@ export const OverviewScreen = () => {
       ) : (
         <div className="overflow-x-auto rounded-lg border border-line" aria-busy={loading}>
           <table className="w-full text-start text-sm">
-            <thead className="bg-raised text-muted">
+            <thead className="bg-raised text-muted [&_th]:text-start">
               <tr>
                 <th scope="col" className="px-3 py-2">{t('operations.overview.columns.platform')}</th>
                 <th scope="col" className="px-3 py-2">{t('operations.overview.columns.title')}</th>

@@ -60,7 +60,7 @@ export const PublishPanel = ({ editor, mode, exportText }: PublishPanelProps) =>
         <h2 id="publish-title" className="text-base font-semibold">{t('operations.publish.title')}</h2>
         <StatusBadge status={task.status} />
       </div>
-      <p className="text-xs text-muted">{t(`operations.publish.mode.${mode}`, { platform: t(`operations.platform.${task.platform}`) })}</p>
+      <p className="text-xs text-muted">{t(`operations.publish.mode.${mode}.${task.platform}`)}</p>
       {task.scheduledAt && ['scheduled', 'publishing', 'due'].includes(task.status) && (
         <p className="text-sm" data-testid="scheduled-at">{t('operations.publish.scheduledFor', { time: formatDateTime(task.scheduledAt, i18n.language) })}</p>
       )}

@@ -64,7 +64,7 @@ export const TaskEditorScreen = ({ taskId, platform, onCreated }: TaskEditorScre
   }
 
   const kind = context.platform;
-  const heading = taskId ? t('operations.editor.editHeading', { platform: t(`operations.platform.${kind}`) }) : t(`operations.${kind}`);
+  const heading = taskId ? t(`operations.editor.editHeading.${kind}`) : t(`operations.${kind}`);
   const exportText = kind === 'xiaohongshu' ? [form.title.trim(), form.body].filter(Boolean).join('\n\n') : form.body;
 
   return (

@@ -1,8 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../contract/endpoints';
 import { db, seedScanTicket, seedUser } from '../../../tests/msw/db';
-import { recordRequests } from '../../../tests/msw/server';
+import { failBody } from '../../../tests/msw/handlers';
+import { recordRequests, server } from '../../../tests/msw/server';
 import { renderWithRuntime } from '../../../tests/spa/harness';
 import ScanApprovalScreen from './scan-approval-screen';
 
@@ -45,5 +47,19 @@ describe('scan approval page', () => {
     await renderWithRuntime(<ScanApprovalScreen />, { url: `/scan-approval?scanid=${ticket.id}`, signedInAs: user });
     expect(await screen.findByText('This login code has expired')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+});
+
+describe('scan approval failures', () => {
+  it('says why an answer failed in the product’s words, not the server’s', async () => {
+    const ticket = seedScanTicket();
+    const { user } = seedUser();
+    server.use(http.post(endpoints.userUpdateScanId.path, () => HttpResponse.json(failBody('pg: deadlock detected on scan_tickets'), { status: 500 })));
+    const view = await renderWithRuntime(<ScanApprovalScreen />, { url: `/scan-approval?scanid=${ticket.id}`, signedInAs: user });
+    await view.user.click(await screen.findByRole('button', { name: 'Approve' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Your answer could not be sent.');
+    expect(alert).toHaveTextContent('Something went wrong on the server. Please try again.');
+    expect(alert).not.toHaveTextContent('deadlock');
   });
 });

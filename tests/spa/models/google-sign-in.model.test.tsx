@@ -113,14 +113,14 @@ const expectState = (world: World, state: string) => expect(EXPECTED_AFTER[world
 
 /** What each failure says, in the person's language. */
 const REASON: Record<string, string> = {
-  cancelled: 'You left Google’s page without signing in.',
-  foreign: 'This sign-in was not started in this tab, or it has expired. Please start again.',
-  400: 'This sign-in has expired or was already used. Please start again.',
+  cancelled: 'You left Google’s page without logging in.',
+  foreign: 'This login was not started in this tab, or it has expired. Please start again.',
+  400: 'This login has expired or was already used. Please start again.',
   429: 'Too many attempts. Please wait a minute and try again.',
-  503: 'This server does not offer Google sign-in.',
+  503: 'This server does not offer Google login.',
 };
-const START_FAILED = 'Google sign-in could not start.';
-const DID_NOT_FINISH = 'Google sign-in did not finish';
+const START_FAILED = 'Google login could not start.';
+const DID_NOT_FINISH = 'Google login did not finish';
 
 const continueButton = () => screen.queryByRole('button', { name: /Continue with Google|Opening Google…/ });
 const expectAlert = (world: World) => {

@@ -122,7 +122,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
     unreachable: async () => {
       const w = world();
       expectState(w, 'unreachable');
-      expect(await screen.findByRole('alert')).toHaveTextContent('The server cannot be reached, so your session could not be checked. You are still signed in.');
+      expect(await screen.findByRole('alert')).toHaveTextContent('The server cannot be reached, so your session could not be checked. You are still logged in.');
       expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
       expectNothingOfTheArea();
       expect(screen.queryByText('the login page')).toBeNull();

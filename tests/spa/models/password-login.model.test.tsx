@@ -41,7 +41,7 @@ const serializeState = (state: Snapshot) =>
 const { paths, transitionCount, reachedStates } = productionPaths(passwordLoginMachine, { events: [...PERSON, ...SERVER], serializeState });
 console.log(`Password login (production machine): ${transitionCount} transitions; running ${paths.length} paths`);
 
-type Alert = 'none' | 'missing' | 'refused';
+type Alert = 'none' | 'missing' | 'wrong' | 'tooMany';
 type World = {
   view: Screen;
   userId: string;
@@ -86,8 +86,9 @@ const expectStillOnLogin = (world: World) => {
 
 const ALERT_TEXT: Record<Exclude<Alert, 'none'>, string[]> = {
   missing: ['Enter your phone number or e-mail and your password'],
-  // The spec's refusal for the form, whatever the server's reason (a wrong password, too many tries).
-  refused: ['Login Failed', 'Please try later'],
+  // A wrong password says so; only the rate limit says to wait.
+  wrong: ['Login failed', 'The account or password is wrong.'],
+  tooMany: ['Login failed', 'Too many attempts. Please wait a minute and try again.'],
 };
 
 const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
@@ -102,6 +103,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       const alert = screen.queryByRole('alert');
       if (w.alert === 'none') expect(alert).toBeNull();
       else for (const text of ALERT_TEXT[w.alert]) expect(alert).toHaveTextContent(text);
+      if (w.alert === 'wrong') expect(alert).not.toHaveTextContent(/later|wait/i);
       expect(w.login.count('login')).toBe(w.sent);
       expectStillOnLogin(w);
     },
@@ -156,7 +158,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
           w.last = answers.describe(step)!;
           if (step.type.startsWith('xstate.error')) {
             const { status, msg } = step.error as { status: number; msg: string };
-            w.alert = 'refused';
+            w.alert = status === 429 ? 'tooMany' : 'wrong';
             await w.login.answer('login', failResponse(status, msg));
           } else {
             // the fake server's own answer to the right account and password
