@@ -15,7 +15,7 @@ let expiredApp: TestApp;
 let owner: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
 let stranger: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
 let expiredToken: string;
-let ids: { conversationId: string; userMessageId: string; fileId: string; taskId: string };
+let ids: { conversationId: string; userMessageId: string; replyMessageId: string; fileId: string; taskId: string };
 
 const TOKEN_COOKIE = 'ai-chat-ops-token';
 const FORGED = 'Bearer ' + 'A'.repeat(43);
@@ -44,6 +44,8 @@ const samples: Partial<Record<EndpointName, (ids: Ids) => Sample>> = {
   conversationDelete: (ids) => ({ body: { conversationId: ids.conversationId } }),
   messages: (ids) => ({ query: { conversationId: ids.conversationId } }),
   chat: (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, text: 'Let me in' } }),
+  chatResume: (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.replyMessageId, offset: 0 } }),
+  chatStop: (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.replyMessageId } }),
   logout: () => ({}),
   userInfo: () => ({}),
   userUpdate: () => ({ body: { nickname: 'Someone else' } }),
@@ -102,6 +104,7 @@ beforeAll(async () => {
   ids = {
     conversationId,
     userMessageId: messages.find((message) => message.role === 'user')!.messageId,
+    replyMessageId: messages.find((message) => message.role === 'assistant')!.messageId,
     fileId: ((await upload.json()) as { data: { fileId: string } }).data.fileId,
     taskId: '',
   };
@@ -159,6 +162,8 @@ describe("another caller's ids", () => {
     ['deleting it', 'conversationDelete', (ids) => ({ body: { conversationId: ids.conversationId } })],
     ['asking in it', 'chat', (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, text: 'Hi' } })],
     ['retrying its question', 'chat', (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, retryMessageId: ids.userMessageId } })],
+    ['reading its answer again', 'chatResume', (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.replyMessageId, offset: 0 } })],
+    ['stopping its answer', 'chatStop', (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.replyMessageId } })],
     ...(['taskDetail', 'taskUpdate', 'taskTransition', 'taskDelete'] as const).map((name): [string, EndpointName, (ids: Ids) => Sample] => [`the operations task (${name})`, name, samples[name]!]),
   ];
 

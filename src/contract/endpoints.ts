@@ -3,7 +3,7 @@ import { agentDetailQuerySchema, agentPageSchema, agentSchema, publishedListRequ
 import { downloadManifestSchema } from './app';
 import { applicationListRequestSchema, applicationPageSchema } from './applications';
 import { googleAuthorizationSchema, loginOptionsSchema, loginRequestSchema, loginResultSchema } from './auth';
-import { chatRequestSchema } from './chat';
+import { chatRequestSchema, chatResumeRequestSchema, chatStopRequestSchema } from './chat';
 import {
   conversationIdQuerySchema,
   conversationListRequestSchema,
@@ -14,7 +14,7 @@ import {
   updateConversationRequestSchema,
 } from './conversations';
 import { fileRefSchema } from './media';
-import { messageListSchema } from './messages';
+import { messageListSchema, messageSchema } from './messages';
 import {
   createTaskRequestSchema,
   draftingRequestSchema,
@@ -73,6 +73,8 @@ export const endpoints = {
   conversationDelete: { ...routes.conversationDelete, request: deleteConversationRequestSchema, response: nothing },
   messages: { ...routes.messages, request: conversationIdQuerySchema, response: messageListSchema },
   chat: { ...routes.chat, request: chatRequestSchema },
+  chatResume: { ...routes.chatResume, request: chatResumeRequestSchema },
+  chatStop: { ...routes.chatStop, request: chatStopRequestSchema, response: messageSchema },
   login: { ...routes.login, request: loginRequestSchema, response: loginResultSchema },
   loginOptions: { ...routes.loginOptions, response: loginOptionsSchema },
   googleAuthorize: { ...routes.googleAuthorize, response: googleAuthorizationSchema },
