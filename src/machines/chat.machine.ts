@@ -1,6 +1,6 @@
-import { and, assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
+import { and, assertEvent, assign, fromCallback, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { DEFAULT_AGENT_ID } from '../contract/constants';
-import type { ChatRequest } from '../contract/chat';
+import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import type { Conversation } from '../contract/conversations';
 import type { FileRef } from '../contract/media';
 import type { Message } from '../contract/messages';
@@ -47,6 +47,8 @@ export type ChatContext = {
   messageIds: string[];
   failure: ChatFailure | null;
   seq: number;
+  /** Stop was pressed before the server took the question: it is stopped as soon as it does. */
+  stopWanted: boolean;
 };
 
 /** What the address says: a stored conversation, a link to a new chat with an agent, or the market. */
@@ -62,24 +64,34 @@ export type ChatEvent =
   | { type: 'stop' }
   | { type: 'retry' }
   | { type: 'reload' }
+  /** The browser is online again: an answer whose connection was lost is read again. */
+  | { type: 'connection.restored' }
   | ChatStreamReport;
 
 export type ChatInput = { agentId?: string; conversationId?: string | null };
 
 export type LoadedConversation = { conversation: Conversation; messages: Message[] };
 
-const fromServer = (message: Message): ChatMessage => ({
+/** Being written right now: the last message of a conversation, an answer still `streaming`. */
+const answerBeingWritten = (messages: Message[]): Message | null => {
+  const last = messages.at(-1);
+  return last?.role === 'assistant' && last.status === 'streaming' ? last : null;
+};
+
+const fromServer = (message: Message, index: number, messages: Message[]): ChatMessage => ({
   key: message.messageId,
   serverId: message.messageId,
   role: message.role,
   content: message.content,
-  // An answer still marked as streaming in history was cut off before it could finish.
-  status: message.status === 'streaming' ? 'incomplete' : message.status,
+  // Only the last answer can still be being written; an older one left `streaming` was cut off.
+  status: message.status === 'streaming' && index < messages.length - 1 ? 'incomplete' : message.status,
   files: message.files,
   error: message.error ?? null,
 });
 
-const blankConversation = (agentId: string): Pick<ChatContext, 'agentId' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure'> => ({
+const blankConversation = (
+  agentId: string,
+): Pick<ChatContext, 'agentId' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'stopWanted'> => ({
   agentId,
   conversationId: null,
   messages: [],
@@ -87,7 +99,10 @@ const blankConversation = (agentId: string): Pick<ChatContext, 'agentId' | 'conv
   replyKey: null,
   messageIds: [],
   failure: null,
+  stopWanted: false,
 });
+
+const replyOf = (context: ChatContext) => context.messages.find((message) => message.key === context.replyKey);
 
 const failureOf = (event: Extract<ChatStreamReport, { type: 'stream.failed' }>): ChatFailure => ({
   kind: event.kind,
@@ -103,6 +118,11 @@ const updateMessage = (messages: ChatMessage[], key: string | null, patch: (mess
  * it, retry it. A question the server never accepted goes back into the input box; an answer
  * cut short is kept and marked, with a retry that answers the stored question again (the
  * question itself is never sent twice).
+ *
+ * An answer belongs to the server, not to this page: leaving a conversation detaches from its
+ * answer (which goes on), opening one whose answer is being written attaches to it (`resuming`),
+ * a lost connection reads it again from the text already shown, and Stop asks the server to stop
+ * it and shows the text it stored.
  */
 export const chatMachine = setup({
   types: {
@@ -118,6 +138,10 @@ export const chatMachine = setup({
       throw new Error('createConversation is provided where the app starts');
     }),
     chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(() => () => undefined),
+    resumeStream: fromCallback<{ type: 'noop' }, ChatResumeRequest>(() => () => undefined),
+    stopAnswer: fromPromise<Message, { conversationId: string; messageId: string }>(async () => {
+      throw new Error('stopAnswer is provided where the app starts');
+    }),
   },
   actions: {
     /** The conversation now has an id: the screen puts it in the address bar and the history. */
@@ -198,6 +222,33 @@ export const chatMachine = setup({
         error: params.failure?.message ?? null,
       })),
     })),
+    /** The answer being read again continues from `offset`: what was shown past it is not stored. */
+    cutReply: assign(({ context, event }) => {
+      assertEvent(event, 'stream.resumed');
+      return { messages: updateMessage(context.messages, context.replyKey, (message) => ({ content: message.content.slice(0, event.offset) })) };
+    }),
+    /** The connection was lost while the answer is still being written: it is read again later. */
+    markDetached: assign(({ context }, params: { failure: ChatFailure }) => ({
+      failure: params.failure,
+      messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'incomplete' as const, error: null })),
+    })),
+    markResuming: assign(({ context }) => ({
+      failure: null,
+      outgoing: null,
+      messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'streaming' as const, error: null })),
+    })),
+    wantStop: assign({ stopWanted: true }),
+    forgetStopWish: assign({ stopWanted: false }),
+    /** After Stop, the answer shows exactly what the server stored. */
+    takeStoredReply: assign(({ context }, params: { stored: Message }) => ({
+      outgoing: null,
+      failure: null,
+      messages: updateMessage(context.messages, context.replyKey, () => ({
+        content: params.stored.content,
+        status: params.stored.status === 'streaming' ? ('incomplete' as const) : params.stored.status,
+        error: params.stored.error ?? null,
+      })),
+    })),
     setDraft: assign(({ event }) => {
       assertEvent(event, 'draft.change');
       return { draft: event.text };
@@ -219,6 +270,7 @@ export const chatMachine = setup({
     setLoaded: assign((_, params: { loaded: LoadedConversation }) => ({
       agentId: params.loaded.conversation.sourceId,
       messages: params.loaded.messages.map(fromServer),
+      replyKey: answerBeingWritten(params.loaded.messages)?.messageId ?? null,
     })),
     prepareRetry: assign(({ context }) => {
       const replyIndex = context.messages.findLastIndex((message) => message.role === 'assistant');
@@ -251,6 +303,11 @@ export const chatMachine = setup({
       return last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed');
     },
     wasAccepted: ({ context }) => context.outgoing?.accepted === true,
+    /** The conversation opened on an answer still being written. */
+    loadedAnswerBeingWritten: (_, params: { loaded: LoadedConversation }) => answerBeingWritten(params.loaded.messages) !== null,
+    stopWanted: ({ context }) => context.stopWanted,
+    /** The connection broke (or never opened) while the answer may still be being written. */
+    isConnectionLost: ({ event }) => event.type === 'stream.failed' && (event.kind === 'incomplete' || event.kind === 'network'),
     isRefusedRetry: ({ context }) => context.outgoing?.retryMessageId != null && !context.outgoing.accepted,
     replacedFailedAnswer: ({ context }) => context.outgoing?.previous?.status === 'failed',
     isAgentError: ({ event }) => event.type === 'stream.failed' && event.kind === 'agent-error',
@@ -311,10 +368,17 @@ export const chatMachine = setup({
         id: 'loadConversation',
         src: 'loadConversation',
         input: ({ context }) => ({ conversationId: context.conversationId ?? '' }),
-        onDone: {
-          target: 'idle',
-          actions: { type: 'setLoaded', params: ({ event }) => ({ loaded: event.output }) },
-        },
+        onDone: [
+          {
+            guard: { type: 'loadedAnswerBeingWritten', params: ({ event }) => ({ loaded: event.output }) },
+            target: 'resuming',
+            actions: { type: 'setLoaded', params: ({ event }) => ({ loaded: event.output }) },
+          },
+          {
+            target: 'idle',
+            actions: { type: 'setLoaded', params: ({ event }) => ({ loaded: event.output }) },
+          },
+        ],
         onError: {
           target: 'loadFailed',
           actions: { type: 'setLoadFailure', params: ({ event }) => ({ message: event.error instanceof Error ? event.error.message : '' }) },
@@ -371,7 +435,7 @@ export const chatMachine = setup({
         }),
       },
       on: {
-        'stream.accepted': { actions: 'acceptExchange' },
+        'stream.accepted': [{ guard: 'stopWanted', target: 'stopping', actions: 'acceptExchange' }, { actions: 'acceptExchange' }],
         'stream.delta': { actions: 'appendDelta' },
         'stream.ended': {
           target: 'done',
@@ -396,6 +460,8 @@ export const chatMachine = setup({
               { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
             ],
           },
+          // The answer goes on without this connection: it is read again from the text shown.
+          { guard: and(['wasAccepted', 'isConnectionLost']), target: 'resuming' },
           {
             guard: 'wasAccepted',
             target: 'incomplete',
@@ -412,7 +478,81 @@ export const chatMachine = setup({
             },
           },
         ],
-        stop: {
+        // Before the server took the question there is no answer to stop yet: it is stopped once there is.
+        stop: [{ guard: 'wasAccepted', target: 'stopping' }, { actions: 'wantStop' }],
+      },
+    },
+    /** Attached to an answer being written: read from the text shown, then live. */
+    resuming: {
+      entry: 'markResuming',
+      invoke: {
+        id: 'resumeStream',
+        src: 'resumeStream',
+        input: ({ context }) => ({
+          conversationId: context.conversationId ?? '',
+          messageId: replyOf(context)?.serverId ?? '',
+          offset: replyOf(context)?.content.length ?? 0,
+        }),
+      },
+      on: {
+        'stream.resumed': { actions: 'cutReply' },
+        'stream.delta': { actions: 'appendDelta' },
+        'stream.ended': {
+          target: 'done',
+          actions: ['completeReply', { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) }],
+        },
+        'stream.stopped': {
+          target: 'incomplete',
+          actions: [
+            { type: 'markReply', params: { status: 'incomplete', failure: null } },
+            { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
+          ],
+        },
+        'stream.failed': [
+          {
+            guard: 'isAgentError',
+            target: 'failed',
+            actions: [
+              { type: 'markReply', params: ({ event }) => ({ status: 'failed' as const, failure: failureOf(event) }) },
+              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
+            ],
+          },
+          {
+            guard: 'isConnectionLost',
+            target: 'detached',
+            actions: { type: 'markDetached', params: ({ event }) => ({ failure: failureOf(event) }) },
+          },
+          {
+            target: 'incomplete',
+            actions: { type: 'markReply', params: ({ event }) => ({ status: 'incomplete' as const, failure: failureOf(event) }) },
+          },
+        ],
+        stop: { target: 'stopping' },
+      },
+    },
+    /** The connection to an answer still being written is lost: it is read again when it comes back. */
+    detached: {
+      on: {
+        'connection.restored': { target: 'resuming' },
+        retry: { target: 'resuming' },
+        stop: { target: 'stopping' },
+      },
+    },
+    /** The server is asked to stop the answer; the page then shows the text it stored. */
+    stopping: {
+      entry: 'forgetStopWish',
+      invoke: {
+        id: 'stopAnswer',
+        src: 'stopAnswer',
+        input: ({ context }) => ({ conversationId: context.conversationId ?? '', messageId: replyOf(context)?.serverId ?? '' }),
+        onDone: {
+          target: 'cancelled',
+          actions: [
+            { type: 'takeStoredReply', params: ({ event }) => ({ stored: event.output }) },
+            { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
+          ],
+        },
+        onError: {
           target: 'cancelled',
           actions: [
             { type: 'markReply', params: { status: 'incomplete', failure: null } },
@@ -444,3 +584,7 @@ export const chatMachine = setup({
     },
   },
 });
+
+/** An answer is on its way (asked, being read, reconnecting or being stopped): the composer offers Stop. */
+export const isAnswering = (state: SnapshotFrom<typeof chatMachine>): boolean =>
+  (['sending', 'creatingConversation', 'streaming', 'resuming', 'detached', 'stopping'] as const).some((answering) => state.matches(answering));

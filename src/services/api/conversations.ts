@@ -22,3 +22,7 @@ export const deleteConversation = (conversationId: string, options?: CallOptions
 
 export const listMessages = (conversationId: string, options?: CallOptions) =>
   call('messages', { conversationId }, options);
+
+/** Stops an answer being written, wherever it was asked; answers the answer as stored. */
+export const stopAnswer = (conversationId: string, messageId: string, options?: CallOptions) =>
+  call('chatStop', { conversationId, messageId }, options);
