@@ -540,7 +540,7 @@ export const chatMachine = setup({
     },
     /** The server is asked to stop the answer; the page then shows the text it stored. */
     stopping: {
-      entry: 'forgetStopWish',
+      entry: ['forgetStopWish', 'forgetFailure'],
       invoke: {
         id: 'stopAnswer',
         src: 'stopAnswer',

@@ -45,6 +45,7 @@ const ChatScreen = () => {
   const streaming = useSelector(chat, isAnswering);
   const canRetry = useSelector(chat, (state) => state.can({ type: 'retry' }));
   const loadFailed = useSelector(chat, (state) => state.matches('loadFailed'));
+  const detached = useSelector(chat, (state) => state.matches('detached'));
   const attachments = useChatAttachments(chat);
   const { ref: scrollRef, atBottom, onScroll, jumpToLatest } = useStickToBottom<HTMLDivElement>(messages);
   const windowed = useMessageWindow(messages, scrollRef, conversationId);
@@ -162,6 +163,11 @@ const ChatScreen = () => {
                   <span className="i-lucide-arrow-down" aria-hidden="true" />
                   {t('chat.jumpToLatest')}
                 </button>
+              )}
+              {detached && (
+                <p role="status" className="mb-2 text-sm text-warn">
+                  {t('chat.connectionLost')}
+                </p>
               )}
               {failure && !canRetry && !loadFailed && (
                 <p role="alert" className="mb-2 text-sm text-danger">
