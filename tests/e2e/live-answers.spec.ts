@@ -141,7 +141,6 @@ test('a reload mid-answer attaches to the answer and follows it to its end', asy
   await expectWhole(page);
   await expect(page.getByTestId('question')).toHaveCount(1);
   await expectStoredAsShown(page);
-  await line.close();
 });
 
 test('two tabs on one conversation both see the answer live, and the same answer in the end', async ({ page, context }) => {
@@ -182,21 +181,24 @@ test('Stop in another tab stops the answer in both, each showing exactly what wa
 
 test('a lost network mid-answer says so, and the answer goes on from where it was once the network is back', async ({ page, context }) => {
   const line = await cuttableLine(new URL(server.url));
-  await page.goto(`${line.url}/chat`);
-  await box(page).fill('Survive a network drop');
-  await box(page).press('Enter');
-  await expect(reply(page).getByTestId('answer')).toContainText('Offline responder');
-  await context.setOffline(true);
-  line.cut();
-  await expect(page.getByRole('status').filter({ hasText: 'Connection lost' })).toBeVisible();
-  await expect(reply(page)).toHaveAttribute('data-status', 'incomplete');
+  try {
+    await page.goto(`${line.url}/chat`);
+    await box(page).fill('Survive a network drop');
+    await box(page).press('Enter');
+    await expect(reply(page).getByTestId('answer')).toContainText('Offline responder');
+    await context.setOffline(true);
+    line.cut();
+    await expect(page.getByRole('status').filter({ hasText: 'Connection lost' })).toBeVisible();
+    await expect(reply(page)).toHaveAttribute('data-status', 'incomplete');
 
-  await context.setOffline(false);
-  await expect(page.getByRole('status').filter({ hasText: 'Connection lost' })).toHaveCount(0);
-  await expectWhole(page);
-  // read again from where it was: the beginning is not repeated
-  expect((await answerText(page)).split('Offline responder')).toHaveLength(2);
-  await expect(page.getByTestId('question')).toHaveCount(1);
-  await expectStoredAsShown(page);
-  await line.close();
+    await context.setOffline(false);
+    await expect(page.getByRole('status').filter({ hasText: 'Connection lost' })).toHaveCount(0);
+    await expectWhole(page);
+    // read again from where it was: the beginning is not repeated
+    expect((await answerText(page)).split('Offline responder')).toHaveLength(2);
+    await expect(page.getByTestId('question')).toHaveCount(1);
+    await expectStoredAsShown(page);
+  } finally {
+    await line.close();
+  }
 });
