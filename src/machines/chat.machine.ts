@@ -257,6 +257,7 @@ export const chatMachine = setup({
         outgoing: newOutgoing({ text: context.draft, files: context.attachments }),
         replyKey,
         failure: null,
+        stopWanted: false,
         draft: '',
         drafts: writeDraft(context.drafts, draftScope(context), ''),
         attachments: [],
@@ -281,6 +282,7 @@ export const chatMachine = setup({
         outgoing: newOutgoing({ text: editing.text.trim(), editMessageId: edited.serverId, thread: context.messages }),
         replyKey,
         failure: null,
+        stopWanted: false,
         editing: null,
         messageIds: [],
         messages: [
@@ -301,6 +303,7 @@ export const chatMachine = setup({
         outgoing: newOutgoing({ regenerateMessageId: answer.serverId, thread: context.messages }),
         replyKey,
         failure: null,
+        stopWanted: false,
         editing: null,
         messageIds: [],
         messages: [...context.messages.slice(0, index), localMessage(replyKey, 'assistant', '', [], answer.siblingIds)],
@@ -333,7 +336,12 @@ export const chatMachine = setup({
       assertEvent(event, 'version.show');
       return { versionTarget: versionAway(context.messages, event.key, event.offset), failure: null, editing: null };
     }),
-    showPath: assign((_, params: { messages: Message[] }) => ({ messages: params.messages.map(fromServer), versionTarget: null })),
+    /** The chosen path as the server stores it; an answer at its end still being written is the one to read. */
+    showPath: assign((_, params: { messages: Message[] }) => ({
+      messages: params.messages.map(fromServer),
+      versionTarget: null,
+      replyKey: answerBeingWritten(params.messages)?.messageId ?? null,
+    })),
     setVersionFailure: assign((_, params: { message: string }) => ({ versionTarget: null, failure: { kind: 'version' as const, message: params.message } })),
     loadDrafts: assign(({ context, event }) => {
       assertEvent(event, 'drafts.loaded');
@@ -469,6 +477,7 @@ export const chatMachine = setup({
       return {
         replyKey: reply.key,
         failure: null,
+        stopWanted: false,
         outgoing: newOutgoing({
           retryMessageId: question.serverId,
           previous: { content: reply.content, status: reply.status, error: reply.error },
@@ -497,6 +506,8 @@ export const chatMachine = setup({
     /** The conversation opened on an answer still being written. */
     loadedAnswerBeingWritten: (_, params: { loaded: LoadedConversation }) => answerBeingWritten(params.loaded.messages) !== null,
     stopWanted: ({ context }) => context.stopWanted,
+    /** The path the server now shows ends in an answer still being written. */
+    pathBeingWritten: (_, params: { messages: Message[] }) => answerBeingWritten(params.messages) !== null,
     /** The connection broke (or never opened) while the answer may still be being written. */
     isConnectionLost: ({ event }) => event.type === 'stream.failed' && (event.kind === 'incomplete' || event.kind === 'network'),
     isRefusedRetry: ({ context }) => context.outgoing?.retryMessageId != null && !context.outgoing.accepted,
@@ -787,7 +798,15 @@ export const chatMachine = setup({
         id: 'selectVersion',
         src: 'selectVersion',
         input: ({ context }) => ({ conversationId: context.conversationId ?? '', messageId: context.versionTarget ?? '' }),
-        onDone: { target: 'idle', actions: { type: 'showPath', params: ({ event }) => ({ messages: event.output }) } },
+        onDone: [
+          // The version shown is an answer still being written (asked from another tab): it is read live.
+          {
+            guard: { type: 'pathBeingWritten', params: ({ event }) => ({ messages: event.output }) },
+            target: 'resuming',
+            actions: { type: 'showPath', params: ({ event }) => ({ messages: event.output }) },
+          },
+          { target: 'idle', actions: { type: 'showPath', params: ({ event }) => ({ messages: event.output }) } },
+        ],
         onError: {
           target: 'idle',
           actions: { type: 'setVersionFailure', params: ({ event }) => ({ message: event.error instanceof Error ? event.error.message : '' }) },
