@@ -189,6 +189,38 @@ describe('stop', () => {
   });
 });
 
+describe('versions are answers like any other', () => {
+  it("an edited question's answer outlives its connection, is read again live by its id, and Stop stores its text on that version only", async () => {
+    const model = puppetRuntime();
+    const t = h.makeApp({ runtime: model.runtime });
+    const visitor = h.visitor();
+    const { conversationId, stream, start } = await asking(t, visitor, 'First wording');
+    model.say('First answer');
+    model.end();
+    await stream.rest();
+    const edit = eventReader(await postJson(t, endpoints.chat.path, visitor, { conversationId, agentId: AGENT, editMessageId: start.userMessageId, text: 'Second wording' }));
+    const editStart = (await edit.until((events) => events.length > 0))[0] as Start;
+    model.say('Second answer');
+    await edit.untilText('Second answer');
+    await edit.cancel();
+    model.say(' goes on');
+
+    const again = eventReader(await resume(t, visitor, conversationId, editStart.replyMessageId, 'Second answer'.length));
+    await again.untilText(' goes on');
+    expect(again.events[0]).toEqual({ type: 'resume', messageId: editStart.replyMessageId, offset: 'Second answer'.length });
+    const stopped = await stop(t, visitor, conversationId, editStart.replyMessageId);
+    expect((await stopped.json()).data).toMatchObject({ messageId: editStart.replyMessageId, content: 'Second answer goes on', status: 'incomplete' });
+    expect(await again.rest()).toContainEqual({ type: 'incomplete', messageId: editStart.replyMessageId });
+    // the chosen path is the edited one; the first version keeps its own text
+    expect((await messagesOf(t, visitor, conversationId)).map((m) => [m.content, m.status])).toEqual([
+      ['Second wording', 'complete'],
+      ['Second answer goes on', 'incomplete'],
+    ]);
+    const first = (await postJson(t, endpoints.messageSelect.path, visitor, { conversationId, messageId: start.replyMessageId }).then((r) => r.json())).data as Stored[];
+    expect(first.map((m) => m.content)).toEqual(['First wording', 'First answer']);
+  });
+});
+
 describe('answers nobody reads end by a cap', () => {
   it('stops an answer nobody has read for the time allowed, kept incomplete', async () => {
     const model = puppetRuntime();
