@@ -202,3 +202,22 @@ test('a lost network mid-answer says so, and the answer goes on from where it wa
     await line.close();
   }
 });
+
+test('a new answer outlives a reload as its own version, and no other version is asked while it is written', async ({ page }) => {
+  await askAndWaitForWords(page, 'Answer me twice');
+  await expectWhole(page);
+  await reply(page).getByRole('button', { name: 'New answer' }).click();
+  await expect(reply(page).getByTestId('answer')).toContainText('Offline responder');
+  const question = page.locator('li[data-role="user"]').last();
+  await expect(question.getByRole('button', { name: 'Edit' })).toBeDisabled();
+
+  await page.reload();
+  await expectLive(page);
+  // read again after the reload, the new answer is still being written: nothing else can be asked of it
+  await expect(question.getByRole('button', { name: 'Edit' })).toBeDisabled();
+  await expectWhole(page);
+  await expect(reply(page).getByRole('group', { name: 'Versions' })).toHaveText(/2 \/ 2/);
+  await expect(reply(page).getByRole('button', { name: 'New answer' })).toBeEnabled();
+  await expect(question.getByRole('button', { name: 'Edit' })).toBeEnabled();
+  await expectStoredAsShown(page);
+});
