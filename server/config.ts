@@ -67,6 +67,10 @@ export type ServerConfig = {
   serveSourceMaps: boolean;
   /** How often a streaming answer's text is saved, so a crash loses at most this much. */
   answerSaveIntervalMs: number;
+  /** An answer nobody has read for this long (every tab gone) is stopped and kept incomplete. */
+  answerUnwatchedMaxMs: number;
+  /** An answer nobody reads is stopped once its text is this long, and kept incomplete. */
+  answerUnwatchedMaxChars: number;
   /** Parts (fields and files) one upload may have. */
   uploadMaxParts: number;
   /** An upload that sends nothing for this long is cut. */
@@ -106,6 +110,8 @@ export const defaultConfig: ServerConfig = {
   hsts: false,
   serveSourceMaps: false,
   answerSaveIntervalMs: 1000,
+  answerUnwatchedMaxMs: 10 * 60 * 1000,
+  answerUnwatchedMaxChars: 200_000,
   uploadMaxParts: 8,
   uploadIdleMs: 30 * 1000,
   headersTimeoutMs: 20 * 1000,
@@ -179,6 +185,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     hsts: isOn(env.HSTS) || (env.HSTS === undefined && /^https:\/\//i.test(env.PUBLIC_URL?.trim() ?? '')),
     serveSourceMaps: isOn(env.SERVE_SOURCEMAPS),
     answerSaveIntervalMs: defaultConfig.answerSaveIntervalMs,
+    answerUnwatchedMaxMs: positiveNumber(env, 'ANSWER_UNWATCHED_MAX_SECONDS', defaultConfig.answerUnwatchedMaxMs / 1000) * 1000,
+    answerUnwatchedMaxChars: positiveNumber(env, 'ANSWER_UNWATCHED_MAX_CHARS', defaultConfig.answerUnwatchedMaxChars),
     uploadMaxParts: defaultConfig.uploadMaxParts,
     uploadIdleMs: positiveNumber(env, 'UPLOAD_IDLE_SECONDS', defaultConfig.uploadIdleMs / 1000) * 1000,
     headersTimeoutMs: positiveNumber(env, 'HEADERS_TIMEOUT_SECONDS', defaultConfig.headersTimeoutMs / 1000) * 1000,

@@ -1,160 +1,111 @@
 import type { Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import { agentFailureMessage } from '../../src/contract/agent-failure';
+import { failureReference } from '../../src/contract/agent-failure';
 import type { ChatEvent } from '../../src/contract/chat';
-import type { ResponderLanguage } from '../agents/runtime';
 import type { Services } from '../deps';
 import { ownerOf, type Owner } from '../http/caller';
 import { clientAddress } from '../http/client-address';
-import { newReference } from '../http/incident';
 import { preferredLanguage } from '../http/language';
-import { describeError } from '../http/log-line';
 import { defineRoute, type AppEnv } from '../http/route';
 import { questionQuotas } from '../limits/identity-quotas';
 import { spend } from '../limits/quotas';
-import { finishReply, prepareChat, saveStreamingText, type PreparedChat } from '../services/chat';
+import { startGeneration } from '../services/answer-generation';
+import { findOwnedAnswer } from '../services/answers';
+import { prepareChat, type PreparedChat } from '../services/chat';
+import { toMessage, type MessageRow } from '../services/conversations';
+import { localLiveAnswers, type AnswerOutcome, type LiveAnswer, type LiveAnswers } from '../services/live-answers';
 
-/** Iterates until the signal aborts, even when the source ignores the signal and hangs. */
-async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
-  const iterator = source[Symbol.asyncIterator]();
-  const aborted = new Promise<'aborted'>((resolve) => {
-    if (signal.aborted) resolve('aborted');
-    signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-  });
-  try {
-    for (;;) {
-      const next = await Promise.race([iterator.next(), aborted]);
-      if (next === 'aborted' || next.done) return;
-      yield next.value;
-    }
-  } finally {
-    void Promise.resolve(iterator.return?.()).catch(() => {});
-  }
-}
-
-const send = (stream: SSEStreamingApi, event: ChatEvent) => stream.writeSSE({ data: JSON.stringify(event) });
-
-/** How long a retry waits for the answer it replaces to be stored, once told to stop. */
+/** How a retry waits for the answer it replaces to be stored, once told to stop. */
 const REPLACED_ANSWER_WAIT_MS = 3000;
-
-/**
- * Answers this server is writing, by the question they answer. Someone who presses stop and
- * then retry at once can reach the server before it has noticed the stop: the retry stops the
- * old answer itself and waits for it to be stored, instead of being refused.
- */
-type RunningAnswer = { owner: string; stop: () => void; settled: Promise<void> };
-type RunningAnswers = Map<string, RunningAnswer>;
 
 const ownerKey = (owner: Owner) => (owner.userId ? `user:${owner.userId}` : `visitor:${owner.visitorId}`);
 
-async function stopRunningAnswer(running: RunningAnswers, questionId: string, owner: string): Promise<void> {
-  const answer = running.get(questionId);
+/**
+ * Someone who presses stop and then retry at once can reach the server before the stop: the
+ * retry stops the old answer itself and waits for it to be stored, instead of being refused.
+ */
+async function stopRunningAnswer(answers: LiveAnswers, questionId: string, owner: string): Promise<void> {
+  const answer = answers.findByQuestion(questionId);
   if (!answer || answer.owner !== owner) return;
-  answer.stop();
-  await Promise.race([answer.settled, new Promise((resolve) => setTimeout(resolve, REPLACED_ANSWER_WAIT_MS))]);
+  await Promise.race([answer.stop(), new Promise((resolve) => setTimeout(resolve, REPLACED_ANSWER_WAIT_MS))]);
 }
 
-/**
- * Saves the text streamed so far every `answerSaveIntervalMs` (not per token: one write a second
- * whatever the pace), so a server killed mid-answer still has it after a restart. `stop` waits for a save
- * under way, so it cannot land after the final write.
- */
-function periodicSave(services: Services, replyMessageId: string, read: () => string) {
-  let saved = '';
-  let saving: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    const text = read();
-    if (text === saved) return;
-    saved = text;
-    saving = saving
-      .then(() => saveStreamingText(services.db, replyMessageId, text))
-      .catch((error: unknown) => services.log(`chat: saving a streaming answer failed: ${(error as Error).message}`));
-  }, services.config.answerSaveIntervalMs);
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await saving;
-    },
-  };
-}
+/** What closes a stream, by how the answer ended; `null` closes it without an event. */
+type Closing = (outcome: AnswerOutcome) => ChatEvent | null;
+
+/** The chat call's own ending, as old clients know it: a stopped answer just closes. */
+const chatClosing = (answer: Pick<LiveAnswer, 'questionId' | 'messageId'>): Closing => (outcome) =>
+  outcome.status === 'complete'
+    ? { type: 'end', messageIds: [answer.questionId, answer.messageId] }
+    : outcome.status === 'failed'
+      ? { type: 'error', msg: outcome.msg, ref: outcome.ref }
+      : null;
+
+/** The resume call says how every answer ended, a stopped one included. */
+const resumeClosing = (answer: Pick<LiveAnswer, 'questionId' | 'messageId'>): Closing => (outcome) =>
+  outcome.status === 'incomplete' ? { type: 'incomplete', messageId: answer.messageId } : chatClosing(answer)(outcome);
 
 /**
- * Streams one answer. The question is already stored; the text is saved as it streams, and the
- * answer is stored as it ends: complete, failed (with what arrived), or incomplete (the client
- * went away mid-answer). A failure shows the person a generic sentence and a reference; what
- * went wrong (which may quote the model service's key or address) goes to the log only.
+ * Relays one answer to one reader: `first`, the text from `offset`, each piece as it is written,
+ * then how it ended. The reader leaving (a reload, a closed tab, a lost network) only ends this
+ * relay: the answer goes on for its other readers and is stored all the same.
  */
-async function streamAnswer(
-  services: Services,
-  stream: SSEStreamingApi,
-  chat: PreparedChat,
-  running: RunningAnswers,
-  owner: string,
-  language: ResponderLanguage | null,
-) {
-  const abort = new AbortController();
-  stream.onAbort(() => abort.abort());
-  let settle = () => {};
-  const me: RunningAnswer = { owner, stop: () => abort.abort(), settled: new Promise<void>((resolve) => (settle = resolve)) };
-  running.set(chat.userMessageId, me);
-  const heartbeat = setInterval(() => void stream.write(': ping\n\n'), services.config.sseHeartbeatMs);
-  let content = '';
-  const saver = periodicSave(services, chat.replyMessageId, () => content);
-  const failed = async (detail: string) => {
-    const ref = newReference();
-    services.log(`chat: ref ${ref}: agent ${chat.agent.id} failed: ${detail}`);
-    const msg = agentFailureMessage(ref);
-    await saver.stop();
-    await finishReply(services.db, chat.replyMessageId, { content, status: 'failed', error: msg }).catch(() => {});
-    await send(stream, { type: 'error', msg, ref }).catch(() => {});
-  };
-  try {
-    await send(stream, {
-      type: 'start',
-      conversationId: chat.conversationId,
-      userMessageId: chat.userMessageId,
-      replyMessageId: chat.replyMessageId,
-    });
-    try {
-      const pieces = services.runtime.streamAnswer({
-        agent: chat.agent,
-        history: chat.history,
-        signal: abort.signal,
-        ...(language ? { language } : {}),
-      });
-      for await (const piece of untilAborted(pieces, abort.signal)) {
-        if (abort.signal.aborted) break;
-        content += piece;
-        await send(stream, { type: 'delta', messageId: chat.replyMessageId, text: piece });
-      }
-    } catch (error) {
-      if (!abort.signal.aborted) {
-        await failed(describeError(error, services.config.logLevel));
+function relay(services: Services, stream: SSEStreamingApi, answer: LiveAnswer, offset: number, first: (offset: number) => ChatEvent, closing: Closing) {
+  return new Promise<void>((resolve) => {
+    let queue: Promise<unknown> = Promise.resolve();
+    const write = (text: string) => {
+      queue = queue.then(() => stream.write(text)).catch(() => {});
+    };
+    const send = (event: ChatEvent) => write(`data: ${JSON.stringify(event)}\n\n`);
+    const heartbeat = setInterval(() => write(': ping\n\n'), services.config.sseHeartbeatMs);
+    let unfollow = () => {};
+    let over = false;
+    const close = () => {
+      if (over) return;
+      over = true;
+      clearInterval(heartbeat);
+      unfollow();
+      void queue.then(() => resolve());
+    };
+    stream.onAbort(close);
+    // The offset and the text after it are read in the same step as the reader is added.
+    const from = Math.min(offset, answer.read().text.length);
+    send(first(from));
+    ({ unfollow } = answer.follow(from, (update) => {
+      if (over) return;
+      if (update.type === 'delta') {
+        send({ type: 'delta', messageId: answer.messageId, text: update.text });
         return;
       }
-    }
-    await saver.stop();
-    if (abort.signal.aborted) {
-      await finishReply(services.db, chat.replyMessageId, { content, status: 'incomplete' });
-      return;
-    }
-    await finishReply(services.db, chat.replyMessageId, { content, status: 'complete' });
-    await send(stream, { type: 'end', messageIds: [chat.userMessageId, chat.replyMessageId] });
-  } catch (error) {
-    await failed(`storing the answer failed: ${describeError(error, services.config.logLevel)}`);
-  } finally {
-    clearInterval(heartbeat);
-    await saver.stop();
-    if (running.get(chat.userMessageId) === me) running.delete(chat.userMessageId);
-    settle();
-  }
+      const last = closing(update.outcome);
+      if (last) send(last);
+      close();
+    }));
+    if (over) unfollow();
+  });
 }
 
-export function chatRoutes(app: Hono<AppEnv>, services: Services) {
-  const running: RunningAnswers = new Map();
+/** An answer that is not being written here: what is stored, told as the resume call tells it. */
+async function replayStored(stream: SSEStreamingApi, row: MessageRow, offset: number) {
+  const from = Math.min(offset, row.content.length);
+  const events: ChatEvent[] = [{ type: 'resume', messageId: row.id, offset: from }];
+  if (row.content.length > from) events.push({ type: 'delta', messageId: row.id, text: row.content.slice(from) });
+  const ids = { questionId: row.replyTo ?? '', messageId: row.id };
+  if (row.status === 'complete') events.push({ type: 'end', messageIds: ids.questionId ? [ids.questionId, row.id] : [row.id] });
+  if (row.status === 'incomplete') events.push({ type: 'incomplete', messageId: row.id });
+  if (row.status === 'failed') {
+    const msg = toMessage(row).error ?? '';
+    const ref = failureReference(msg);
+    events.push({ type: 'error', msg, ...(ref ? { ref } : {}) });
+  }
+  // Still `streaming` but written by no one here: the stream closes without an ending.
+  for (const event of events) await stream.writeSSE({ data: JSON.stringify(event) });
+}
+
+export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveAnswers = localLiveAnswers()) {
   defineRoute(app, services, 'chat', async ({ input, caller, c }) => {
     const owner = ownerOf(caller);
-    if (input.retryMessageId !== undefined) await stopRunningAnswer(running, input.retryMessageId, ownerKey(owner));
+    if (input.retryMessageId !== undefined) await stopRunningAnswer(answers, input.retryMessageId, ownerKey(owner));
     // Everything that can be refused is refused here, as a JSON error, before the stream opens.
     const quotas = questionQuotas(services.config, owner, clientAddress(c, services.config.trustProxy));
     await spend(services.counters, quotas, 1, services.clock.now());
@@ -169,9 +120,38 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services) {
       await services.counters.takeBack(quotas.map((quota) => quota.key));
       throw error;
     }
+    const answer = startGeneration(services, answers, chat, ownerKey(owner), preferredLanguage(c.req.header('accept-language')));
     // Proxies such as nginx would otherwise hold the deltas back until the answer is complete.
     c.header('X-Accel-Buffering', 'no');
-    const language = preferredLanguage(c.req.header('accept-language'));
-    return streamSSE(c, (stream) => streamAnswer(services, stream, chat, running, ownerKey(owner), language));
+    const start: ChatEvent = {
+      type: 'start',
+      conversationId: chat.conversationId,
+      userMessageId: chat.userMessageId,
+      replyMessageId: chat.replyMessageId,
+    };
+    return streamSSE(c, (stream) => relay(services, stream, answer, 0, () => start, chatClosing(answer)));
+  });
+
+  defineRoute(app, services, 'chatResume', async ({ input, caller, c }) => {
+    const owner = ownerOf(caller);
+    const row = await findOwnedAnswer(services.db, owner, input.conversationId, input.messageId);
+    const live = answers.find(row.id);
+    c.header('X-Accel-Buffering', 'no');
+    if (live && live.owner === ownerKey(owner)) {
+      return streamSSE(c, (stream) =>
+        relay(services, stream, live, input.offset, (offset) => ({ type: 'resume', messageId: live.messageId, offset }), resumeClosing(live)),
+      );
+    }
+    // Read again: it may have been stored since it was looked for among the running answers.
+    const stored = await findOwnedAnswer(services.db, owner, input.conversationId, input.messageId);
+    return streamSSE(c, (stream) => replayStored(stream, stored, input.offset));
+  });
+
+  defineRoute(app, services, 'chatStop', async ({ input, caller }) => {
+    const owner = ownerOf(caller);
+    const row = await findOwnedAnswer(services.db, owner, input.conversationId, input.messageId);
+    const live = answers.find(row.id);
+    if (live && live.owner === ownerKey(owner)) await live.stop();
+    return toMessage(await findOwnedAnswer(services.db, owner, input.conversationId, input.messageId));
   });
 }

@@ -9,6 +9,7 @@ const CHAT = '/api/workflow/sse/agent/chat';
 const CREATE = '/api/workflow/im/conversation/create';
 const MESSAGES = '/api/workflow/agent-im/messages';
 const SELECT = '/api/workflow/agent-im/messages/select';
+const STOP = '/api/workflow/sse/agent/chat/stop';
 const AGENT = 'SpecialNoAgentFallback';
 
 let h: Awaited<ReturnType<typeof openHarness>>;
@@ -158,11 +159,16 @@ describe('messages as a tree of versions', () => {
     const reader = cut.body!.getReader();
     let text = '';
     while (!text.includes('answer 2')) text += new TextDecoder().decode((await reader.read()).value);
+    const regenerated = v.parse(chatEventSchema, JSON.parse(text.split('\n').find((line) => line.startsWith('data: '))!.slice(6)));
+    if (regenerated.type !== 'start') throw new Error(`expected the start event, got ${regenerated.type}`);
+    // The new version outlives its connection: leaving does not cut it, Stop does.
     await reader.cancel();
-    for (let i = 0; i < 100 && (await list(t, visitor, conversationId)).at(-1)!.status === 'streaming'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    expect((await list(t, visitor, conversationId)).map((m) => m.status)).toEqual(['complete', 'streaming']);
+    const stopped = await t.post(STOP, { conversationId, messageId: regenerated.replyMessageId }, visitor);
+    // What is stored is on the new version, exactly the text sent
+    expect(stopped.body.data).toMatchObject({ messageId: regenerated.replyMessageId, content: 'answer 2', status: 'incomplete' });
     expect((await list(t, visitor, conversationId)).map((m) => m.status)).toEqual(['complete', 'incomplete']);
+    expect(shape(await list(t, visitor, conversationId))).toEqual(['one 1/1', 'answer 2 2/2']);
 
     await ask(t, visitor, { conversationId, retryMessageId: first.userMessageId });
     const messages = await list(t, visitor, conversationId);

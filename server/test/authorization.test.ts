@@ -45,6 +45,8 @@ const samples: Partial<Record<EndpointName, (ids: Ids) => Sample>> = {
   messages: (ids) => ({ query: { conversationId: ids.conversationId } }),
   messageSelect: (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.userMessageId } }),
   chat: (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, text: 'Let me in' } }),
+  chatResume: (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.answerMessageId, offset: 0 } }),
+  chatStop: (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.answerMessageId } }),
   logout: () => ({}),
   userInfo: () => ({}),
   userUpdate: () => ({ body: { nickname: 'Someone else' } }),
@@ -164,6 +166,8 @@ describe("another caller's ids", () => {
     ['editing its question', 'chat', (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, editMessageId: ids.userMessageId, text: 'Mine now' } })],
     ['asking its answer again', 'chat', (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, regenerateMessageId: ids.answerMessageId } })],
     ['choosing a version of its messages', 'messageSelect', (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.userMessageId } })],
+    ['reading its answer again', 'chatResume', (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.answerMessageId, offset: 0 } })],
+    ['stopping its answer', 'chatStop', (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.answerMessageId } })],
     ...(['taskDetail', 'taskUpdate', 'taskTransition', 'taskDelete'] as const).map((name): [string, EndpointName, (ids: Ids) => Sample] => [`the operations task (${name})`, name, samples[name]!]),
   ];
 

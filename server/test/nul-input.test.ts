@@ -28,6 +28,8 @@ const samples: Record<EndpointName, Input | null> = {
   messages: { conversationId: ID },
   messageSelect: { conversationId: ID, messageId: ID },
   chat: { conversationId: ID, agentId: DEFAULT_AGENT_ID, text: 'Hi', files: [fileRef], retryMessageId: ID },
+  chatResume: { conversationId: ID, messageId: ID, offset: 0 },
+  chatStop: { conversationId: ID, messageId: ID },
   login: { loginType: 'password', username: 'someone@test.local', password: 'secret-123' },
   loginOptions: null,
   googleAuthorize: null,

@@ -6,6 +6,7 @@ import { createChatStreamActor, type ChatTransport } from '../machines/chat-stre
 import { operationsGuardMachine, type VerifiedSession } from '../machines/operations-guard.machine';
 import { operationsOverviewMachine, type OverviewFilters } from '../machines/operations-overview.machine';
 import { taskEditorMachine } from '../machines/task-editor.machine';
+import { stopAnswer } from '../services/api/conversations';
 import { uploadFile } from '../services/api/media';
 import { createTask, getTask, listTasks, startDrafting, transitionTask, updateTask, verifyOperationsSession } from '../services/api/tasks';
 import { streamChat, StreamError } from '../services/chat-stream';
@@ -58,15 +59,34 @@ export const overviewLogic = ({ navigate }: { navigate: Navigate }) =>
     actions: { filtersChanged: (_, filters) => navigate(`/kraken-operation${queryOf(filters)}`, { replace: true }) },
   });
 
-/** The chat transport, where a 401 sends the operator to log in like any other call of the area. */
+/**
+ * The chat transport, where a 401 sends the operator to log in like any other call of the area.
+ * A draft has no life beyond the editor: leaving it or stopping it stops its answer on the server
+ * too (an answer otherwise goes on without the page that asked).
+ */
 const draftingTransport =
   (toLogin: () => void): ChatTransport =>
   async (request, options) => {
+    let answer: { conversationId: string; messageId: string } | null = null;
+    let ended = false;
+    const stopOnServer = () => {
+      if (answer && !ended) stopAnswer(answer.conversationId, answer.messageId, { silent: true }).catch(() => undefined);
+    };
+    options.signal.addEventListener('abort', stopOnServer, { once: true });
     try {
-      await streamChat(request, options);
+      await streamChat(request, {
+        ...options,
+        onEvent: (event) => {
+          if (event.type === 'start') answer = { conversationId: event.conversationId, messageId: event.replyMessageId };
+          if (event.type === 'end' || event.type === 'error') ended = true;
+          options.onEvent(event);
+        },
+      });
     } catch (error) {
       if (error instanceof StreamError && error.status === 401) toLogin();
       throw error;
+    } finally {
+      options.signal.removeEventListener('abort', stopOnServer);
     }
   };
 

@@ -2,7 +2,7 @@ import { createActor, fromPromise, type InspectionEvent, type Observer } from 'x
 import { changeLocale, i18n, initI18n } from '../i18n';
 import { matchLocale } from '../i18n/locale';
 import { chatMachine } from '../machines/chat.machine';
-import { createChatStreamActor, type ChatTransport } from '../machines/chat-stream.actor';
+import { createChatStreamActor, type ChatTransport, type ResumeTransport } from '../machines/chat-stream.actor';
 import { appMachine } from '../machines/app.machine';
 import { colorSchemeWatcher, preferencesMachine, VISITOR_USER_ID, type StoredPreferences } from '../machines/preferences.machine';
 import type { ToastInput } from '../machines/toast.machine';
@@ -29,6 +29,11 @@ const conversationsApi = () => import('../services/api/conversations');
 const streamChatOnDemand: ChatTransport = async (request, options) => {
   const { streamChat } = await import('../services/chat-stream');
   return streamChat(request, options);
+};
+
+const resumeChatOnDemand: ResumeTransport = async (request, options) => {
+  const { resumeChat } = await import('../services/chat-stream');
+  return resumeChat(request, options);
 };
 
 export type Navigate = (to: string, options?: { replace?: boolean }) => void;
@@ -114,6 +119,8 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
         ),
         chatStream: createChatStreamActor(streamChatOnDemand),
         selectVersion: selectVersionActor,
+        resumeStream: createChatStreamActor(resumeChatOnDemand),
+        stopAnswer: fromPromise(async ({ input }) => (await conversationsApi()).stopAnswer(input.conversationId, input.messageId, { silent: true })),
       },
       actions: {
         persistDrafts: (_, { drafts }) => {
@@ -158,6 +165,8 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     if (locale) preferences.send({ type: 'locale.changed', locale });
   };
   i18n.on('languageChanged', onLanguageChanged);
+  // An answer whose connection was lost is read again as soon as the browser is back online.
+  const onOnline = () => chat.send({ type: 'connection.restored' });
   chat.subscribe(({ context }) => {
     if (!context.conversationId) return;
     preferences.send({ type: 'agent.used', agentId: context.agentId });
@@ -222,8 +231,10 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
       preferences.start();
       app.start();
       chat.start();
+      window.addEventListener('online', onOnline);
     },
     stop() {
+      window.removeEventListener('online', onOnline);
       chat.stop();
       app.stop();
       wechatActors?.wechatLogin.stop();

@@ -45,6 +45,21 @@ export const chatRequestSchema = v.pipe(
 export type ChatRequest = v.InferInput<typeof chatRequestSchema>;
 
 /**
+ * Body of `POST /api/workflow/sse/agent/chat/resume`: read an answer again from `offset` (the
+ * number of characters of its text the reader already has), live if it is still being written.
+ */
+export const chatResumeRequestSchema = v.object({
+  conversationId: idSchema,
+  messageId: idSchema,
+  offset: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER)),
+});
+export type ChatResumeRequest = v.InferInput<typeof chatResumeRequestSchema>;
+
+/** Body of `POST /api/workflow/sse/agent/chat/stop`: stop an answer being written, from any tab. */
+export const chatStopRequestSchema = v.object({ conversationId: idSchema, messageId: idSchema });
+export type ChatStopRequest = v.InferInput<typeof chatStopRequestSchema>;
+
+/**
  * The stream's events, one JSON object per SSE `data:` line.
  * - `start`: the server stored the question; names the user message and the answer to come.
  * - `delta`: a piece of the answer's text.
@@ -52,12 +67,20 @@ export type ChatRequest = v.InferInput<typeof chatRequestSchema>;
  *   under which the server logged the details. The stream closes after it.
  * - `end`: the answer is complete; `messageIds` collects every message id of this exchange.
  * A stream that closes without `end` is an incomplete answer.
+ * Only the resume call sends the two others:
+ * - `resume`: first event of a resume; the deltas that follow continue the answer's text from
+ *   `offset`, which is less than the reader asked for when the stored text is shorter (a server
+ *   that stopped lost its last second): the reader cuts its copy there.
+ * - `incomplete`: the answer was stopped (Stop, a cap, a retry, a server restart) and is stored
+ *   `incomplete` with exactly the text sent. The stream closes after it.
  */
 export const chatEventSchema = v.variant('type', [
   v.object({ type: v.literal('start'), conversationId: idSchema, userMessageId: idSchema, replyMessageId: idSchema }),
   v.object({ type: v.literal('delta'), messageId: idSchema, text: v.string() }),
   v.object({ type: v.literal('error'), msg: v.string(), ref: v.optional(v.string()) }),
   v.object({ type: v.literal('end'), messageIds: v.array(idSchema) }),
+  v.object({ type: v.literal('resume'), messageId: idSchema, offset: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
+  v.object({ type: v.literal('incomplete'), messageId: idSchema }),
 ]);
 export type ChatEvent = v.InferOutput<typeof chatEventSchema>;
 

@@ -3,7 +3,7 @@ import { agentDetailQuerySchema, agentPageSchema, agentSchema, publishedListRequ
 import { downloadManifestSchema } from './app';
 import { applicationListRequestSchema, applicationPageSchema } from './applications';
 import { googleAuthorizationSchema, loginOptionsSchema, loginRequestSchema, loginResultSchema } from './auth';
-import { chatRequestSchema } from './chat';
+import { chatRequestSchema, chatResumeRequestSchema, chatStopRequestSchema } from './chat';
 import {
   conversationIdQuerySchema,
   conversationListRequestSchema,
@@ -14,7 +14,7 @@ import {
   updateConversationRequestSchema,
 } from './conversations';
 import { fileRefSchema } from './media';
-import { messageListSchema, selectMessageRequestSchema } from './messages';
+import { messageListSchema, messageSchema, selectMessageRequestSchema } from './messages';
 import {
   createTaskRequestSchema,
   draftingRequestSchema,
@@ -74,6 +74,8 @@ export const endpoints = {
   messages: { ...routes.messages, request: conversationIdQuerySchema, response: messageListSchema },
   messageSelect: { ...routes.messageSelect, request: selectMessageRequestSchema, response: messageListSchema },
   chat: { ...routes.chat, request: chatRequestSchema },
+  chatResume: { ...routes.chatResume, request: chatResumeRequestSchema },
+  chatStop: { ...routes.chatStop, request: chatStopRequestSchema, response: messageSchema },
   login: { ...routes.login, request: loginRequestSchema, response: loginResultSchema },
   loginOptions: { ...routes.loginOptions, response: loginOptionsSchema },
   googleAuthorize: { ...routes.googleAuthorize, response: googleAuthorizationSchema },

@@ -67,6 +67,14 @@ export const routes = {
     method: 'POST', path: '/api/workflow/sse/agent/chat', access: 'visitor', input: 'body', stream: true,
     summary: 'Ask the agent; the answer streams back as server-sent JSON events.',
   },
+  chatResume: {
+    method: 'POST', path: '/api/workflow/sse/agent/chat/resume', access: 'visitor', input: 'body', stream: true,
+    summary: 'Read an answer again from an offset, live while it is being written, as the chat events.',
+  },
+  chatStop: {
+    method: 'POST', path: '/api/workflow/sse/agent/chat/stop', access: 'visitor', input: 'body',
+    summary: 'Stop an answer being written, from any tab; answers the stored message.',
+  },
   login: {
     method: 'POST', path: '/api/system/auth/login', access: 'public', input: 'body',
     summary: 'Log in: a password, a WeChat or mini-program code, or the code Google sent back.',

@@ -1,5 +1,5 @@
 import { fromCallback } from 'xstate';
-import type { ChatEvent, ChatRequest } from '../contract/chat';
+import type { ChatEvent, ChatRequest, ChatResumeRequest } from '../contract/chat';
 import type { StreamFailureKind } from '../services/chat-stream';
 
 /** What the chat stream actor reports to the chat machine. */
@@ -7,12 +7,18 @@ export type ChatStreamReport =
   | { type: 'stream.accepted'; conversationId: string; userMessageId: string; replyMessageId: string }
   | { type: 'stream.delta'; text: string }
   | { type: 'stream.ended'; messageIds: string[] }
+  /** A resume began: the deltas that follow continue the answer's text from `offset`. */
+  | { type: 'stream.resumed'; offset: number }
+  /** The answer was stopped (from any tab, or by a cap) and is stored with the text sent. */
+  | { type: 'stream.stopped' }
   | { type: 'stream.failed'; kind: StreamFailureKind; message: string; retryAfterSeconds?: number };
 
-export type ChatTransport = (
-  request: ChatRequest,
+export type ChatTransport<Request = ChatRequest> = (
+  request: Request,
   options: { signal: AbortSignal; onEvent: (event: ChatEvent) => void },
 ) => Promise<void>;
+
+export type ResumeTransport = ChatTransport<ChatResumeRequest>;
 
 type FrameScheduler = (flush: () => void) => () => void;
 
@@ -37,12 +43,12 @@ const failureKindOf = (error: unknown): StreamFailureKind =>
     : 'network';
 
 /**
- * Runs one chat POST through the transport. Text deltas are gathered and handed on once per
+ * Runs one chat POST (a question, or reading an answer again) through the transport. Text deltas are gathered and handed on once per
  * frame, so a fast stream costs one render a frame however many tokens arrive. Stopping the
  * actor aborts the request.
  */
-export const createChatStreamActor = (transport: ChatTransport, schedule: FrameScheduler = nextFrame) =>
-  fromCallback<{ type: 'noop' }, ChatRequest>(({ input, sendBack }) => {
+export const createChatStreamActor = <Request = ChatRequest>(transport: ChatTransport<Request>, schedule: FrameScheduler = nextFrame) =>
+  fromCallback<{ type: 'noop' }, Request>(({ input, sendBack }) => {
     const controller = new AbortController();
     let pending = '';
     let cancelFrame: (() => void) | null = null;
@@ -74,10 +80,18 @@ export const createChatStreamActor = (transport: ChatTransport, schedule: FrameS
             if (pending) cancelFrame = cancel;
           }
           break;
+        case 'resume':
+          sendBack({ type: 'stream.resumed', offset: event.offset } satisfies ChatStreamReport);
+          break;
         case 'end':
           cancelFrame?.();
           flush();
           sendBack({ type: 'stream.ended', messageIds: event.messageIds } satisfies ChatStreamReport);
+          break;
+        case 'incomplete':
+          cancelFrame?.();
+          flush();
+          sendBack({ type: 'stream.stopped' } satisfies ChatStreamReport);
           break;
         case 'error':
           // the transport rejects after the close, with this message

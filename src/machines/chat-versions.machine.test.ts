@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
-import type { ChatRequest } from '../contract/chat';
+import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import type { Conversation } from '../contract/conversations';
 import type { Message } from '../contract/messages';
 import { chatMachine, MAX_DRAFTS, writeDraft, type DraftBook } from './chat.machine';
@@ -149,6 +149,108 @@ describe('chat versions', () => {
     actor.send({ type: 'regenerate', key: keyOf('a2') });
     actor.send({ type: 'version.show', key: keyOf('a2'), offset: -1 });
     expect(streams).toHaveLength(1);
+    expect(actor.getSnapshot().matches('streaming')).toBe(true);
+  });
+});
+
+describe('chat versions with answers that outlive the page', () => {
+  /** A conversation whose chosen path ends in `last`; resume and stop calls are recorded. */
+  const live = (messages: Message[], options: { select?: () => Promise<Message[]> } = {}) => {
+    const streams: Streamed[] = [];
+    const resumes: { request: ChatResumeRequest; report: (event: ChatStreamReport) => void }[] = [];
+    const stops: { conversationId: string; messageId: string }[] = [];
+    const actor = createActor(
+      chatMachine.provide({
+        actors: {
+          loadConversation: fromPromise(async () => ({ conversation, messages })),
+          chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(({ input, sendBack }) => {
+            streams.push({ request: input, report: (event) => sendBack(event as never) });
+            return () => undefined;
+          }),
+          resumeStream: fromCallback<{ type: 'noop' }, ChatResumeRequest>(({ input, sendBack }) => {
+            resumes.push({ request: input, report: (event) => sendBack(event as never) });
+            return () => undefined;
+          }),
+          stopAnswer: fromPromise(async ({ input }) => {
+            stops.push(input);
+            return { ...message(input.messageId, 'assistant', 'Rye, stopped'), status: 'incomplete' as const };
+          }),
+          selectVersion: fromPromise(options.select ?? (async () => messages)),
+        },
+      }),
+      { input: { conversationId: 'conv-1' } },
+    ).start();
+    const keyOf = (serverId: string) => actor.getSnapshot().context.messages.find((m) => m.serverId === serverId)!.key;
+    return { actor, streams, resumes, stops, keyOf };
+  };
+  const writing = (messageId: string, content: string, siblingIds: string[]): Message => ({ ...message(messageId, 'assistant', content, siblingIds), status: 'streaming' });
+
+  it('opens a conversation whose chosen version is still being written and reads that version live', async () => {
+    const { actor, resumes } = live([message('q', 'user', 'Which flour?'), writing('a2', 'Ry', ['a1', 'a2'])]);
+    await waitFor(actor, (s) => s.matches('resuming'));
+    expect(resumes[0]!.request).toEqual({ conversationId: 'conv-1', messageId: 'a2', offset: 2 });
+  });
+
+  it('offers no edit, new answer or other version while an answer is read again, reconnected or stopped', async () => {
+    const { actor, streams, resumes, keyOf } = live([message('q', 'user', 'Which flour?'), writing('a2', 'Ry', ['a1', 'a2'])]);
+    await waitFor(actor, (s) => s.matches('resuming'));
+    const tryVersions = () => {
+      expect(actor.getSnapshot().hasTag('settled')).toBe(false);
+      actor.send({ type: 'edit.start', key: keyOf('q') });
+      actor.send({ type: 'edit.change', text: 'Which rye?' });
+      actor.send({ type: 'edit.send' });
+      actor.send({ type: 'regenerate', key: keyOf('a2') });
+      actor.send({ type: 'version.show', key: keyOf('a2'), offset: -1 });
+    };
+    tryVersions();
+    expect(actor.getSnapshot().matches('resuming')).toBe(true);
+    resumes[0]!.report({ type: 'stream.failed', kind: 'network', message: '' } as ChatStreamReport);
+    expect(actor.getSnapshot().matches('detached')).toBe(true);
+    tryVersions();
+    expect(actor.getSnapshot().matches('detached')).toBe(true);
+    actor.send({ type: 'stop' });
+    expect(actor.getSnapshot().matches('stopping')).toBe(true);
+    tryVersions();
+    expect(streams).toHaveLength(0);
+    await waitFor(actor, (s) => s.matches('cancelled'));
+    expect(actor.getSnapshot().hasTag('settled')).toBe(true);
+  });
+
+  it('a new answer outlives a lost connection and is stopped on the server as that version', async () => {
+    const { actor, streams, resumes, stops, keyOf } = live([message('q', 'user', 'Which flour?'), message('a1', 'assistant', 'Spelt.')]);
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send({ type: 'regenerate', key: keyOf('a1') });
+    accept(streams[0]!, 'q', 'a2');
+    streams[0]!.report({ type: 'stream.delta', text: 'Ry' } as ChatStreamReport);
+    streams[0]!.report({ type: 'stream.failed', kind: 'incomplete', message: '' } as ChatStreamReport);
+    expect(actor.getSnapshot().matches('resuming')).toBe(true);
+    expect(resumes[0]!.request).toEqual({ conversationId: 'conv-1', messageId: 'a2', offset: 2 });
+    actor.send({ type: 'stop' });
+    await waitFor(actor, (s) => s.matches('cancelled'));
+    expect(stops).toEqual([{ conversationId: 'conv-1', messageId: 'a2' }]);
+    const answer = actor.getSnapshot().context.messages.at(-1)!;
+    expect([answer.content, answer.status, answer.siblingIds]).toEqual(['Rye, stopped', 'incomplete', ['a1', 'a2']]);
+  });
+
+  it('moving to a version another tab is still writing reads it live', async () => {
+    const path = [message('q', 'user', 'Which flour?'), writing('a1', 'Sp', ['a1', 'a2'])];
+    const { actor, resumes, keyOf } = live([message('q', 'user', 'Which flour?'), message('a2', 'assistant', 'Rye.', ['a1', 'a2'])], { select: async () => path });
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send({ type: 'version.show', key: keyOf('a2'), offset: -1 });
+    await waitFor(actor, (s) => s.matches('resuming'));
+    expect(resumes[0]!.request).toEqual({ conversationId: 'conv-1', messageId: 'a1', offset: 2 });
+  });
+
+  it('a Stop wished before a refused question does not stop the next one', async () => {
+    const { actor, streams } = live([message('q', 'user', 'Which flour?'), message('a1', 'assistant', 'Spelt.')]);
+    await waitFor(actor, (s) => s.matches('idle'));
+    actor.send({ type: 'draft.change', text: 'And water?' });
+    actor.send({ type: 'send' });
+    actor.send({ type: 'stop' });
+    streams[0]!.report({ type: 'stream.failed', kind: 'rejected', message: 'No' } as ChatStreamReport);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    actor.send({ type: 'send' });
+    accept(streams[1]!, 'q2', 'a3');
     expect(actor.getSnapshot().matches('streaming')).toBe(true);
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { ChatEvent, ChatRequest } from '../contract/chat';
+import type { ChatEvent, ChatRequest, ChatResumeRequest } from '../contract/chat';
 import type { Conversation } from '../contract/conversations';
 import type { Message } from '../contract/messages';
 import { StreamError, type StreamFailureKind } from '../services/chat-stream';
-import { createChatStreamActor, type ChatTransport } from './chat-stream.actor';
+import { createChatStreamActor, type ChatTransport, type ResumeTransport } from './chat-stream.actor';
 import { chatMachine, type ChatInput, type LoadedConversation } from './chat.machine';
 
 const conversation = (conversationId: string, sourceId = 'SpecialNoAgentFallback'): Conversation => ({
@@ -18,8 +18,8 @@ const conversation = (conversationId: string, sourceId = 'SpecialNoAgentFallback
 });
 
 /** One call of the fake transport: the test plays the server's part through it. */
-type StreamCall = {
-  request: ChatRequest;
+type StreamCall<Request = ChatRequest> = {
+  request: Request;
   signal: AbortSignal;
   emit: (event: ChatEvent) => void;
   finish: () => void;
@@ -32,20 +32,32 @@ const immediateFrames = (flush: () => void) => {
   return () => undefined;
 };
 
-const setup = (options: { input?: ChatInput; frames?: (flush: () => void) => () => void; create?: () => Promise<Conversation>; load?: (id: string) => Promise<LoadedConversation> } = {}) => {
+type StopAnswer = (input: { conversationId: string; messageId: string }) => Promise<Message>;
+
+const setup = (
+  options: {
+    input?: ChatInput;
+    frames?: (flush: () => void) => () => void;
+    create?: () => Promise<Conversation>;
+    load?: (id: string) => Promise<LoadedConversation>;
+    stop?: StopAnswer;
+  } = {},
+) => {
   const calls: StreamCall[] = [];
-  const transport = vi.fn<ChatTransport>(
-    (request, { signal, onEvent }) =>
-      new Promise<void>((resolve, reject) => {
-        calls.push({
-          request,
-          signal,
-          emit: onEvent,
-          finish: resolve,
-          fail: (kind, message = '') => reject(new StreamError(kind, message)),
-        });
-      }),
-  );
+  const resumeCalls: StreamCall<ChatResumeRequest>[] = [];
+  const held = <Request,>(list: StreamCall<Request>[]) => (request: Request, { signal, onEvent }: { signal: AbortSignal; onEvent: (event: ChatEvent) => void }) =>
+    new Promise<void>((resolve, reject) => {
+      list.push({
+        request,
+        signal,
+        emit: onEvent,
+        finish: resolve,
+        fail: (kind, message = '') => reject(new StreamError(kind, message)),
+      });
+    });
+  const transport = vi.fn<ChatTransport>(held(calls));
+  const resumeTransport = vi.fn<ResumeTransport>(held(resumeCalls));
+  const stopAnswer = vi.fn<StopAnswer>(options.stop ?? (async () => Promise.reject(new Error('no stop call expected'))));
   const createConversation = vi.fn<(input: { agentId: string; title: string }) => Promise<Conversation>>(
     options.create ?? (async () => conversation('conv-new')),
   );
@@ -58,6 +70,8 @@ const setup = (options: { input?: ChatInput; frames?: (flush: () => void) => () 
     chatMachine.provide({
       actors: {
         chatStream: createChatStreamActor(transport, options.frames ?? immediateFrames),
+        resumeStream: createChatStreamActor(resumeTransport, options.frames ?? immediateFrames),
+        stopAnswer: fromPromise(({ input }) => stopAnswer(input)),
         createConversation: fromPromise(({ input }) => createConversation(input)),
         loadConversation: fromPromise(({ input }) => loadConversation(input.conversationId)),
       },
@@ -78,10 +92,31 @@ const setup = (options: { input?: ChatInput; frames?: (flush: () => void) => () 
     await vi.waitFor(() => expect(calls.length).toBeGreaterThan(n));
     return calls[n]!;
   };
+  /** Waits for the resume call number n (0-based) to start. */
+  const resumeCall = async (n = 0): Promise<StreamCall<ChatResumeRequest>> => {
+    await vi.waitFor(() => expect(resumeCalls.length).toBeGreaterThan(n));
+    return resumeCalls[n]!;
+  };
   const context = () => actor.getSnapshot().context;
   const reply = () => context().messages.at(-1)!;
   const question = () => context().messages.at(-2)!;
-  return { actor, ask, calls, context, conversationCreated, createConversation, exchangeSettled, loadConversation, question, reply, streamCall, transport };
+  return {
+    actor,
+    ask,
+    calls,
+    context,
+    conversationCreated,
+    createConversation,
+    exchangeSettled,
+    loadConversation,
+    question,
+    reply,
+    resumeCall,
+    resumeTransport,
+    stopAnswer,
+    streamCall,
+    transport,
+  };
 };
 
 const start = (call: StreamCall, ids = { userMessageId: 'm-user', replyMessageId: 'm-reply' }) =>
@@ -259,19 +294,63 @@ describe('the chat machine: failures', () => {
     expect(transport).not.toHaveBeenCalled();
   });
 
-  it('keeps the partial answer and marks it incomplete when the stream breaks after the start', async () => {
-    const { actor, ask, streamCall, reply, question, context } = setup();
+  it('reads the answer again from the text shown when the stream breaks after the start, without asking again', async () => {
+    const { actor, ask, streamCall, resumeCall, reply, question, context, transport } = setup();
     ask('Tell me a story');
     const call = await streamCall();
     start(call);
     call.emit({ type: 'delta', messageId: 'm-reply', text: 'Once upon a' });
 
     call.fail('incomplete');
-    await waitFor(actor, (state) => state.matches('incomplete'));
+    const resume = await resumeCall();
+    expect(actor.getSnapshot().matches('resuming')).toBe(true);
+    expect(resume.request).toEqual({ conversationId: 'conv-new', messageId: 'm-reply', offset: 11 });
+    resume.emit({ type: 'resume', messageId: 'm-reply', offset: 11 });
+    resume.emit({ type: 'delta', messageId: 'm-reply', text: ' time.' });
+    resume.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
+    await waitFor(actor, (state) => state.matches('done'));
 
     expect(question()).toMatchObject({ content: 'Tell me a story', serverId: 'm-user' });
-    expect(reply()).toMatchObject({ content: 'Once upon a', status: 'incomplete' });
+    expect(reply()).toMatchObject({ content: 'Once upon a time.', status: 'complete' });
     expect(context().draft).toBe('');
+    expect(transport).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps what the server stored when the answer was stopped elsewhere, cutting what it never stored', async () => {
+    const { actor, ask, streamCall, resumeCall, reply } = setup();
+    ask('Tell me a story');
+    const call = await streamCall();
+    start(call);
+    call.emit({ type: 'delta', messageId: 'm-reply', text: 'Once upon a' });
+    call.fail('incomplete');
+    const resume = await resumeCall();
+    // The server lost its last unsaved second: it has only "Once upon".
+    resume.emit({ type: 'resume', messageId: 'm-reply', offset: 9 });
+    resume.emit({ type: 'incomplete', messageId: 'm-reply' });
+    await waitFor(actor, (state) => state.matches('incomplete'));
+    expect(reply()).toMatchObject({ content: 'Once upon', status: 'incomplete', error: null });
+    expect(actor.getSnapshot().can({ type: 'retry' })).toBe(true);
+  });
+
+  it('waits for the connection when the answer cannot be read again, then reads it from where it was', async () => {
+    const { actor, ask, streamCall, resumeCall, reply } = setup();
+    ask('Tell me a story');
+    const call = await streamCall();
+    start(call);
+    call.emit({ type: 'delta', messageId: 'm-reply', text: 'Once' });
+    call.fail('network');
+    (await resumeCall(0)).fail('network');
+    await waitFor(actor, (state) => state.matches('detached'));
+    expect(reply()).toMatchObject({ content: 'Once', status: 'incomplete' });
+
+    actor.send({ type: 'connection.restored' });
+    const again = await resumeCall(1);
+    expect(again.request.offset).toBe(4);
+    expect(reply().status).toBe('streaming');
+    again.emit({ type: 'resume', messageId: 'm-reply', offset: 4 });
+    again.emit({ type: 'delta', messageId: 'm-reply', text: ' upon a time.' });
+    again.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
+    expect(reply()).toMatchObject({ content: 'Once upon a time.', status: 'complete' });
   });
 
   it('marks the answer failed with the agent message when the agent errs after the start', async () => {
@@ -289,24 +368,51 @@ describe('the chat machine: failures', () => {
     expect(context().failure).toEqual({ kind: 'agent-error', message: 'The model is overloaded' });
   });
 
-  it('stop aborts the request and keeps the partial answer as cancelled', async () => {
-    const { actor, ask, streamCall, reply, exchangeSettled } = setup();
+  it('stop asks the server to stop, and shows exactly the text it stored', async () => {
+    const stored: Message = { messageId: 'm-reply', conversationId: 'conv-new', role: 'assistant', content: '1, 2, 3, 4', status: 'incomplete', files: [], createdAt: '2025-01-01T00:00:00.000Z' };
+    const { actor, ask, streamCall, reply, exchangeSettled, stopAnswer } = setup({ stop: async () => stored });
     ask('Count to a million');
     const call = await streamCall();
     start(call);
     call.emit({ type: 'delta', messageId: 'm-reply', text: '1, 2, 3' });
 
     actor.send({ type: 'stop' });
-
-    expect(actor.getSnapshot().matches('cancelled')).toBe(true);
+    expect(actor.getSnapshot().matches('stopping')).toBe(true);
+    expect(stopAnswer).toHaveBeenCalledWith({ conversationId: 'conv-new', messageId: 'm-reply' });
+    await waitFor(actor, (state) => state.matches('cancelled'));
     expect(call.signal.aborted).toBe(true);
-    expect(reply()).toMatchObject({ content: '1, 2, 3', status: 'incomplete', error: null });
+    expect(reply()).toMatchObject({ content: '1, 2, 3, 4', status: 'incomplete', error: null });
     expect(exchangeSettled).toHaveBeenCalled();
 
-    // what the transport says after the abort changes nothing
-    call.emit({ type: 'delta', messageId: 'm-reply', text: ', 4' });
+    // what the transport says after the stop changes nothing
+    call.emit({ type: 'delta', messageId: 'm-reply', text: ', 5' });
     call.finish();
-    expect(reply().content).toBe('1, 2, 3');
+    expect(reply().content).toBe('1, 2, 3, 4');
+  });
+
+  it('a stop pressed before the server took the question stops the answer as soon as it has one', async () => {
+    const stored: Message = { messageId: 'm-reply', conversationId: 'conv-new', role: 'assistant', content: '', status: 'incomplete', files: [], createdAt: '2025-01-01T00:00:00.000Z' };
+    const { actor, ask, streamCall, stopAnswer, reply } = setup({ stop: async () => stored });
+    ask('Count');
+    const call = await streamCall();
+    actor.send({ type: 'stop' });
+    expect(actor.getSnapshot().matches('streaming')).toBe(true);
+    expect(stopAnswer).not.toHaveBeenCalled();
+    start(call);
+    expect(stopAnswer).toHaveBeenCalledWith({ conversationId: 'conv-new', messageId: 'm-reply' });
+    await waitFor(actor, (state) => state.matches('cancelled'));
+    expect(reply()).toMatchObject({ content: '', status: 'incomplete' });
+  });
+
+  it('keeps the text shown when the stop call fails', async () => {
+    const { actor, ask, streamCall, reply } = setup({ stop: async () => Promise.reject(new Error('offline')) });
+    ask('Count');
+    const call = await streamCall();
+    start(call);
+    call.emit({ type: 'delta', messageId: 'm-reply', text: '1, 2' });
+    actor.send({ type: 'stop' });
+    await waitFor(actor, (state) => state.matches('cancelled'));
+    expect(reply()).toMatchObject({ content: '1, 2', status: 'incomplete' });
   });
 });
 
@@ -317,7 +423,7 @@ describe('the chat machine: retry', () => {
     const first = await streamCall(0);
     start(first);
     first.emit({ type: 'delta', messageId: 'm-reply', text: 'Once' });
-    first.fail('incomplete');
+    first.fail('malformed');
     await waitFor(actor, (state) => state.matches('incomplete'));
 
     actor.send({ type: 'retry' });
@@ -343,7 +449,7 @@ describe('the chat machine: retry', () => {
     const first = await streamCall(0);
     start(first);
     first.emit({ type: 'delta', messageId: 'm-reply', text: 'Once upon' });
-    first.fail('incomplete');
+    first.fail('malformed');
     await waitFor(actor, (state) => state.matches('incomplete'));
 
     actor.send({ type: 'retry' });
@@ -356,7 +462,7 @@ describe('the chat machine: retry', () => {
   });
 
   it('can retry a failed or stopped answer too, but not a question the server never took', async () => {
-    const { actor, ask, streamCall } = setup();
+    const { actor, ask, streamCall } = setup({ stop: async () => Promise.reject(new Error('offline')) });
     ask('Hi');
     const first = await streamCall(0);
     first.fail('rejected', 'nope');
@@ -367,6 +473,7 @@ describe('the chat machine: retry', () => {
     const second = await streamCall(1);
     start(second);
     actor.send({ type: 'stop' });
+    await waitFor(actor, (state) => state.matches('cancelled'));
     expect(actor.getSnapshot().can({ type: 'retry' })).toBe(true);
   });
 });
@@ -374,8 +481,34 @@ describe('the chat machine: retry', () => {
 describe('the chat machine: opening a conversation', () => {
   const history: Message[] = [
     { messageId: 'a', conversationId: 'conv-9', role: 'user', content: 'Hello', status: 'complete', files: [], createdAt: '2025-01-01T00:00:00.000Z' },
-    { messageId: 'b', conversationId: 'conv-9', role: 'assistant', content: 'Hi the', status: 'streaming', files: [], createdAt: '2025-01-01T00:00:01.000Z' },
+    { messageId: 'b', conversationId: 'conv-9', role: 'assistant', content: 'Hi the', status: 'incomplete', files: [], createdAt: '2025-01-01T00:00:01.000Z' },
   ];
+  const streaming: Message[] = [history[0]!, { ...history[1]!, status: 'streaming' }];
+
+  it('attaches to an answer still being written: reads it from the text loaded, then live', async () => {
+    const { actor, resumeCall, context, transport } = setup({ load: async (id) => ({ conversation: conversation(id), messages: streaming }) });
+    actor.send({ type: 'conversation.open', conversationId: 'conv-9' });
+    const resume = await resumeCall();
+    expect(actor.getSnapshot().matches('resuming')).toBe(true);
+    expect(resume.request).toEqual({ conversationId: 'conv-9', messageId: 'b', offset: 6 });
+    expect(context().messages.at(-1)).toMatchObject({ content: 'Hi the', status: 'streaming' });
+    expect(actor.getSnapshot().can({ type: 'stop' })).toBe(true);
+    resume.emit({ type: 'resume', messageId: 'b', offset: 6 });
+    resume.emit({ type: 'delta', messageId: 'b', text: 're.' });
+    resume.emit({ type: 'end', messageIds: ['a', 'b'] });
+    await waitFor(actor, (state) => state.matches('done'));
+    expect(context().messages.at(-1)).toMatchObject({ content: 'Hi there.', status: 'complete' });
+    expect(transport).not.toHaveBeenCalled();
+  });
+
+  it('leaving a conversation while it answers detaches without stopping the answer', async () => {
+    const { actor, resumeCall, stopAnswer } = setup({ load: async (id) => ({ conversation: conversation(id), messages: id === 'conv-9' ? streaming : [] }) });
+    actor.send({ type: 'conversation.open', conversationId: 'conv-9' });
+    const resume = await resumeCall();
+    actor.send({ type: 'conversation.open', conversationId: 'conv-2' });
+    expect(resume.signal.aborted).toBe(true);
+    expect(stopAnswer).not.toHaveBeenCalled();
+  });
 
   it('loads the history, marking an answer cut off mid-stream as incomplete', async () => {
     const { actor, loadConversation, context } = setup({
@@ -392,6 +525,14 @@ describe('the chat machine: opening a conversation', () => {
       ['a', 'Hello', 'complete'],
       ['b', 'Hi the', 'incomplete'],
     ]);
+  });
+
+  it('marks an older answer left streaming as incomplete: only the last can still be written', async () => {
+    const older: Message[] = [...streaming, { ...history[0]!, messageId: 'c' }, { ...history[1]!, messageId: 'd', status: 'complete' }];
+    const { actor, context } = setup({ load: async (id) => ({ conversation: conversation(id), messages: older }) });
+    actor.send({ type: 'conversation.open', conversationId: 'conv-9' });
+    await waitFor(actor, (state) => state.matches('idle'));
+    expect(context().messages.map((message) => message.status)).toEqual(['complete', 'incomplete', 'complete', 'complete']);
   });
 
   it('offers the retry of an answer cut short before the page opened, and answers the stored question again', async () => {

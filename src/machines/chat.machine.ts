@@ -1,6 +1,6 @@
-import { and, assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
+import { and, assertEvent, assign, fromCallback, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { DEFAULT_AGENT_ID } from '../contract/constants';
-import type { ChatRequest } from '../contract/chat';
+import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import { titleFromQuestion } from '../contract/chat-title';
 import type { Conversation } from '../contract/conversations';
 import type { FileRef } from '../contract/media';
@@ -68,6 +68,8 @@ export type ChatContext = {
   versionTarget: string | null;
   /** Unsent text per conversation (and per agent for a new chat), kept across reloads. */
   drafts: DraftBook;
+  /** Stop was pressed before the server took the question: it is stopped as soon as it does. */
+  stopWanted: boolean;
 };
 
 /** One unsent text per place: a conversation's id, or `new:<agentId>` for a new chat. */
@@ -111,19 +113,27 @@ export type ChatEvent =
   | { type: 'regenerate'; key: string }
   | { type: 'version.show'; key: string; offset: -1 | 1 }
   | { type: 'drafts.loaded'; drafts: DraftBook }
+  /** The browser is online again: an answer whose connection was lost is read again. */
+  | { type: 'connection.restored' }
   | ChatStreamReport;
 
 export type ChatInput = { agentId?: string; conversationId?: string | null };
 
 export type LoadedConversation = { conversation: Conversation; messages: Message[] };
 
-const fromServer = (message: Message): ChatMessage => ({
+/** Being written right now: the last message of a conversation, an answer still `streaming`. */
+const answerBeingWritten = (messages: Message[]): Message | null => {
+  const last = messages.at(-1);
+  return last?.role === 'assistant' && last.status === 'streaming' ? last : null;
+};
+
+const fromServer = (message: Message, index: number, messages: Message[]): ChatMessage => ({
   key: message.messageId,
   serverId: message.messageId,
   role: message.role,
   content: message.content,
-  // An answer still marked as streaming in history was cut off before it could finish.
-  status: message.status === 'streaming' ? 'incomplete' : message.status,
+  // Only the last answer can still be being written; an older one left `streaming` was cut off.
+  status: message.status === 'streaming' && index < messages.length - 1 ? 'incomplete' : message.status,
   files: message.files,
   error: message.error ?? null,
   siblingIds: message.siblingIds ?? [message.messageId],
@@ -174,7 +184,10 @@ const regenerable = (messages: ChatMessage[], key: string) => {
 
 const blankConversation = (
   agentId: string,
-): Pick<ChatContext, 'agentId' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'editing' | 'versionTarget' | 'addressPending'> => ({
+): Pick<
+  ChatContext,
+  'agentId' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'editing' | 'versionTarget' | 'addressPending' | 'stopWanted'
+> => ({
   agentId,
   conversationId: null,
   addressPending: false,
@@ -185,7 +198,10 @@ const blankConversation = (
   failure: null,
   editing: null,
   versionTarget: null,
+  stopWanted: false,
 });
+
+const replyOf = (context: ChatContext) => context.messages.find((message) => message.key === context.replyKey);
 
 const failureOf = (event: Extract<ChatStreamReport, { type: 'stream.failed' }>): ChatFailure => ({
   kind: event.kind,
@@ -201,6 +217,11 @@ const updateMessage = (messages: ChatMessage[], key: string | null, patch: (mess
  * it, retry it. A question the server never accepted goes back into the input box; an answer
  * cut short is kept and marked, with a retry that answers the stored question again (the
  * question itself is never sent twice).
+ *
+ * An answer belongs to the server, not to this page: leaving a conversation detaches from its
+ * answer (which goes on), opening one whose answer is being written attaches to it (`resuming`),
+ * a lost connection reads it again from the text already shown, and Stop asks the server to stop
+ * it and shows the text it stored.
  */
 export const chatMachine = setup({
   types: {
@@ -219,6 +240,10 @@ export const chatMachine = setup({
     selectVersion: fromPromise<Message[], { conversationId: string; messageId: string }>(async () => {
       throw new Error('selectVersion is provided where the app starts');
     }),
+    resumeStream: fromCallback<{ type: 'noop' }, ChatResumeRequest>(() => () => undefined),
+    stopAnswer: fromPromise<Message, { conversationId: string; messageId: string }>(async () => {
+      throw new Error('stopAnswer is provided where the app starts');
+    }),
   },
   actions: {
     /** The conversation now has an id: the screen puts it in the address bar and the history. */
@@ -233,6 +258,7 @@ export const chatMachine = setup({
         outgoing: newOutgoing({ text: context.draft, files: context.attachments }),
         replyKey,
         failure: null,
+        stopWanted: false,
         draft: '',
         drafts: writeDraft(context.drafts, draftScope(context), ''),
         attachments: [],
@@ -257,6 +283,7 @@ export const chatMachine = setup({
         outgoing: newOutgoing({ text: editing.text.trim(), editMessageId: edited.serverId, thread: context.messages }),
         replyKey,
         failure: null,
+        stopWanted: false,
         editing: null,
         messageIds: [],
         messages: [
@@ -277,6 +304,7 @@ export const chatMachine = setup({
         outgoing: newOutgoing({ regenerateMessageId: answer.serverId, thread: context.messages }),
         replyKey,
         failure: null,
+        stopWanted: false,
         editing: null,
         messageIds: [],
         messages: [...context.messages.slice(0, index), localMessage(replyKey, 'assistant', '', [], answer.siblingIds)],
@@ -309,7 +337,12 @@ export const chatMachine = setup({
       assertEvent(event, 'version.show');
       return { versionTarget: versionAway(context.messages, event.key, event.offset), failure: null, editing: null };
     }),
-    showPath: assign((_, params: { messages: Message[] }) => ({ messages: params.messages.map(fromServer), versionTarget: null })),
+    /** The chosen path as the server stores it; an answer at its end still being written is the one to read. */
+    showPath: assign((_, params: { messages: Message[] }) => ({
+      messages: params.messages.map(fromServer),
+      versionTarget: null,
+      replyKey: answerBeingWritten(params.messages)?.messageId ?? null,
+    })),
     setVersionFailure: assign((_, params: { message: string }) => ({ versionTarget: null, failure: { kind: 'version' as const, message: params.message } })),
     loadDrafts: assign(({ context, event }) => {
       assertEvent(event, 'drafts.loaded');
@@ -381,6 +414,33 @@ export const chatMachine = setup({
         error: params.failure?.message ?? null,
       })),
     })),
+    /** The answer being read again continues from `offset`: what was shown past it is not stored. */
+    cutReply: assign(({ context, event }) => {
+      assertEvent(event, 'stream.resumed');
+      return { messages: updateMessage(context.messages, context.replyKey, (message) => ({ content: message.content.slice(0, event.offset) })) };
+    }),
+    /** The connection was lost while the answer is still being written: it is read again later. */
+    markDetached: assign(({ context }, params: { failure: ChatFailure }) => ({
+      failure: params.failure,
+      messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'incomplete' as const, error: null })),
+    })),
+    markResuming: assign(({ context }) => ({
+      failure: null,
+      outgoing: null,
+      messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'streaming' as const, error: null })),
+    })),
+    wantStop: assign({ stopWanted: true }),
+    forgetStopWish: assign({ stopWanted: false }),
+    /** After Stop, the answer shows exactly what the server stored. */
+    takeStoredReply: assign(({ context }, params: { stored: Message }) => ({
+      outgoing: null,
+      failure: null,
+      messages: updateMessage(context.messages, context.replyKey, () => ({
+        content: params.stored.content,
+        status: params.stored.status === 'streaming' ? ('incomplete' as const) : params.stored.status,
+        error: params.stored.error ?? null,
+      })),
+    })),
     setDraft: assign(({ context, event }) => {
       assertEvent(event, 'draft.change');
       return { draft: event.text, drafts: writeDraft(context.drafts, draftScope(context), event.text) };
@@ -408,6 +468,7 @@ export const chatMachine = setup({
     setLoaded: assign((_, params: { loaded: LoadedConversation }) => ({
       agentId: params.loaded.conversation.sourceId,
       messages: params.loaded.messages.map(fromServer),
+      replyKey: answerBeingWritten(params.loaded.messages)?.messageId ?? null,
     })),
     prepareRetry: assign(({ context }) => {
       const replyIndex = context.messages.findLastIndex((message) => message.role === 'assistant');
@@ -417,6 +478,7 @@ export const chatMachine = setup({
       return {
         replyKey: reply.key,
         failure: null,
+        stopWanted: false,
         outgoing: newOutgoing({
           retryMessageId: question.serverId,
           previous: { content: reply.content, status: reply.status, error: reply.error },
@@ -442,6 +504,13 @@ export const chatMachine = setup({
     editHasText: ({ context }) => context.editing !== null && context.editing.text.trim().length > 0 && editable(context.messages, context.editing.key),
     canRegenerate: ({ context, event }) => event.type === 'regenerate' && regenerable(context.messages, event.key),
     hasThatVersion: ({ context, event }) => event.type === 'version.show' && versionAway(context.messages, event.key, event.offset) !== null,
+    /** The conversation opened on an answer still being written. */
+    loadedAnswerBeingWritten: (_, params: { loaded: LoadedConversation }) => answerBeingWritten(params.loaded.messages) !== null,
+    stopWanted: ({ context }) => context.stopWanted,
+    /** The path the server now shows ends in an answer still being written. */
+    pathBeingWritten: (_, params: { messages: Message[] }) => answerBeingWritten(params.messages) !== null,
+    /** The connection broke (or never opened) while the answer may still be being written. */
+    isConnectionLost: ({ event }) => event.type === 'stream.failed' && (event.kind === 'incomplete' || event.kind === 'network'),
     isRefusedRetry: ({ context }) => context.outgoing?.retryMessageId != null && !context.outgoing.accepted,
     replacedFailedAnswer: ({ context }) => context.outgoing?.previous?.status === 'failed',
     isAgentError: ({ event }) => event.type === 'stream.failed' && event.kind === 'agent-error',
@@ -512,10 +581,17 @@ export const chatMachine = setup({
         id: 'loadConversation',
         src: 'loadConversation',
         input: ({ context }) => ({ conversationId: context.conversationId ?? '' }),
-        onDone: {
-          target: 'idle',
-          actions: { type: 'setLoaded', params: ({ event }) => ({ loaded: event.output }) },
-        },
+        onDone: [
+          {
+            guard: { type: 'loadedAnswerBeingWritten', params: ({ event }) => ({ loaded: event.output }) },
+            target: 'resuming',
+            actions: { type: 'setLoaded', params: ({ event }) => ({ loaded: event.output }) },
+          },
+          {
+            target: 'idle',
+            actions: { type: 'setLoaded', params: ({ event }) => ({ loaded: event.output }) },
+          },
+        ],
         onError: {
           target: 'loadFailed',
           actions: { type: 'setLoadFailure', params: ({ event }) => ({ message: event.error instanceof Error ? event.error.message : '' }) },
@@ -584,7 +660,7 @@ export const chatMachine = setup({
         }),
       },
       on: {
-        'stream.accepted': { actions: 'acceptExchange' },
+        'stream.accepted': [{ guard: 'stopWanted', target: 'stopping', actions: 'acceptExchange' }, { actions: 'acceptExchange' }],
         'stream.delta': { actions: 'appendDelta' },
         'stream.ended': {
           target: 'done',
@@ -614,6 +690,8 @@ export const chatMachine = setup({
               { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
             ],
           },
+          // The answer goes on without this connection: it is read again from the text shown.
+          { guard: and(['wasAccepted', 'isConnectionLost']), target: 'resuming' },
           {
             guard: 'wasAccepted',
             target: 'incomplete',
@@ -633,7 +711,81 @@ export const chatMachine = setup({
             ],
           },
         ],
-        stop: {
+        // Before the server took the question there is no answer to stop yet: it is stopped once there is.
+        stop: [{ guard: 'wasAccepted', target: 'stopping' }, { actions: 'wantStop' }],
+      },
+    },
+    /** Attached to an answer being written: read from the text shown, then live. */
+    resuming: {
+      entry: 'markResuming',
+      invoke: {
+        id: 'resumeStream',
+        src: 'resumeStream',
+        input: ({ context }) => ({
+          conversationId: context.conversationId ?? '',
+          messageId: replyOf(context)?.serverId ?? '',
+          offset: replyOf(context)?.content.length ?? 0,
+        }),
+      },
+      on: {
+        'stream.resumed': { actions: 'cutReply' },
+        'stream.delta': { actions: 'appendDelta' },
+        'stream.ended': {
+          target: 'done',
+          actions: ['completeReply', { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) }],
+        },
+        'stream.stopped': {
+          target: 'incomplete',
+          actions: [
+            { type: 'markReply', params: { status: 'incomplete', failure: null } },
+            { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
+          ],
+        },
+        'stream.failed': [
+          {
+            guard: 'isAgentError',
+            target: 'failed',
+            actions: [
+              { type: 'markReply', params: ({ event }) => ({ status: 'failed' as const, failure: failureOf(event) }) },
+              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
+            ],
+          },
+          {
+            guard: 'isConnectionLost',
+            target: 'detached',
+            actions: { type: 'markDetached', params: ({ event }) => ({ failure: failureOf(event) }) },
+          },
+          {
+            target: 'incomplete',
+            actions: { type: 'markReply', params: ({ event }) => ({ status: 'incomplete' as const, failure: failureOf(event) }) },
+          },
+        ],
+        stop: { target: 'stopping' },
+      },
+    },
+    /** The connection to an answer still being written is lost: it is read again when it comes back. */
+    detached: {
+      on: {
+        'connection.restored': { target: 'resuming' },
+        retry: { target: 'resuming' },
+        stop: { target: 'stopping' },
+      },
+    },
+    /** The server is asked to stop the answer; the page then shows the text it stored. */
+    stopping: {
+      entry: ['forgetStopWish', 'forgetFailure'],
+      invoke: {
+        id: 'stopAnswer',
+        src: 'stopAnswer',
+        input: ({ context }) => ({ conversationId: context.conversationId ?? '', messageId: replyOf(context)?.serverId ?? '' }),
+        onDone: {
+          target: 'cancelled',
+          actions: [
+            { type: 'takeStoredReply', params: ({ event }) => ({ stored: event.output }) },
+            { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
+          ],
+        },
+        onError: {
           target: 'cancelled',
           actions: [
             { type: 'markReply', params: { status: 'incomplete', failure: null } },
@@ -647,7 +799,15 @@ export const chatMachine = setup({
         id: 'selectVersion',
         src: 'selectVersion',
         input: ({ context }) => ({ conversationId: context.conversationId ?? '', messageId: context.versionTarget ?? '' }),
-        onDone: { target: 'idle', actions: { type: 'showPath', params: ({ event }) => ({ messages: event.output }) } },
+        onDone: [
+          // The version shown is an answer still being written (asked from another tab): it is read live.
+          {
+            guard: { type: 'pathBeingWritten', params: ({ event }) => ({ messages: event.output }) },
+            target: 'resuming',
+            actions: { type: 'showPath', params: ({ event }) => ({ messages: event.output }) },
+          },
+          { target: 'idle', actions: { type: 'showPath', params: ({ event }) => ({ messages: event.output }) } },
+        ],
         onError: {
           target: 'idle',
           actions: { type: 'setVersionFailure', params: ({ event }) => ({ message: event.error instanceof Error ? event.error.message : '' }) },
@@ -695,3 +855,7 @@ export const chatMachine = setup({
     },
   },
 });
+
+/** An answer is on its way (asked, being read, reconnecting or being stopped): the composer offers Stop. */
+export const isAnswering = (state: SnapshotFrom<typeof chatMachine>): boolean =>
+  (['sending', 'creatingConversation', 'streaming', 'resuming', 'detached', 'stopping'] as const).some((answering) => state.matches(answering));

@@ -1,6 +1,6 @@
 import { fetchEventSource } from '@microsoft/fetch-event-source';
 import * as v from 'valibot';
-import { chatEventSchema, type ChatEvent, type ChatRequest } from '../contract/chat';
+import { chatEventSchema, type ChatEvent, type ChatRequest, type ChatResumeRequest } from '../contract/chat';
 import { routes } from '../contract/routes';
 import { apiUrl, authHeaders, reportUnauthorized } from './http';
 import { retryAfterSeconds } from './retry-after';
@@ -62,12 +62,22 @@ export type StreamChatOptions = {
  * (the library's automatic retry is disabled by throwing from `onerror`).
  * An abort through `signal` resolves quietly: the caller knows it stopped the stream.
  */
-export const streamChat = async (request: ChatRequest, { signal, onEvent }: StreamChatOptions): Promise<void> => {
+export const streamChat = (request: ChatRequest, options: StreamChatOptions): Promise<void> => streamEvents(routes.chat.path, request, options);
+
+/**
+ * Reads an answer again from `offset` (after a reload, a lost connection, in another tab), live
+ * while it is written. Resolves after `end`, or after `incomplete` (the answer was stopped);
+ * rejects like `streamChat` otherwise. Reading again sends no question.
+ */
+export const resumeChat = (request: ChatResumeRequest, options: StreamChatOptions): Promise<void> =>
+  streamEvents(routes.chatResume.path, request, options);
+
+const streamEvents = async (path: string, request: ChatRequest | ChatResumeRequest, { signal, onEvent }: StreamChatOptions): Promise<void> => {
   let opened = false;
   let ended = false;
   let agentError: string | null = null;
 
-  await fetchEventSource(apiUrl(routes.chat.path), {
+  await fetchEventSource(apiUrl(path), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: EVENT_STREAM, ...authHeaders() },
     body: JSON.stringify(request),
@@ -98,7 +108,7 @@ export const streamChat = async (request: ChatRequest, { signal, onEvent }: Stre
       if (!result.success) throw new StreamError('malformed', '');
       const event = result.output;
       if (event.type === 'error') agentError = event.msg;
-      if (event.type === 'end') ended = true;
+      if (event.type === 'end' || event.type === 'incomplete') ended = true;
       onEvent(event);
     },
     onclose() {

@@ -159,6 +159,7 @@ const chatWalks = coveringWalks(chatMachine, {
     { type: 'stream.delta', text: 'Some' } as ModelEvent,
     { type: 'stream.ended', messageIds: [] } as ModelEvent,
     { type: 'stop' },
+    chat.done('stopAnswer', { messageId: 'm2', conversationId: 'c1', role: 'assistant', content: '', status: 'incomplete', files: [], createdAt: '2025-01-01T00:00:00.000Z' }),
     { type: 'retry' },
   ],
   input: {},
@@ -193,7 +194,8 @@ const CHAT_EXPECTED_AFTER: Record<string, string> = {
   'answer accepted': 'streaming',
   'words arrive': 'streaming',
   'answer ends': 'done',
-  stop: 'cancelled',
+  stop: 'stopping',
+  'answer stopped': 'cancelled',
   retry: 'streaming',
 };
 /** `draft`: a question typed and not sent yet, which the box must keep through anything but Send. */
@@ -226,6 +228,8 @@ const chatParams = ({ page }: Ctx, world: ChatWorld): TestParam<ChatSnapshot, Mo
       },
       creatingConversation: underWay,
       streaming: underWay,
+      // the server answers the stop at once: the page may already show the stopped answer
+      stopping: (state) => expectState(state),
       done: async (state) => {
         expectState(state);
         await expect(reply()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
@@ -283,6 +287,9 @@ const chatParams = ({ page }: Ctx, world: ChatWorld): TestParam<ChatSnapshot, Mo
         world.last = 'stop';
         // at once: the slow line keeps the answer under way for seconds
         await stopButton().click();
+      },
+      [chat.done('stopAnswer').type]: async () => {
+        world.last = 'answer stopped';
       },
       retry: async () => {
         world.last = 'retry';

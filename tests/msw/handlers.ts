@@ -179,6 +179,26 @@ const newestLeafUnder = (all: Message[], messageId: string): string => {
 type ChatInput = { conversationId: string; text?: string; retryMessageId?: string; editMessageId?: string; regenerateMessageId?: string };
 
 /** Plays the default answer (or a queued one) and stores the exchange, like the real server. */
+const ownAnswer = (caller: Caller, conversationId: string, messageId: string): Message => {
+  ownConversation(caller, conversationId);
+  const answer = db.messages.get(conversationId)?.find((message) => message.messageId === messageId && message.role === 'assistant');
+  if (!answer) throw new FakeApiError(404, 'Message not found');
+  return answer;
+};
+
+/** Like the server: the stored answer from the offset, then how it ended. */
+const resumeSteps = (answer: Message, offset: number): StreamStep[] => {
+  const from = Math.min(offset, answer.content.length);
+  const rest = answer.content.slice(from);
+  return [
+    { type: 'resume', messageId: answer.messageId, offset: from },
+    ...(rest ? [{ type: 'delta', messageId: answer.messageId, text: rest } satisfies StreamStep] : []),
+    ...(answer.status === 'complete' ? [{ type: 'end', messageIds: [answer.messageId] } satisfies StreamStep] : []),
+    ...(answer.status === 'incomplete' ? [{ type: 'incomplete', messageId: answer.messageId } satisfies StreamStep] : []),
+    ...(answer.status === 'failed' ? [{ type: 'error', msg: answer.error ?? '' } satisfies StreamStep] : []),
+  ];
+};
+
 const chatSteps = (input: ChatInput, caller: Caller): StreamStep[] => {
   const conversation = ownConversation(caller, input.conversationId);
   const history = db.messages.get(conversation.conversationId) ?? [];
@@ -308,6 +328,12 @@ export const handlers = {
     return ok('messageSelect', pathOf(input.conversationId));
   }),
   chat: route('chat', ({ input, caller, request }) => eventStream(chatSteps(input, caller), { signal: request.signal })),
+  chatResume: route('chatResume', ({ input, caller, request }) => eventStream(resumeSteps(ownAnswer(caller, input.conversationId, input.messageId), input.offset), { signal: request.signal })),
+  chatStop: route('chatStop', ({ input, caller }) => {
+    const answer = ownAnswer(caller, input.conversationId, input.messageId);
+    if (answer.status === 'streaming') answer.status = 'incomplete';
+    return ok('chatStop', answer);
+  }),
   login: route('login', ({ input }) => {
     if (input.loginType === 'google-oauth') {
       if (!db.google.states.delete(input.state)) throw new FakeApiError(400, 'This Google sign-in has expired or was already used. Please start again.');

@@ -11,6 +11,7 @@ import {
   listConversations,
   listMessages,
   selectMessage,
+  stopAnswer,
   updateConversation,
 } from '../../src/services/api/conversations';
 import {
@@ -35,7 +36,7 @@ import {
   updateTask,
   verifyOperationsSession,
 } from '../../src/services/api/tasks';
-import { streamChat } from '../../src/services/chat-stream';
+import { resumeChat, streamChat } from '../../src/services/chat-stream';
 import { setToken } from '../../src/services/cookies';
 import { db, seedGoogleCode, seedUser, seedWechatCode } from '../msw/db';
 import { handlers } from '../msw/handlers';
@@ -89,6 +90,15 @@ describe('the fake API', () => {
     );
     expect((await listMessages(conversation.conversationId)).at(-1)!.siblingIds).toHaveLength(2);
     expect((await selectMessage(conversation.conversationId, first!.messageId)).at(-1)!.messageId).toBe(first!.messageId);
+    expect((await listMessages(conversation.conversationId)).map((message) => message.role)).toEqual(['user', 'assistant']);
+    const answer = (await listMessages(conversation.conversationId)).at(-1)!;
+    const resumed: string[] = [];
+    await resumeChat(
+      { conversationId: conversation.conversationId, messageId: answer.messageId, offset: 2 },
+      { signal: new AbortController().signal, onEvent: (event) => resumed.push(event.type) },
+    );
+    expect(resumed).toEqual(['resume', 'delta', 'end']);
+    expect(await stopAnswer(conversation.conversationId, answer.messageId)).toMatchObject({ messageId: answer.messageId, status: 'complete' });
     await deleteConversation(conversation.conversationId);
 
 

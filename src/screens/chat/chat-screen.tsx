@@ -12,7 +12,7 @@ import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { useMessageWindow } from '../../components/use-message-window';
 import { useStickToBottom } from '../../components/use-stick-to-bottom';
 import { useDocumentTitle } from '../../i18n/use-document-title';
-import type { ChatRoute } from '../../machines/chat.machine';
+import { isAnswering, type ChatRoute } from '../../machines/chat.machine';
 import { AgentHeader } from './agent-header';
 import { ConversationHistory } from './conversation-history';
 import { useChatHistory } from '../../app/use-chat-history';
@@ -42,11 +42,12 @@ const ChatScreen = () => {
   const messages = useSelector(chat, (state) => state.context.messages);
   const draft = useSelector(chat, (state) => state.context.draft);
   const failure = useSelector(chat, (state) => state.context.failure);
-  const streaming = useSelector(chat, (state) => state.matches('streaming') || state.matches('creatingConversation') || state.matches('sending'));
+  const streaming = useSelector(chat, isAnswering);
   const canRetry = useSelector(chat, (state) => state.can({ type: 'retry' }));
   const loadFailed = useSelector(chat, (state) => state.matches('loadFailed'));
   const editing = useSelector(chat, (state) => state.context.editing);
   const versionsEnabled = useSelector(chat, (state) => state.hasTag('settled'));
+  const detached = useSelector(chat, (state) => state.matches('detached'));
   const attachments = useChatAttachments(chat);
   const { ref: scrollRef, atBottom, onScroll, jumpToLatest } = useStickToBottom<HTMLDivElement>(messages);
   const windowed = useMessageWindow(messages, scrollRef, conversationId);
@@ -179,6 +180,11 @@ const ChatScreen = () => {
                   <span className="i-lucide-arrow-down" aria-hidden="true" />
                   {t('chat.jumpToLatest')}
                 </button>
+              )}
+              {detached && (
+                <p role="status" className="mb-2 text-sm text-warn">
+                  {t('chat.connectionLost')}
+                </p>
               )}
               {failure && !canRetry && !loadFailed && (
                 <p role="alert" className="mb-2 text-sm text-danger">

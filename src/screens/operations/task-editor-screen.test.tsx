@@ -29,7 +29,7 @@ const REST = ' Here is how.\n[[DRAFT]]\nWeekly releases build trust. #shipping';
 const SECOND = 'Weekly releases build trust. #shipping';
 
 type LiveStream = { request: ChatRequest; userMessageId: string; aborted: () => boolean; finish: () => void };
-type World = { view: Screen; streams: LiveStream[]; drafting: SeenRequest[]; taskId: () => string | null };
+type World = { view: Screen; streams: LiveStream[]; drafting: SeenRequest[]; stops: SeenRequest[]; taskId: () => string | null };
 
 const liveWriter = (streams: LiveStream[]) => {
   let seq = 0;
@@ -90,6 +90,8 @@ const testParams = (world: () => World): Params => ({
       expect(drafts()[0]).toHaveTextContent('Unfinished');
       expect(screen.getByText('The drafts stopped before the end; what arrived is kept.')).toBeInTheDocument();
       await expect.poll(() => current(world()).aborted()).toBe(true);
+      // a draft does not outlive the editor: the server is told to stop writing it
+      await expect.poll(() => world().stops.at(-1)?.body).toBe(JSON.stringify({ conversationId: current(world()).request.conversationId, messageId: `r-${world().streams.length}` }));
     },
     drafted: async () => {
       await expect.poll(() => drafts().length).toBe(2);
@@ -207,6 +209,7 @@ describe('writing a LinkedIn task on the screen', () => {
     const streams: LiveStream[] = [];
     server.use(liveWriter(streams));
     const drafting = recordRequests(endpoints.taskDrafting.path);
+    const stops = recordRequests(endpoints.chatStop.path);
     const view = await renderWithRuntime(
       <Switch>
         <Route path="/kraken-operation" component={OperationsArea} />
@@ -215,7 +218,7 @@ describe('writing a LinkedIn task on the screen', () => {
       { url: '/kraken-operation/task/linkedin', signedInAs: user },
     );
     await screen.findByRole('heading', { name: 'LinkedIn task' });
-    world = { view, streams, drafting, taskId: () => /edit\/(.+)$/.exec(view.url())?.[1] ?? null };
+    world = { view, streams, drafting, stops, taskId: () => /edit\/(.+)$/.exec(view.url())?.[1] ?? null };
     await params.states.blank();
     for (const [action, step] of steps) {
       await params.events[action]();

@@ -25,3 +25,7 @@ export const listMessages = (conversationId: string, options?: CallOptions) =>
 
 export const selectMessage = (conversationId: string, messageId: string, options?: CallOptions) =>
   call('messageSelect', { conversationId, messageId }, options);
+
+/** Stops an answer being written, wherever it was asked; answers the answer as stored. */
+export const stopAnswer = (conversationId: string, messageId: string, options?: CallOptions) =>
+  call('chatStop', { conversationId, messageId }, options);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Route, Switch } from 'wouter';
 import type { SnapshotFrom } from 'xstate';
 import type { TestParam } from 'xstate/graph';
-import { chatRequestSchema, type ChatRequest } from '../../../src/contract/chat';
+import { chatRequestSchema, chatResumeRequestSchema, chatStopRequestSchema, type ChatRequest, type ChatResumeRequest } from '../../../src/contract/chat';
 import type { Conversation } from '../../../src/contract/conversations';
 import { endpoints } from '../../../src/contract/endpoints';
 import type { Message } from '../../../src/contract/messages';
@@ -26,7 +26,9 @@ import { describeEvents, productionPaths, type ModelEvent } from './production-p
  * every request until the path says how the server answers it. After each step the page is
  * checked against rules written from the product (a failed send keeps the message, a broken
  * stream keeps the partial answer and offers a retry, Stop keeps what was shown, a retry answers
- * the stored question without sending it again), never read from the machine.
+ * the stored question without sending it again; an answer being written is attached to, read
+ * again after a lost connection, and after Stop shows exactly what the server stored), never read
+ * from the machine.
  */
 type Snapshot = SnapshotFrom<typeof chatMachine>;
 /** An event of the traversal, with its payload (a click's text, a stream's failure kind...). */
@@ -40,6 +42,10 @@ const AGENT_ERROR = 'The model is overloaded';
 const STORED_TITLE = 'Sourdough';
 const STORED_QUESTION = 'How long to proof sourdough?';
 const STORED_ANSWER = 'Overnight, in the fridge';
+/** What the server wrote while the page was not reading: the page shows it once it reads again. */
+const CONTINUED = ', covered';
+/** What the server had written when it was told to stop: the page shows that, not what it had. */
+const STOPPED_AT = ' and then';
 
 const conversationOf = (conversationId: string): Conversation => ({
   conversationId,
@@ -50,7 +56,7 @@ const conversationOf = (conversationId: string): Conversation => ({
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
 });
-const storedMessages = (conversationId: string, answerStatus: 'complete' | 'incomplete'): Message[] => [
+const storedMessages = (conversationId: string, answerStatus: 'complete' | 'incomplete' | 'streaming'): Message[] => [
   { messageId: 'stored-q', conversationId, role: 'user', content: STORED_QUESTION, status: 'complete', files: [], createdAt: '2025-01-01T00:00:01.000Z' },
   { messageId: 'stored-a', conversationId, role: 'assistant', content: STORED_ANSWER, status: answerStatus, files: [], createdAt: '2025-01-01T00:00:02.000Z' },
 ];
@@ -68,6 +74,7 @@ const E = {
   addressOfCreated: { type: 'route.changed', market: false, conversationId: 'created', agentId: null },
   loadedFinished: { type: 'xstate.done.actor.loadConversation', output: { conversation: conversationOf('stored'), messages: storedMessages('stored', 'complete') } },
   loadedCut: { type: 'xstate.done.actor.loadConversation', output: { conversation: conversationOf('stored'), messages: storedMessages('stored', 'incomplete') } },
+  loadedWriting: { type: 'xstate.done.actor.loadConversation', output: { conversation: conversationOf('stored'), messages: storedMessages('stored', 'streaming') } },
   loadFailed: { type: 'xstate.error.actor.loadConversation', error: new Error('down') },
   created: { type: 'xstate.done.actor.createConversation', output: conversationOf('created') },
   createRefused: { type: 'xstate.error.actor.createConversation', error: new Error(CREATE_REFUSAL) },
@@ -80,6 +87,11 @@ const E = {
   broke: { type: 'stream.failed', kind: 'incomplete', message: '' },
   selected: { type: 'xstate.done.actor.selectVersion', output: [] },
   selectFailed: { type: 'xstate.error.actor.selectVersion', error: new Error('down') },
+  malformed: { type: 'stream.failed', kind: 'malformed', message: '' },
+  stoppedElsewhere: { type: 'stream.stopped' },
+  online: { type: 'connection.restored' },
+  stopStored: { type: 'xstate.done.actor.stopAnswer', output: {} },
+  stopFailed: { type: 'xstate.error.actor.stopAnswer', error: new Error('down') },
 } satisfies Record<string, AnyEvent>;
 
 /** Events about a message on the page: they name it by the key the machine gave it. */
@@ -107,6 +119,7 @@ const flagsOf = (state: Snapshot): string[] => {
     else if (!outgoing?.retryMessageId) flags.push('question');
     else flags.push(outgoing.accepted ? 'retry' : `retry-of-${outgoing.previous?.status}`);
     if (outgoing?.accepted) flags.push(context.messages.at(-1)?.content ? 'answering' : 'accepted');
+    if (context.stopWanted) flags.push('stop-wanted');
   }
   return flags;
 };
@@ -121,7 +134,7 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
   if (has('address-pending')) return [E.addressOfCreated];
   switch (stateOf(state)) {
     case 'loading':
-      return [E.loadedFinished, E.loadedCut, E.loadFailed];
+      return [E.loadedFinished, E.loadedCut, E.loadedWriting, E.loadFailed];
     case 'loadFailed':
       return [E.reload];
     case 'creatingConversation':
@@ -130,10 +143,17 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
       if (!has('conversation')) return has('draft') ? [E.send] : [E.type, E.openStored];
       return [...typeOrSend, ...(has('unfinished') ? [E.retry] : []), E.newChat];
     case 'streaming':
-      // a new answer is a new message: the server names it with a new id
-      if (has('new-answer')) return has('accepted') || has('answering') ? [E.ended] : [{ ...E.accepted, replyMessageId: 'r2' }, E.refused];
+      if (has('stop-wanted')) return [E.accepted, E.refused];
+      // a new answer is a new message: the server names it with a new id; it outlives a lost connection and stops on the server too
+      if (has('new-answer')) return has('accepted') || has('answering') ? [E.ended, E.broke, E.stop] : [{ ...E.accepted, replyMessageId: 'r2' }, E.refused, E.stop];
       if (!has('accepted') && !has('answering')) return [E.accepted, E.refused, E.stop, ...(has('question') ? [E.unreachable, E.agentError] : [])];
-      return [...(has('question') && has('accepted') ? [E.delta] : []), E.ended, E.broke, E.agentError, E.stop];
+      return [...(has('question') && has('accepted') ? [E.delta] : []), E.ended, E.broke, E.malformed, E.agentError, E.stop];
+    case 'resuming':
+      return [E.ended, E.stoppedElsewhere, E.agentError, E.broke, E.refused, E.stop];
+    case 'detached':
+      return [E.online, E.retry, E.stop];
+    case 'stopping':
+      return [E.stopStored, E.stopFailed];
     case 'done':
       if (has('versions')) return [showPrevious(state)];
       return has('draft') ? [E.send] : [E.type, E.newChat, regenerate(state)];
@@ -155,6 +175,7 @@ const describePath = (path: (typeof paths)[number]) =>
     .map((event: AnyEvent) => {
       const said = describeEvents([event], (done) => (done.output as { messages?: Message[] } | undefined)?.messages?.at(-1)?.status ?? 'ok');
       if (event.type === 'stream.failed') return `${said} ${String(event.kind)}`;
+      if (event.type === 'xstate.done.actor.loadConversation') return `${said} ${(event.output as { messages: Message[] }).messages[1]!.status}`;
       if (event.type === 'route.changed') return `${said} ${event.conversationId === null ? 'new chat' : event.conversationId === 'created' ? 'new address' : 'stored chat'}`;
       return said;
     })
@@ -169,13 +190,17 @@ type Post = {
   say: ((steps: StreamStep[], last?: boolean) => void) | null;
 };
 
-type Held = { call: 'messages' | 'create' | 'select'; answer: (response: Response | undefined) => void };
+type Held = { call: 'messages' | 'create' | 'select' | 'stop'; answer: (response: Response | undefined) => void };
+
+/** One resume call the fake server holds, like a chat POST. */
+type Resume = Omit<Post, 'request'> & { request: ChatResumeRequest };
 
 type Shown = { text: string; status: string };
 
 type World = {
   view: Screen;
   posts: Post[];
+  resumes: Resume[];
   held: Held[];
   seen: SeenRequest[];
   storedId: string;
@@ -200,6 +225,12 @@ type World = {
   /** Where the page is (`new`, `stored`, `created`), and the text left unsent in each place. */
   place: string;
   drafts: Record<string, string>;
+  /** Resume calls the page must have made so far. */
+  resumed: number;
+  /** The id of the answer on screen, once the server named it. */
+  replyId: string | null;
+  /** Stop was clicked before the server took the question. */
+  stopWanted: boolean;
 };
 
 /** Leaving a place keeps its unsent text; the place shown gives back its own. */
@@ -223,14 +254,27 @@ const EXPECTED_AFTER: Record<string, string> = {
   'server accepted the question': 'streaming',
   'server sent part of the answer': 'streaming',
   'server finished the answer': 'done',
-  'the stream broke after the answer began': 'incomplete',
+  'the stream broke after the answer began': 'resuming',
+  'the stream turned unreadable after the answer began': 'incomplete',
   'the agent failed after the answer began': 'failed',
   'server refused the question': 'idle',
   'server could not be reached': 'idle',
   'the agent failed before taking the question': 'idle',
   'server refused the retry of a failed answer': 'failed',
   'server refused the retry of an incomplete answer': 'incomplete',
-  'clicked stop': 'cancelled',
+  'clicked stop': 'stopping',
+  'clicked stop before the server took the question': 'unchanged',
+  'server accepted the question after stop was clicked': 'stopping',
+  'server stopped the answer and sent what it stored': 'cancelled',
+  'server could not be reached to stop the answer': 'cancelled',
+  'server sent a conversation whose answer is being written': 'resuming',
+  'server finished the answer read again': 'done',
+  'the answer was stopped elsewhere': 'incomplete',
+  'the agent failed while the answer was read again': 'failed',
+  'the connection broke while reading the answer again': 'detached',
+  'server refused to read the answer again': 'incomplete',
+  'the browser is back online': 'resuming',
+  'clicked retry while the connection was lost': 'resuming',
   'clicked retry': 'streaming',
   'clicked reload': 'loading',
   'opened a stored conversation': 'loading',
@@ -269,6 +313,15 @@ const holdCalls = (world: () => World) => {
       const body = v.parse(chatRequestSchema, await request.json());
       return new Promise<Response>((respond) => world().posts.push({ request: body, signal: request.signal, respond, say: null }));
     }),
+    http.post(endpoints.chatResume.path, async ({ request }) => {
+      const body = v.parse(chatResumeRequestSchema, await request.json());
+      return new Promise<Response>((respond) => world().resumes.push({ request: body, signal: request.signal, respond, say: null }));
+    }),
+    http.post(endpoints.chatStop.path, async ({ request }) => {
+      const body = v.parse(chatStopRequestSchema, await request.json());
+      expect(body.messageId).toBe(world().replyId);
+      return hold('stop')();
+    }),
   );
 };
 
@@ -280,6 +333,24 @@ const answerHeld = async (world: World, call: Held['call'], response: Response |
 const currentPost = async (world: World): Promise<Post> => {
   await waitFor(() => expect(world.posts).toHaveLength(world.sent));
   return world.posts.at(-1)!;
+};
+
+/** The resume call under way: it reads the answer from the text on screen, and no question goes. */
+const currentResume = async (world: World): Promise<Resume> => {
+  await waitFor(() => expect(world.resumes).toHaveLength(world.resumed));
+  const resume = world.resumes.at(-1)!;
+  expect(resume.request).toEqual({ conversationId: expect.any(String), messageId: world.replyId, offset: world.answer!.text.length });
+  return resume;
+};
+
+/** Answers the resume call: from the offset asked, what the server wrote meanwhile, then `last`. */
+const answerResume = async (world: World, last: StreamStep[]) => {
+  const resume = await currentResume(world);
+  const messageId = world.replyId!;
+  resume.respond(
+    eventStream([{ type: 'resume', messageId, offset: resume.request.offset }, { type: 'delta', messageId, text: CONTINUED }, ...last], { signal: resume.signal }),
+  );
+  world.answer = { ...world.answer!, text: world.answer!.text + CONTINUED };
 };
 
 /** Opens the held stream with the start event; the rest comes as the path goes on. */
@@ -303,6 +374,15 @@ const sent = (world: World) => {
   world.draft = '';
   world.alert = null;
   world.accepted = false;
+  world.replyId = null;
+  world.stopWanted = false;
+};
+
+/** The page reads the answer again: one resume call, the answer shown as being written. */
+const reading = (world: World) => {
+  world.resumed += 1;
+  world.answer = { ...world.answer!, status: 'streaming' };
+  world.alert = null;
 };
 
 const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
@@ -319,11 +399,47 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     await world.view.user.click(screen.getByRole('button', { name: 'Send' }));
   },
   stop: async (world) => {
-    world.answer = { ...world.answer!, status: 'incomplete' };
-    happened(world, 'clicked stop');
+    if (world.expected === 'streaming' && !world.accepted) {
+      world.stopWanted = true;
+      happened(world, 'clicked stop before the server took the question');
+    } else {
+      happened(world, 'clicked stop');
+    }
     await world.view.user.click(screen.getByRole('button', { name: 'Stop generating' }));
   },
+  'xstate.done.actor.stopAnswer': async (world) => {
+    const content = world.answer!.text + STOPPED_AT;
+    world.answer = { text: content, status: 'incomplete' };
+    happened(world, 'server stopped the answer and sent what it stored');
+    const stored: Message = {
+      messageId: world.replyId!,
+      conversationId: 'any',
+      role: 'assistant',
+      content,
+      status: 'incomplete',
+      files: [],
+      createdAt: '2025-01-01T00:00:03.000Z',
+    };
+    await answerHeld(world, 'stop', ok(stored));
+  },
+  'xstate.error.actor.stopAnswer': async (world) => {
+    world.answer = { ...world.answer!, status: 'incomplete' };
+    happened(world, 'server could not be reached to stop the answer');
+    await answerHeld(world, 'stop', HttpResponse.error());
+  },
+  'connection.restored': async (world) => {
+    reading(world);
+    happened(world, 'the browser is back online');
+    window.dispatchEvent(new Event('online'));
+  },
   retry: async (world) => {
+    if (world.expected === 'detached') {
+      reading(world);
+      happened(world, 'clicked retry while the connection was lost');
+      await world.view.user.click(screen.getByRole('button', { name: 'Retry' }));
+      return;
+    }
+    world.stopWanted = false;
     world.beforeRetry = world.answer;
     world.answer = { text: '', status: 'streaming' };
     world.alert = null;
@@ -337,6 +453,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     expect(post.request.text).toBeUndefined();
   },
   regenerate: async (world) => {
+    world.stopWanted = false;
     world.beforeRetry = world.answer;
     world.answer = { text: '', status: 'streaming' };
     world.alert = null;
@@ -402,13 +519,19 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   },
   'xstate.done.actor.loadConversation': async (world, event) => {
     const { messages } = event.output as { messages: Message[] };
-    const [question, answer] = storedMessages(world.storedId, messages[1]!.status as 'complete' | 'incomplete');
+    const [question, answer] = storedMessages(world.storedId, messages[1]!.status as 'complete' | 'incomplete' | 'streaming');
     world.question = { text: question!.content, id: question!.messageId };
     world.answer = { text: answer!.content, status: answer!.status };
     world.answerIds = [answer!.messageId];
     world.shownVersion = 1;
+    world.replyId = answer!.messageId;
     world.accepted = true;
-    happened(world, 'server sent the conversation');
+    if (answer!.status === 'streaming') {
+      world.resumed += 1;
+      happened(world, 'server sent a conversation whose answer is being written');
+    } else {
+      happened(world, 'server sent the conversation');
+    }
     await answerHeld(world, 'messages', ok([question, answer]));
   },
   'xstate.error.actor.loadConversation': async (world) => {
@@ -435,7 +558,9 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     world.answerIds = post.request.regenerateMessageId ? [...world.answerIds, `r-${world.sent}`] : [`r-${world.sent}`];
     world.shownVersion = world.answerIds.length;
     world.accepted = true;
-    happened(world, 'server accepted the question');
+    world.replyId = `r-${world.sent}`;
+    happened(world, world.stopWanted ? 'server accepted the question after stop was clicked' : 'server accepted the question');
+    world.stopWanted = false;
     openStream(post, [{ type: 'start', conversationId: post.request.conversationId, userMessageId, replyMessageId: `r-${world.sent}` }]);
   },
   'stream.delta': async (world) => {
@@ -444,18 +569,55 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     (await currentPost(world)).say!([{ type: 'delta', messageId: `r-${world.sent}`, text: PARTIAL }]);
   },
   'stream.ended': async (world) => {
+    if (world.expected === 'resuming') {
+      await answerResume(world, [{ type: 'end', messageIds: [world.question!.id!, world.replyId!] }]);
+      world.answer = { ...world.answer!, status: 'complete' };
+      happened(world, 'server finished the answer read again');
+      return;
+    }
     world.answer = { ...world.answer!, status: 'complete' };
     happened(world, 'server finished the answer');
     (await currentPost(world)).say!([{ type: 'end', messageIds: [world.question!.id!, `r-${world.sent}`] }], true);
   },
+  'stream.stopped': async (world) => {
+    await answerResume(world, [{ type: 'incomplete', messageId: world.replyId! }]);
+    world.answer = { ...world.answer!, status: 'incomplete' };
+    happened(world, 'the answer was stopped elsewhere');
+  },
   'stream.failed': async (world, event) => {
-    const post = await currentPost(world);
     const kind = event.kind as string;
+    if (world.expected === 'resuming') {
+      if (kind === 'rejected') {
+        world.answer = { ...world.answer!, status: 'incomplete' };
+        happened(world, 'server refused to read the answer again');
+        (await currentResume(world)).respond(HttpResponse.json(failBody(REFUSAL), { status: 400 }));
+      } else if (kind === 'agent-error') {
+        await answerResume(world, [{ type: 'error', msg: AGENT_ERROR }]);
+        world.answer = { ...world.answer!, status: 'failed' };
+        happened(world, 'the agent failed while the answer was read again');
+      } else {
+        await answerResume(world, []);
+        world.answer = { ...world.answer!, status: 'incomplete' };
+        happened(world, 'the connection broke while reading the answer again');
+      }
+      return;
+    }
+    const post = await currentPost(world);
     const retry = post.request.retryMessageId !== undefined;
     if (world.accepted) {
-      world.answer = { ...world.answer!, status: kind === 'agent-error' ? 'failed' : 'incomplete' };
-      happened(world, kind === 'agent-error' ? 'the agent failed after the answer began' : 'the stream broke after the answer began');
-      post.say!(kind === 'agent-error' ? [{ type: 'error', msg: AGENT_ERROR }] : [], true);
+      if (kind === 'agent-error') {
+        world.answer = { ...world.answer!, status: 'failed' };
+        happened(world, 'the agent failed after the answer began');
+        post.say!([{ type: 'error', msg: AGENT_ERROR }], true);
+      } else if (kind === 'malformed') {
+        world.answer = { ...world.answer!, status: 'incomplete' };
+        happened(world, 'the stream turned unreadable after the answer began');
+        post.say!([{ raw: 'data: {not json\n\n' }], true);
+      } else {
+        reading(world);
+        happened(world, 'the stream broke after the answer began');
+        post.say!([], true);
+      }
       return;
     }
     if (post.request.regenerateMessageId !== undefined) {
@@ -510,7 +672,9 @@ const checkPage = async (world: World, state: Snapshot) => {
   }
   if (world.alert) expect(await screen.findByRole('alert')).toHaveTextContent(world.alert);
   else expect(screen.queryByRole('alert')).toBeNull();
-  const busy = world.expected === 'streaming' || world.expected === 'creatingConversation';
+  const busy = ['streaming', 'creatingConversation', 'resuming', 'detached', 'stopping'].includes(world.expected);
+  // reading an answer again never sends a question, and each reading is one call
+  await waitFor(() => expect(world.resumes).toHaveLength(world.resumed));
   expect(screen.queryByRole('button', { name: 'Stop generating' }) !== null, 'the stop button').toBe(busy);
   // never a silent re-send: the page sent exactly the questions and retries of the path
   await waitFor(() => expect(world.seen).toHaveLength(world.sent));
@@ -529,6 +693,14 @@ const checkVersions = async (world: World) => {
   const versions = within(items('assistant').at(-1)!).queryByRole('group', { name: 'Versions' });
   if (world.answerIds.length < 2) expect(versions).toBeNull();
   else expect(versions).toHaveTextContent(`${world.shownVersion} / ${world.answerIds.length}`);
+};
+
+/** While an answer is on its way (read again, reconnecting, being stopped), no new version can be asked or shown. */
+const checkNoNewVersion = (world: World) => {
+  const buttons = screen.queryAllByRole('button', { name: /^(Edit|New answer|Previous version|Next version)$/ });
+  // a stored question on screen always offers Edit: it must be there, and off
+  if (world.question?.id) expect(buttons.length).toBeGreaterThan(0);
+  for (const button of buttons) expect(button).toBeDisabled();
 };
 
 const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
@@ -571,6 +743,23 @@ const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
       await checkPage(world(), state);
       await checkKeptAnswer(world(), world().last.startsWith('server refused') ? `The answer is incomplete: ${REFUSAL}` : 'The answer is incomplete');
     },
+    resuming: async (state) => {
+      await checkPage(world(), state);
+      checkNoNewVersion(world());
+      await waitFor(() => expect(world().resumes).toHaveLength(world().resumed));
+      expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    },
+    detached: async (state) => {
+      await checkPage(world(), state);
+      checkNoNewVersion(world());
+      expect(screen.getByText('Connection lost. The answer is still being written; it continues here when you are back online.')).toBeInTheDocument();
+      await checkKeptAnswer(world(), 'The answer is incomplete');
+    },
+    stopping: async (state) => {
+      await checkPage(world(), state);
+      checkNoNewVersion(world());
+      await waitFor(() => expect(world().held.map((held) => held.call)).toContain('stop'));
+    },
     cancelled: async (state) => {
       await checkPage(world(), state);
       await checkKeptAnswer(world(), 'The answer is incomplete');
@@ -595,7 +784,7 @@ describe('chat, paths generated from the production machine', () => {
     const declared = Object.keys(chatMachine.root.states).filter((state) => state !== 'choosing' && state !== 'sending');
     expect([...reached].sort()).toEqual(declared.sort());
     // one path per transition, each ending on the transition it checks
-    expect(transitionCount).toBe(72);
+    expect(transitionCount).toBe(124);
     expect(paths).toHaveLength(transitionCount);
     for (const state of declared) expect(testParams.states, `no assertion for ${state}`).toHaveProperty(state);
   });
@@ -604,7 +793,7 @@ describe('chat, paths generated from the production machine', () => {
     world = null;
     const stored = seedConversation({ owner: visitorOwner(getVisitorId()), title: STORED_TITLE });
     const seen = recordRequests(endpoints.chat.path);
-    const current: Pick<World, 'posts' | 'held'> = { posts: [], held: [] };
+    const current: Pick<World, 'posts' | 'held' | 'resumes'> = { posts: [], held: [], resumes: [] };
     holdCalls(() => (world ?? current) as World);
     const view = await renderWithRuntime(
       <Switch>
@@ -632,6 +821,9 @@ describe('chat, paths generated from the production machine', () => {
       sent: 0,
       place: 'new',
       drafts: {},
+      resumed: 0,
+      replyId: null,
+      stopWanted: false,
     };
     await path.test(testParams);
   });

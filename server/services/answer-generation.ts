@@ -1,0 +1,178 @@
+import type { ResponderLanguage } from '../agents/runtime';
+import { agentFailureMessage } from '../../src/contract/agent-failure';
+import type { Services } from '../deps';
+import { newReference } from '../http/incident';
+import { describeError } from '../http/log-line';
+import { finishReply, saveStreamingText, type PreparedChat } from './chat';
+import type { AnswerOutcome, AnswerReader, LiveAnswer, LiveAnswers } from './live-answers';
+
+/** Iterates until the signal aborts, even when the source ignores the signal and hangs. */
+async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  const aborted = new Promise<'aborted'>((resolve) => {
+    if (signal.aborted) resolve('aborted');
+    signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next === 'aborted' || next.done) return;
+      yield next.value;
+    }
+  } finally {
+    void Promise.resolve(iterator.return?.()).catch(() => {});
+  }
+}
+
+/**
+ * Saves the text written so far every `answerSaveIntervalMs` (not per token: one write a second
+ * whatever the pace), so a server killed mid-answer still has it after a restart. `stop` waits for
+ * a save under way, so it cannot land after the final write.
+ */
+function periodicSave(services: Services, replyMessageId: string, read: () => string) {
+  let saved = '';
+  let saving: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    const text = read();
+    if (text === saved) return;
+    saved = text;
+    saving = saving
+      .then(() => saveStreamingText(services.db, replyMessageId, text))
+      .catch((error: unknown) => services.log(`chat: saving a streaming answer failed: ${(error as Error).message}`));
+  }, services.config.answerSaveIntervalMs);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await saving;
+    },
+  };
+}
+
+/**
+ * Writes one answer, whoever reads it. The question is already stored and the answer created
+ * `streaming`; the text is saved as it arrives and the answer stored as it ends: complete, failed
+ * (with what arrived), or incomplete (stopped, or cut by a cap while nobody read it). The text
+ * stored is always exactly the text readers were given: nothing is added once the end is decided.
+ */
+export function startGeneration(
+  services: Services,
+  answers: LiveAnswers,
+  chat: PreparedChat,
+  owner: string,
+  /** The language the asker reads the product in, for answers the server writes itself. */
+  language: ResponderLanguage | null = null,
+): LiveAnswer {
+  const { answerUnwatchedMaxMs, answerUnwatchedMaxChars } = services.config;
+  const abort = new AbortController();
+  const readers = new Set<AnswerReader>();
+  let text = '';
+  /** Decided once: from then on no text is added, and readers are told once it is stored. */
+  let ending = false;
+  let outcome: AnswerOutcome | null = null;
+  let storedAs: () => void = () => {};
+  const stored = new Promise<void>((resolve) => (storedAs = resolve));
+  const saver = periodicSave(services, chat.replyMessageId, () => text);
+
+  let unwatchedTimer: ReturnType<typeof setTimeout> | null = null;
+  const watchUnwatched = () => {
+    if (unwatchedTimer || readers.size > 0 || ending) return;
+    unwatchedTimer = setTimeout(() => void end({ status: 'incomplete' }), answerUnwatchedMaxMs);
+  };
+  const forgetUnwatched = () => {
+    if (unwatchedTimer) clearTimeout(unwatchedTimer);
+    unwatchedTimer = null;
+  };
+
+  const failure = (detail: string): Extract<AnswerOutcome, { status: 'failed' }> => {
+    const ref = newReference();
+    services.log(`chat: ref ${ref}: agent ${chat.agent.id} failed: ${detail}`);
+    return { status: 'failed', msg: agentFailureMessage(ref), ref };
+  };
+
+  const store = async (decided: AnswerOutcome): Promise<AnswerOutcome> => {
+    await saver.stop();
+    const error = decided.status === 'failed' ? decided.msg : undefined;
+    try {
+      await finishReply(services.db, chat.replyMessageId, { content: text, status: decided.status, ...(error ? { error } : {}) });
+      return decided;
+    } catch (storeError) {
+      if (decided.status === 'failed') return decided;
+      const failed = failure(`storing the answer failed: ${describeError(storeError, services.config.logLevel)}`);
+      await finishReply(services.db, chat.replyMessageId, { content: text, status: 'failed', error: failed.msg }).catch(() => {});
+      return failed;
+    }
+  };
+
+  let ended: Promise<void> | null = null;
+  const end = (decided: AnswerOutcome): Promise<void> => {
+    if (ended) return ended;
+    ending = true;
+    forgetUnwatched();
+    abort.abort();
+    ended = store(decided).then((final) => {
+      outcome = final;
+      for (const reader of [...readers]) reader({ type: 'settled', outcome: final });
+      readers.clear();
+      answers.remove(answer);
+      storedAs();
+    });
+    return ended;
+  };
+
+  const answer: LiveAnswer = {
+    messageId: chat.replyMessageId,
+    questionId: chat.userMessageId,
+    conversationId: chat.conversationId,
+    owner,
+    read: () => ({ text, outcome }),
+    follow(offset, reader) {
+      const from = Math.min(Math.max(0, offset), text.length);
+      const rest = text.slice(from);
+      if (rest) reader({ type: 'delta', text: rest });
+      if (outcome) {
+        reader({ type: 'settled', outcome });
+        return { offset: from, unfollow: () => {} };
+      }
+      readers.add(reader);
+      forgetUnwatched();
+      return {
+        offset: from,
+        unfollow: () => {
+          readers.delete(reader);
+          watchUnwatched();
+        },
+      };
+    },
+    stop: async () => {
+      await end({ status: 'incomplete' });
+      return text;
+    },
+    stored,
+  };
+  answers.add(answer);
+  watchUnwatched();
+
+  void (async () => {
+    try {
+      const pieces = services.runtime.streamAnswer({
+        agent: chat.agent,
+        history: chat.history,
+        signal: abort.signal,
+        ...(language ? { language } : {}),
+      });
+      let cut = false;
+      for await (const piece of untilAborted(pieces, abort.signal)) {
+        if (ending) break;
+        text += piece;
+        for (const reader of [...readers]) reader({ type: 'delta', text: piece });
+        // Nobody reads it: an answer that runs on unattended is cut at the length cap.
+        cut = readers.size === 0 && text.length >= answerUnwatchedMaxChars;
+        if (cut) break;
+      }
+      await end({ status: cut ? 'incomplete' : 'complete' });
+    } catch (error) {
+      if (!ending) await end(failure(describeError(error, services.config.logLevel)));
+    }
+  })();
+  return answer;
+}

@@ -1,0 +1,223 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import { startServer, type RunningServer } from '../../server/start';
+import { expect, test, useEnglish } from './fixtures';
+
+/**
+ * Answers outlive the page that asked: leaving a conversation, reloading, a second tab, a Stop
+ * pressed in another tab and a lost network all leave the answer whole, and what the page shows
+ * in the end is what the server stored. This spec runs its own server whose offline responder
+ * writes slowly (an answer takes about 15 seconds), so every step lands mid-answer.
+ */
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const TOKEN_DELAY_MS = 60;
+/** The offline responder's last sentence: the answer arrived whole. */
+const LAST_WORDS = 'the real answer will stream here';
+
+let server: RunningServer;
+let dataDir: string;
+
+/**
+ * A line between the browser and the server that the test can cut: every connection through it
+ * is dropped at once, as a lost network drops them (Chromium's offline mode fails new requests
+ * but leaves a stream already open untouched).
+ */
+async function cuttableLine(target: URL) {
+  const open = new Set<Socket>();
+  const line = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    open.add(client).add(upstream);
+    client.pipe(upstream).pipe(client);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+  });
+  await new Promise<void>((resolve) => line.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(line.address() as AddressInfo).port}`,
+    cut: () => {
+      for (const socket of open) socket.destroy();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        line.close(() => resolve());
+      }),
+  };
+}
+
+test.beforeAll(async () => {
+  // an embedded database's first start can take long on a busy machine
+  test.setTimeout(120_000);
+  dataDir = mkdtempSync(join(tmpdir(), 'kraken-live-answers-'));
+  server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    env: { ...process.env, LLM_BASE_URL: '', DATABASE_URL: '' },
+    config: { offlineTokenDelayMs: TOKEN_DELAY_MS },
+    demo: { username: 'live-answers@kraken.local', password: 'live-Answers-2026' },
+    spaDir: process.env.E2E_SPA_DIR ?? join(REPO, 'dist'),
+    log: () => undefined,
+  });
+});
+
+test.afterAll(async () => {
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test.beforeEach(async ({ page }) => {
+  test.setTimeout(90_000);
+  await useEnglish(page);
+});
+
+const box = (page: Page) => page.getByRole('textbox', { name: /Ask anything/ });
+const reply = (page: Page) => page.locator('li[data-role="assistant"]').last();
+const answerText = (page: Page) => reply(page).getByTestId('answer').innerText();
+const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop generating' });
+
+/** Asks a question and waits until the answer has begun; returns the conversation's address. */
+async function askAndWaitForWords(page: Page, question: string): Promise<string> {
+  await page.goto(`${server.url}/chat`);
+  await box(page).fill(question);
+  await box(page).press('Enter');
+  await expect(page).toHaveURL(/\/chat\/[^/?]+$/);
+  await expect(reply(page).getByTestId('answer')).toContainText('Offline responder');
+  return page.url();
+}
+
+/** The answer's text grows while the page looks at it: it is followed live. */
+async function expectLive(page: Page) {
+  await expect(reply(page)).toHaveAttribute('data-status', 'streaming');
+  const before = (await answerText(page)).length;
+  await expect.poll(async () => (await answerText(page)).length).toBeGreaterThan(before);
+}
+
+async function expectWhole(page: Page) {
+  await expect(reply(page)).toHaveAttribute('data-status', 'complete', { timeout: 40_000 });
+  await expect(reply(page).getByTestId('answer')).toContainText(LAST_WORDS);
+}
+
+/** After a reload the page shows what the server stored: the same text, the same status. */
+async function expectStoredAsShown(page: Page) {
+  const shown = await answerText(page);
+  const status = await reply(page).getAttribute('data-status');
+  await page.reload();
+  await expect(reply(page)).toHaveAttribute('data-status', status!);
+  await expect.poll(() => answerText(page)).toBe(shown);
+  await expect(page.getByTestId('question')).toHaveCount(1);
+}
+
+test('leaving a conversation mid-answer and coming back finds the answer still being written, then whole', async ({ page }) => {
+  const question = 'Leave and come back';
+  const address = await askAndWaitForWords(page, question);
+  await page.getByTestId('new-chat').click();
+  await expect(page).toHaveURL(`${server.url}/chat`);
+  await expect(page.getByTestId('answer')).toHaveCount(0);
+
+  await page.getByRole('link', { name: question }).click();
+  await expect(page).toHaveURL(address);
+  await expectLive(page);
+  await expectWhole(page);
+  await expectStoredAsShown(page);
+});
+
+test('a reload mid-answer attaches to the answer and follows it to its end', async ({ page }) => {
+  await askAndWaitForWords(page, 'Reload in the middle');
+  await page.reload();
+  await expectLive(page);
+  await expect(stopButton(page)).toBeVisible();
+  await expectWhole(page);
+  await expect(page.getByTestId('question')).toHaveCount(1);
+  await expectStoredAsShown(page);
+});
+
+test('two tabs on one conversation both see the answer live, and the same answer in the end', async ({ page, context }) => {
+  const address = await askAndWaitForWords(page, 'Two tabs please');
+  const other = await context.newPage();
+  await other.goto(address);
+  await expectLive(other);
+  await expectLive(page);
+  await expectWhole(other);
+  await expectWhole(page);
+  expect(await answerText(other)).toBe(await answerText(page));
+});
+
+test('Stop in another tab stops the answer in both, each showing exactly what was stored; Retry after a reload answers again', async ({ page, context }) => {
+  const address = await askAndWaitForWords(page, 'Stop me from elsewhere');
+  const other = await context.newPage();
+  await other.goto(address);
+  await expectLive(other);
+  await stopButton(other).click();
+
+  for (const tab of [other, page]) {
+    await expect(reply(tab)).toHaveAttribute('data-status', 'incomplete');
+    await expect(reply(tab).getByRole('status')).toContainText('The answer is incomplete');
+    await expect(stopButton(tab)).toHaveCount(0);
+  }
+  const stopped = await answerText(other);
+  expect(stopped).not.toContain(LAST_WORDS);
+  await expect.poll(() => answerText(page)).toBe(stopped);
+  // nothing more arrives after the stop
+  await expectStoredAsShown(page);
+  expect(await answerText(page)).toBe(stopped);
+
+  // After the reload the stopped answer still offers Retry; it answers the stored question again.
+  await reply(page).getByRole('button', { name: 'Retry' }).click();
+  await expectWhole(page);
+  await expect(page.getByTestId('question')).toHaveCount(1);
+});
+
+test('a lost network mid-answer says so, and the answer goes on from where it was once the network is back', async ({ page, context }) => {
+  const line = await cuttableLine(new URL(server.url));
+  try {
+    await page.goto(`${line.url}/chat`);
+    await box(page).fill('Survive a network drop');
+    await box(page).press('Enter');
+    await expect(reply(page).getByTestId('answer')).toContainText('Offline responder');
+    await context.setOffline(true);
+    line.cut();
+    await expect(page.getByRole('status').filter({ hasText: 'Connection lost' })).toBeVisible();
+    await expect(reply(page)).toHaveAttribute('data-status', 'incomplete');
+
+    await context.setOffline(false);
+    await expect(page.getByRole('status').filter({ hasText: 'Connection lost' })).toHaveCount(0);
+    await expectWhole(page);
+    // read again from where it was: the beginning is not repeated
+    expect((await answerText(page)).split('Offline responder')).toHaveLength(2);
+    await expect(page.getByTestId('question')).toHaveCount(1);
+    await expectStoredAsShown(page);
+  } finally {
+    await line.close();
+  }
+});
+
+test('a new answer outlives a reload as its own version, and no other version is asked while it is written', async ({ page }) => {
+  await askAndWaitForWords(page, 'Answer me twice');
+  await expectWhole(page);
+  await reply(page).getByRole('button', { name: 'New answer' }).click();
+  await expect(reply(page).getByTestId('answer')).toContainText('Offline responder');
+  const question = page.locator('li[data-role="user"]').last();
+  await expect(question.getByRole('button', { name: 'Edit' })).toBeDisabled();
+
+  await page.reload();
+  await expectLive(page);
+  // read again after the reload, the new answer is still being written: nothing else can be asked of it
+  await expect(question.getByRole('button', { name: 'Edit' })).toBeDisabled();
+  await expectWhole(page);
+  await expect(reply(page).getByRole('group', { name: 'Versions' })).toHaveText(/2 \/ 2/);
+  await expect(reply(page).getByRole('button', { name: 'New answer' })).toBeEnabled();
+  await expect(question.getByRole('button', { name: 'Edit' })).toBeEnabled();
+  await expectStoredAsShown(page);
+});
