@@ -72,6 +72,7 @@ beforeAll(async () => {
     import('../../src/screens/operations/operations-area'),
     import('../../src/screens/scan-approval/scan-approval-screen'),
     import('../../src/screens/not-found/not-found-screen'),
+    import('../../src/components/preferences-menu'),
   ]);
 }, 120_000);
 
@@ -116,8 +117,9 @@ describe.each(LOCALES)('every screen in %s', (locale: Locale) => {
     });
     await page.ready();
     // The settings panel is part of every page: open it too.
-    await view.user.click(screen.getByTestId('preferences-button'));
-    await screen.findByRole('group', { name: i18n.t('preferences.title') });
+    // The header's menus are their own chunk: the button shows a moment after the page.
+    await view.user.click(await screen.findByTestId('preferences-button', {}, SHOWN));
+    await screen.findByRole('group', { name: i18n.t('preferences.title') }, SHOWN);
 
     await waitFor(() => expect(document.documentElement.lang).toBe(locale));
     expect(document.title).not.toBe('');
