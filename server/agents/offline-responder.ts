@@ -53,7 +53,7 @@ const WORDS: Record<ResponderLanguage, Words> = {
     after: '配置好模型后再问一次，真实回答就会在这里流式显示。',
   },
   'fr-FR': {
-    notice: (agent) => `> **${OFFLINE_LABEL}.** Aucun modèle de langage n’est configuré sur ce serveur : voici une réponse type, pas la vraie réponse de ${agent}.`,
+    notice: (agent) => `> **Répondeur hors ligne (${OFFLINE_LABEL}).** Aucun modèle de langage n’est configuré sur ce serveur : voici une réponse type, pas la vraie réponse de ${agent}.`,
     configure: `> Pour obtenir de vraies réponses, définissez ${MODEL_ENV} (une adresse compatible OpenAI, par exemple \`http://localhost:11434/v1\`), \`LLM_API_KEY\` et \`LLM_MODEL\`, puis redémarrez le serveur.`,
     asked: (question) => `Votre question : *${question}*`,
     approach: (agent) => `Voici comment ${agent} s’y prendrait d’habitude :`,
@@ -64,7 +64,7 @@ const WORDS: Record<ResponderLanguage, Words> = {
     after: 'Une fois le modèle configuré, reposez votre question : la vraie réponse s’affichera ici au fil de l’eau.',
   },
   'de-DE': {
-    notice: (agent) => `> **${OFFLINE_LABEL}.** Auf diesem Server ist kein Sprachmodell eingerichtet. Dies ist daher eine Beispielantwort, nicht die echte Antwort von ${agent}.`,
+    notice: (agent) => `> **Offline-Antwort (${OFFLINE_LABEL}).** Auf diesem Server ist kein Sprachmodell eingerichtet. Dies ist daher eine Beispielantwort, nicht die echte Antwort von ${agent}.`,
     configure: `> Für echte Antworten setzen Sie ${MODEL_ENV} (eine OpenAI-kompatible Adresse wie \`http://localhost:11434/v1\`), \`LLM_API_KEY\` und \`LLM_MODEL\` und starten den Server neu.`,
     asked: (question) => `Ihre Frage: *${question}*`,
     approach: (agent) => `So würde ${agent} die Frage normalerweise angehen:`,

@@ -20,7 +20,7 @@ const NotFoundScreen = lazyScreen(() => import('../screens/not-found/not-found-s
 const PageLoading = () => {
   const { t } = useTranslation();
   return (
-    <div role="status" className="p-8 text-center text-muted">
+    <div role="status" data-testid="page-loading" className="p-8 text-center text-muted">
       {t('app.loading')}
     </div>
   );

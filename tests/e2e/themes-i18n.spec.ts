@@ -299,7 +299,9 @@ test.describe('mobile layouts in every language', () => {
         await page.goto(await addressOf(route, chat, baseURL!));
         await expect(page.locator('main')).not.toBeEmpty();
         if (route.name === 'scan-approval') await expect(page.getByTestId('scan-ticket')).toBeVisible();
-        // Laid out once nothing is loading any more (a spinner, whatever the language says beside it).
+        // Laid out once nothing is loading any more: the page's own code (its placeholder gone), then
+        // its data (a spinner, whatever the language says beside it).
+        await expect(page.getByTestId('page-loading')).toHaveCount(0);
         await expect(page.locator('.animate-spin')).toHaveCount(0);
         await expect(page.locator('html')).toHaveAttribute('lang', locale);
         await page.screenshot({ path: join(SHOTS, `${locale}-${route.name}-390.png`), fullPage: true });
