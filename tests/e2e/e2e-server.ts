@@ -15,7 +15,7 @@ export const E2E_GOOGLE_USERS: FakeGoogleUser[] = [
 ];
 
 /** A port free on loopback now: Google's redirect URI must name the server's address before it starts. */
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer, type StartOptions } from '../../server/start';
 import { endpoints } from '../../src/contract/endpoints';
+import { freePort } from './e2e-server';
 import { expect, test, useEnglish } from './fixtures';
 
 /**
@@ -15,16 +15,6 @@ import { expect, test, useEnglish } from './fixtures';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const DEMO = { username: 'restart-demo@kraken.local', password: 'restart-Password-2026' };
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 
 let server: RunningServer | undefined;
 let options: StartOptions;
