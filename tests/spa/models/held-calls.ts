@@ -11,35 +11,57 @@ export const responseFor = (outcome: { output?: unknown } | { error: { status: n
     ? HttpResponse.json(failBody(`server said ${outcome.error.status}`), { status: outcome.error.status })
     : HttpResponse.json({ code: 0, msg: 'ok', data: outcome.output ?? null, success: true });
 
-type Held = { call: string; url: URL; answer: (response: Response) => void };
+type Endpoint = { method: string; path: string };
+
+/** One request of the screen, waiting for the path to say what the server answers. */
+export type HeldRequest<C extends string> = {
+  call: C;
+  request: Request;
+  url: URL;
+  /** A response, or `undefined` to let the fake API's own handler answer. */
+  answer: (response: Response | undefined) => void;
+};
+
+/** Holds every request to these endpoints in `held` until the test answers it; counts them per call. */
+const hold = <C extends string>(calls: Record<C, Endpoint>) => {
+  const held: HeldRequest<C>[] = [];
+  const seen: Record<string, number> = {};
+  server.use(
+    ...(Object.entries(calls) as [C, Endpoint][]).map(([call, endpoint]) =>
+      (endpoint.method === 'GET' ? http.get : http.post)(endpoint.path, ({ request }) => {
+        seen[call] = (seen[call] ?? 0) + 1;
+        return new Promise<Response | undefined>((answer) =>
+          held.push({ call, request: request.clone(), url: new URL(request.url), answer }),
+        );
+      }),
+    ),
+  );
+  /** Waits until a request of the call that `which` accepts is held, and takes it out. */
+  const take = async (call: C, pick: 'oldest' | 'newest', which: (url: URL) => boolean = () => true) => {
+    const matches = (entry: HeldRequest<C>) => entry.call === call && which(entry.url);
+    await waitFor(() => expect(held.some(matches), `${call} was not asked`).toBe(true));
+    const index = pick === 'newest' ? held.findLastIndex(matches) : held.findIndex(matches);
+    return held.splice(index, 1)[0]!;
+  };
+  return { held, seen, take };
+};
 
 /**
  * Requests to the fake API that wait until the path says how the server answers: a page's call
  * is then in flight for as long as the machine's state says it is.
  */
-export const holdRequests = (calls: Record<string, { method: string; path: string }>) => {
-  const held: Held[] = [];
-  server.use(
-    ...Object.entries(calls).map(([call, endpoint]) =>
-      (endpoint.method === 'GET' ? http.get : http.post)(
-        endpoint.path,
-        ({ request }) => new Promise<Response>((answer) => held.push({ call, url: new URL(request.url), answer })),
-      ),
-    ),
-  );
+export const holdRequests = (calls: Record<string, Endpoint>) => {
+  const { held, take } = hold(calls);
   return {
     held,
     /**
      * Answers the newest request of this call (that `which` accepts), once the page has sent it:
      * the one the page waits on; an older one was left behind when the page moved on.
      */
-    answer: async (call: string, response: Response, which: (url: URL) => boolean = () => true) => {
-      const matches = (request: Held) => request.call === call && which(request.url);
-      await waitFor(() => expect(held.some(matches), `${call} was not asked`).toBe(true));
-      const index = held.findLastIndex(matches);
-      const [request] = held.splice(index, 1);
-      request!.answer(response);
-      return request!;
+    answer: async (call: string, response: Response, which?: (url: URL) => boolean) => {
+      const request = await take(call, 'newest', which);
+      request.answer(response);
+      return request;
     },
   };
 };
@@ -121,37 +143,19 @@ export const heldCalls = () => {
   return { calls, stub, waiting };
 };
 
-type Endpoint = { method: string; path: string };
-
-/** One request of the screen, waiting for the path to say what the server answers. */
-export type HeldRequest<C extends string> = { call: C; request: Request; answer: (response: Response | undefined) => void };
-
 /**
  * Every request to these endpoints waits until the test answers it: with a response, or with
  * `undefined` to let the fake API's own handler answer (the server doing what it always does).
  * Answers the oldest request of a call, and counts how many each call made.
  */
 export const holdCalls = <C extends string>(calls: Record<C, Endpoint>) => {
-  const held: HeldRequest<C>[] = [];
-  const seen: Record<string, number> = {};
-  server.use(
-    ...(Object.entries(calls) as [C, Endpoint][]).map(([call, endpoint]) =>
-      (endpoint.method === 'GET' ? http.get : http.post)(endpoint.path, ({ request }) => {
-        seen[call] = (seen[call] ?? 0) + 1;
-        return new Promise<Response | undefined>((answer) => held.push({ call, request: request.clone(), answer }));
-      }),
-    ),
-  );
+  const { held, seen, take } = hold(calls);
   return {
     held,
     /** How many requests each call has made so far. */
     count: (call: C) => seen[call] ?? 0,
     /** Waits for the call's request, then answers it. */
-    answer: async (call: C, response: Response | undefined) => {
-      await waitFor(() => expect(held.map((entry) => entry.call)).toContain(call));
-      const index = held.findIndex((entry) => entry.call === call);
-      held.splice(index, 1)[0]!.answer(response);
-    },
+    answer: async (call: C, response: Response | undefined) => (await take(call, 'oldest')).answer(response),
     /** Waits until the call's request is waiting for an answer, and gives it. */
     waiting: async (call: C) => {
       await waitFor(() => expect(held.map((entry) => entry.call)).toContain(call));
