@@ -1,0 +1,155 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The pieces of a small deployment on loopback, for the cluster test: server instances as real
+ * processes (`server/main.ts`, as `npm run serve` starts it) on one PostgreSQL, an S3-compatible
+ * store, a round-robin proxy in front, and an OpenAI-compatible model endpoint the test controls.
+ */
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+const listen = (server: Server) =>
+  new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
+  });
+const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+/** An S3-compatible store (s3rver) in a temp folder, with one bucket. */
+export async function startObjectStore(bucket: string) {
+  const directory = mkdtempSync(join(tmpdir(), 'kraken-s3-'));
+  const { default: S3rver } = await import('s3rver');
+  const store = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const { port } = await store.run();
+  return {
+    env: {
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_BUCKET: bucket,
+      S3_REGION: 'us-east-1',
+      // s3rver's fixed credentials
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+    },
+    close: async () => {
+      await store.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * An OpenAI-compatible `/chat/completions` that streams `pieces` pieces, `gapMs` apart (the first
+ * at once). A question containing "[long]" gets `longPieces` pieces instead, for stop and resume.
+ */
+export async function startFakeModel(options: { pieces?: number; gapMs?: number; longPieces?: number } = {}) {
+  const { pieces = 5, gapMs = 5, longPieces = 400 } = options;
+  let requests = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      requests += 1;
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+        res.writeHead(404).end();
+        return;
+      }
+      const count = body.includes('[long]') ? longPieces : pieces;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      let sent = 0;
+      const send = () => {
+        if (res.destroyed) return;
+        if (sent === count) {
+          res.end('data: [DONE]\n\n');
+          return;
+        }
+        res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: `word${sent} ` } }] })}\n\n`);
+        sent += 1;
+        setTimeout(send, gapMs);
+      };
+      send();
+    });
+  });
+  const port = await listen(server);
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests: () => requests, close: () => closeServer(server) };
+}
+
+export type Instance = {
+  name: string;
+  url: string;
+  output: () => string;
+  /** Ends the process with this signal and waits for it to exit; answers its exit code. */
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+};
+
+/** One server instance as a process, answering once it says where it runs. */
+export async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
+  const dataDir = mkdtempSync(join(tmpdir(), `kraken-${name}-`));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: REPO,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (found) resolve(found[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) => reject(new Error(`instance ${name} exited (${code}) before it started:\n${output}`)));
+  });
+  return {
+    name,
+    url,
+    output: () => output,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const code = await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** A round-robin proxy: each request goes to the next instance, bodies streamed both ways. */
+export async function startProxy(targets: () => string[]) {
+  let next = 0;
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const live = targets();
+    const target = new URL(live[next++ % live.length]!);
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.keepAliveTimeout = 1000;
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await closeServer(server);
+    },
+  };
+}

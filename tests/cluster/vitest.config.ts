@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+/** `npm run test:cluster`: real server processes on one PostgreSQL (DATABASE_URL), see cluster.test.ts. */
+export default defineConfig({
+  test: {
+    include: ['tests/cluster/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    fileParallelism: false,
+  },
+});
