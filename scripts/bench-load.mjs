@@ -65,9 +65,10 @@ async function oneVisitor(baseUrl, onFirst) {
       }
     }
     const ended = text.includes('"type":"end"');
-    return { ok: ended, firstEventMs, ...(ended ? {} : { error: 'no end event' }) };
+    return { ok: ended, firstEventMs, ...(ended ? {} : { error: `no end event after: ${text.slice(-200)}` }) };
   } catch (error) {
-    return { ok: false, firstEventMs: NaN, error: String(error) };
+    const cause = error?.cause?.code ?? error?.cause?.message;
+    return { ok: false, firstEventMs: NaN, error: `${error}${cause ? ` (${cause})` : ''}` };
   }
 }
 
