@@ -255,8 +255,19 @@ async function startProduct({ modelUrl, databaseUrl, extraArgs = [], env: extraE
   };
 }
 
+/** A port free on 127.0.0.1 right now, as the system hands one out. */
+const freePort = () =>
+  new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+
 /** A throwaway PostgreSQL cluster on loopback, as scripts/ci-postgres.sh starts one; null when not installed. */
-export function startThrowawayPostgres() {
+export async function startThrowawayPostgres() {
   const base = '/usr/lib/postgresql';
   if (!existsSync(base)) return null;
   const version = readdirSync(base).sort((a, b) => Number(a) - Number(b)).at(-1);
@@ -264,24 +275,28 @@ export function startThrowawayPostgres() {
   if (!existsSync(join(bin, 'initdb'))) return null;
   const dir = mkdtempSync(join(tmpdir(), 'kraken-bench-pg-'));
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) chownSync(dir, Number(spawnSync('id', ['-u', 'postgres']).stdout), Number(spawnSync('id', ['-g', 'postgres']).stdout));
   const run = (line) => {
     const result = asRoot ? spawnSync('su', ['postgres', '-s', '/bin/sh', '-c', line], { encoding: 'utf8' }) : spawnSync('sh', ['-c', line], { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`${line}: ${result.stderr}`);
   };
-  const port = 55000 + Math.floor(Math.random() * 900);
-  run(`'${bin}/initdb' -D '${dir}/data' -U postgres --auth=trust -E UTF8 >/dev/null`);
-  run(`'${bin}/pg_ctl' -D '${dir}/data' -o "-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200" -l '${dir}/log' -w start >/dev/null`);
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop: () => {
-      try {
-        run(`'${bin}/pg_ctl' -D '${dir}/data' -m fast stop >/dev/null`);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+  const stop = () => {
+    try {
+      if (existsSync(join(dir, 'data', 'postmaster.pid'))) run(`'${bin}/pg_ctl' -D '${dir}/data' -m fast stop >/dev/null`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   };
+  try {
+    if (asRoot) chownSync(dir, Number(spawnSync('id', ['-u', 'postgres']).stdout), Number(spawnSync('id', ['-g', 'postgres']).stdout));
+    const port = await freePort();
+    run(`'${bin}/initdb' -D '${dir}/data' -U postgres --auth=trust -E UTF8 >/dev/null`);
+    run(`'${bin}/pg_ctl' -D '${dir}/data' -o "-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200" -l '${dir}/log' -w start >/dev/null`);
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+  } catch (error) {
+    const log = existsSync(join(dir, 'log')) ? readFileSync(join(dir, 'log'), 'utf8').trim().split('\n').slice(-3).join('\n') : '';
+    stop();
+    throw new Error(`${error.message}\n${log}`, { cause: error });
+  }
 }
 
 /** Runs the rounds on the product (one database) and on the baseline, one after the other. */
@@ -333,7 +348,7 @@ export async function runLoadSection({ rounds = ROUNDS, only = null } = {}) {
   if (only !== 'postgres') printLoad('embedded database', await loadFigures({ rounds }));
   if (only === 'pglite') return;
   const given = process.env.BENCH_DATABASE_URL;
-  const cluster = given ? null : startThrowawayPostgres();
+  const cluster = given ? null : await startThrowawayPostgres();
   if (!given && !cluster) {
     console.log('      PostgreSQL: not measured (set BENCH_DATABASE_URL, or install Debian\'s postgresql for a throwaway cluster)');
     return;
