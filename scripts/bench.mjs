@@ -9,11 +9,15 @@
 // Playwright's request routing (fake data, no msw, no server). (d) runs the real server on
 // 127.0.0.1 with a scripted agent and the real chat screen (see bench-stream.mjs), beside the raw
 // baseline: the same bytes read by a plain fetch with no rendering.
+//   (e) 20, 100 and 300 visitors asking at once: time to first event p99  target ≤ 100 ms at 20,
+//       ≤ 300 ms at 300; memory per open stream ≤ 1 MB; no error; on the embedded database and on
+//       PostgreSQL, beside a minimal server that only answers the stream (see bench-load.mjs).
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
+import { runLoadSection } from './bench-load.mjs';
 import { streamingFigures, TOKENS_PER_SECOND } from './bench-stream.mjs';
 import { chromiumPath } from './chromium-path.mjs';
 import { HOME_PAGE_JS_TARGET, homePageJs } from './home-page-js.mjs';
@@ -223,6 +227,8 @@ const main = async () => {
 
   const stream = await streamingFigures({ spaDir: DIST, launchBrowser, root: ROOT });
   printStreaming(stream);
+
+  await runLoadSection();
 };
 
 const ms = (value) => `${value.toFixed(0)} ms`;

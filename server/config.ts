@@ -1,5 +1,6 @@
 import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../src/contract/media';
 import { googleConfigFromEnv, type GoogleConfig } from './auth/google';
+import { DEFAULT_POOL_MAX } from './db/pool-size';
 import { PROVIDER_PICTURE_SOURCES, type PictureSources } from './media/provider-picture';
 import { wechatSettingsFromEnv, type WechatSettings } from './wechat/settings';
 
@@ -75,6 +76,8 @@ export type ServerConfig = {
   uploadMaxParts: number;
   /** An upload that sends nothing for this long is cut. */
   uploadIdleMs: number;
+  /** Connections one instance keeps to PostgreSQL (DATABASE_URL); unused on the embedded database. */
+  databasePoolMax: number;
   /** Node's headersTimeout and requestTimeout: time to receive a request's headers, and all of it. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -114,6 +117,7 @@ export const defaultConfig: ServerConfig = {
   answerUnwatchedMaxChars: 200_000,
   uploadMaxParts: 8,
   uploadIdleMs: 30 * 1000,
+  databasePoolMax: DEFAULT_POOL_MAX,
   headersTimeoutMs: 20 * 1000,
   requestTimeoutMs: 5 * 60 * 1000,
 };
@@ -125,6 +129,14 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number):
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
+}
+
+/** DATABASE_POOL_MAX: a whole number of connections, at least 1. */
+function poolSize(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_POOL_MAX;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`DATABASE_POOL_MAX must be a whole number of connections, at least 1, got "${raw}"`);
   return value;
 }
 
@@ -189,6 +201,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     answerUnwatchedMaxChars: positiveNumber(env, 'ANSWER_UNWATCHED_MAX_CHARS', defaultConfig.answerUnwatchedMaxChars),
     uploadMaxParts: defaultConfig.uploadMaxParts,
     uploadIdleMs: positiveNumber(env, 'UPLOAD_IDLE_SECONDS', defaultConfig.uploadIdleMs / 1000) * 1000,
+    databasePoolMax: poolSize(env.DATABASE_POOL_MAX),
     headersTimeoutMs: positiveNumber(env, 'HEADERS_TIMEOUT_SECONDS', defaultConfig.headersTimeoutMs / 1000) * 1000,
     requestTimeoutMs: positiveNumber(env, 'REQUEST_TIMEOUT_SECONDS', defaultConfig.requestTimeoutMs / 1000) * 1000,
   };

@@ -68,7 +68,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const lock = databaseUrl ? null : lockDataDir(dataDir);
   let database: DbHandle;
   try {
-    database = await openDb(databaseUrl ? { databaseUrl } : { pgliteDir: pgliteDirOf(dataDir) });
+    database = await openDb(databaseUrl ? { databaseUrl, poolMax: config.databasePoolMax } : { pgliteDir: pgliteDirOf(dataDir) });
   } catch (error) {
     lock?.release();
     throw error;

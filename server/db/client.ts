@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { DEFAULT_POOL_MAX } from './pool-size';
 import * as schema from './schema';
 
 /** The one database type every service takes, whichever driver is underneath. */
@@ -25,8 +26,8 @@ export type DbHandle = {
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export type DbOptions =
-  /** PostgreSQL through a pg Pool. */
-  | { databaseUrl: string }
+  /** PostgreSQL through a pg Pool of at most `poolMax` connections (default DEFAULT_POOL_MAX). */
+  | { databaseUrl: string; poolMax?: number }
   /** Embedded PGlite stored in this directory. */
   | { pgliteDir: string }
   /** Embedded PGlite in memory (tests). */
@@ -34,7 +35,7 @@ export type DbOptions =
 
 export async function openDb(options: DbOptions): Promise<DbHandle> {
   if ('databaseUrl' in options) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? DEFAULT_POOL_MAX });
     // An idle connection the database closes (a restart, an administrator) is reported on the
     // pool; unheard, it would end the whole server. The pool replaces it on the next query.
     pool.on('error', (error) => console.warn(`database: an idle connection was closed (${error.message})`));

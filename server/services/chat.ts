@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, ne, sql } from 'drizzle-orm';
 import type { HistoryMessage, RuntimeAgent } from '../agents/runtime';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
-import { conversations, messages, type StoredFileRef } from '../db/schema';
+import { agents, conversations, messages, type StoredFileRef } from '../db/schema';
 import type { Caller, Owner } from '../http/caller';
 import { badRequest, conflict, notFound, tooLarge, tooManyRequests } from '../http/errors';
 import { identityLockKey } from '../limits/identity-quotas';
-import { findVisibleAgent } from './agents';
 import { titleFromQuestion } from '../../src/contract/chat-title';
-import { findOwnedConversation, type MessageRow } from './conversations';
-import { readTree, type MessageTree } from './message-tree';
+import { type MessageRow } from './conversations';
+import { MessageTree } from './message-tree';
 import { ownedBy } from './ownership';
 import { resolveOwnFiles } from './uploads';
+import { visibleAgent } from './visibility';
 
 /** How many earlier messages the agent sees; older ones are left out to bound the request. */
 export const HISTORY_LIMIT = 40;
@@ -77,14 +77,21 @@ function historyOf(path: MessageRow[], budget: number): HistoryMessage[] {
 }
 
 /**
- * Refuses a new answer while the owner already has `max` being written, on any instance. The
- * advisory lock (released at the end of the transaction) makes two requests of one owner count
- * one after the other, so a burst cannot all see room and all start.
+ * Takes the identity's streaming lock: from here to the end of the transaction, requests of one
+ * owner count answers one after the other, on every instance, so a burst cannot all see room and
+ * all start. A statement of its own: what is read after it sees every answer stored before it.
  */
-async function refuseOverStreamingLimit(tx: Db, owner: Owner, now: Date, max: number): Promise<void> {
+async function lockStreaming(tx: Db, owner: Owner): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${identityLockKey('streams', owner)}, 0))`);
-  const [row] = await tx
-    .select({ streaming: count() })
+}
+
+/**
+ * In one read, after the lock: how many answers the owner has being written (on any instance, not
+ * abandoned), the conversation's chosen leaf, and every message of the conversation.
+ */
+async function readForAnswer(tx: Db, owner: Owner, conversationId: string, now: Date) {
+  const streaming = tx
+    .select({ n: count() })
     .from(messages)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
     .where(
@@ -95,7 +102,23 @@ async function refuseOverStreamingLimit(tx: Db, owner: Owner, now: Date, max: nu
         gt(messages.createdAt, new Date(now.getTime() - ABANDONED_STREAM_MS)),
       ),
     );
-  if ((row?.streaming ?? 0) >= max) {
+  const leaf = tx.select({ leafId: conversations.currentLeafId }).from(conversations).where(eq(conversations.id, conversationId));
+  const rows = await tx
+    .select({
+      streaming: sql<number>`(${streaming})`.mapWith(Number),
+      leafId: sql<string | null>`(${leaf})`,
+      message: messages,
+    })
+    .from(sql`(select 1) as asking`)
+    .leftJoin(messages, eq(messages.conversationId, conversationId))
+    .orderBy(messages.seq);
+  const first = rows[0]!;
+  const found = rows.flatMap((row) => (row.message ? [row.message] : []));
+  return { streaming: first.streaming, leafId: first.leafId, tree: new MessageTree(found) };
+}
+
+function refuseOverStreamingLimit(streaming: number, max: number): void {
+  if (streaming >= max) {
     throw tooManyRequests(
       `You have reached the limit of ${max} answers being written at once. Please wait ${STREAMING_RETRY_SECONDS} seconds and try again.`,
       STREAMING_RETRY_SECONDS,
@@ -103,9 +126,28 @@ async function refuseOverStreamingLimit(tx: Db, owner: Owner, now: Date, max: nu
   }
 }
 
+/** The conversation when the owner holds it, and the agent when the caller may see it, in one read. */
+async function findConversationAndAgent(db: Db, caller: Caller, owner: Owner, input: ChatInput) {
+  const [row] = await db
+    .select({ conversation: conversations, agent: agents })
+    .from(conversations)
+    .leftJoin(agents, and(eq(agents.id, input.agentId), visibleAgent(caller)))
+    .where(and(eq(conversations.id, input.conversationId), ownedBy(conversations, owner)))
+    .limit(1);
+  if (!row) throw notFound('Conversation');
+  if (row.conversation.source === 'agent' && row.conversation.sourceId !== input.agentId) {
+    throw badRequest('This conversation is with another agent; start a new conversation to talk to this one.');
+  }
+  if (!row.agent) throw notFound('Agent');
+  return { conversation: row.conversation, agentRow: row.agent };
+}
+
 /**
  * Checks everything a chat request names and stores the question (or reopens it, for a retry)
- * with an empty answer in `streaming` state, all before the stream opens.
+ * with an empty answer in `streaming` state, all before the stream opens. Every statement here is
+ * a round trip each asker waits on before the first event, and hundreds asking at once wait on
+ * one another's: a new question costs one read, then a transaction of the lock, one read, one
+ * insert and one update (server/test/first-event-round-trips.test.ts keeps it so).
  */
 export async function prepareChat(
   db: Db,
@@ -115,11 +157,7 @@ export async function prepareChat(
   input: ChatInput,
   limits: ChatLimits,
 ): Promise<PreparedChat> {
-  const conversation = await findOwnedConversation(db, owner, input.conversationId);
-  if (conversation.source === 'agent' && conversation.sourceId !== input.agentId) {
-    throw badRequest('This conversation is with another agent; start a new conversation to talk to this one.');
-  }
-  const agentRow = await findVisibleAgent(db, caller, input.agentId);
+  const { conversation, agentRow } = await findConversationAndAgent(db, caller, owner, input);
   const agent: RuntimeAgent = { id: agentRow.id, name: agentRow.name, systemPrompt: agentRow.systemPrompt };
   const now = clock.now();
 
@@ -132,23 +170,20 @@ export async function prepareChat(
   }
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
-    await refuseOverStreamingLimit(tx, owner, now, limits.streamingAnswers);
-    const [current] = await tx
-      .select({ leafId: conversations.currentLeafId })
-      .from(conversations)
-      .where(eq(conversations.id, conversation.id));
-    const tree = await readTree(tx, conversation.id);
-    const exchange = await storeExchange(tx, tree, current?.leafId ?? null, { conversationId: conversation.id, text, files, now }, input);
+    await lockStreaming(tx, owner);
+    const { streaming, leafId, tree } = await readForAnswer(tx, owner, conversation.id, now);
+    refuseOverStreamingLimit(streaming, limits.streamingAnswers);
+    const exchange = await storeExchange(tx, tree, leafId, { conversationId: conversation.id, text, files, now }, input);
+    // The first question names the conversation, unless it was named already: in the same write.
+    const title = exchange.newQuestion ? titleFromQuestion(text || files[0]?.name || '') : null;
     await tx
       .update(conversations)
-      .set({ updatedAt: now, ...(exchange.leafId ? { currentLeafId: exchange.leafId } : {}) })
+      .set({
+        updatedAt: now,
+        ...(exchange.leafId ? { currentLeafId: exchange.leafId } : {}),
+        ...(title !== null ? { title: sql`coalesce(${conversations.title}, ${title})` } : {}),
+      })
       .where(eq(conversations.id, conversation.id));
-    if (exchange.newQuestion) {
-      await tx
-        .update(conversations)
-        .set({ title: titleFromQuestion(text || files[0]?.name || '') })
-        .where(and(eq(conversations.id, conversation.id), isNull(conversations.title)));
-    }
     return {
       conversationId: conversation.id,
       agent,
@@ -178,13 +213,21 @@ type Asked = { conversationId: string; text: string; files: StoredFileRef[]; now
  */
 async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: string | null, asked: Asked, input: ChatInput): Promise<Exchange> {
   const { conversationId, now } = asked;
+  /** A question and its empty answer, in one statement (the answer's seq after the question's). */
   const ask = async (parentId: string | null, content: string, files: StoredFileRef[]) => {
-    const [question] = await tx
+    const questionId = randomUUID();
+    const replyMessageId = randomUUID();
+    const rows = await tx
       .insert(messages)
-      .values({ id: randomUUID(), conversationId, role: 'user', content, status: 'complete', files, parentId, createdAt: now })
+      .values([
+        { id: questionId, conversationId, role: 'user', content, status: 'complete', files, parentId, createdAt: now },
+        newReply(replyMessageId, conversationId, questionId, now),
+      ])
       .returning();
-    tree.add(question!);
-    return question!;
+    const question = rows.find((row) => row.id === questionId)!;
+    tree.add(question);
+    tree.add(rows.find((row) => row.id === replyMessageId)!);
+    return { question, replyMessageId };
   };
   const answer = async (question: MessageRow) => {
     const [reply] = await tx.insert(messages).values(newReply(randomUUID(), conversationId, question.id, now)).returning();
@@ -217,8 +260,7 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
 
   if (input.editMessageId !== undefined) {
     const edited = questionOf(input.editMessageId);
-    const question = await ask(edited.parentId, asked.text, edited.files);
-    const replyMessageId = await answer(question);
+    const { question, replyMessageId } = await ask(edited.parentId, asked.text, edited.files);
     return { question, replyMessageId, leafId: replyMessageId, newQuestion: false };
   }
 
@@ -232,8 +274,7 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
     return { question, replyMessageId, leafId: replyMessageId, newQuestion: false };
   }
 
-  const question = await ask(tree.leaf(leafId)?.id ?? null, asked.text, asked.files);
-  const replyMessageId = await answer(question);
+  const { question, replyMessageId } = await ask(tree.leaf(leafId)?.id ?? null, asked.text, asked.files);
   return { question, replyMessageId, leafId: replyMessageId, newQuestion: true };
 }
 

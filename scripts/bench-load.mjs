@@ -1,0 +1,376 @@
+// The load figures of `npm run bench` (e): 20, 100 and 300 visitors at the same moment, each creating
+// a conversation and asking once, against one server started as `npm start` starts it (its second
+// command, on a fresh DATA_DIR), with answers from a fake OpenAI-compatible model on 127.0.0.1 that
+// holds every answer open until the whole round has its first event. Measured:
+//   - time to first event: from sending the question to the stream's first `data:` line
+//                                                   target p99 ≤ 300 ms at 300, ≤ 100 ms at 20
+//   - memory: the server's resident memory with the round's streams open, above its idle baseline,
+//     per stream                                    target ≤ 1 MB
+//   - errors                                        target 0
+// On the embedded database, then on PostgreSQL (BENCH_DATABASE_URL, else a throwaway cluster when
+// Debian's postgresql is installed), beside the raw baseline: the same requests against a minimal
+// Node HTTP server that only answers the stream, in the same run. Every wait is bounded.
+//   node scripts/bench-load.mjs [--rounds 20,100,300] [--only pglite|postgres]
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startFakeModel } from '../tests/load/fake-model.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+export const ROUNDS = [20, 100, 300];
+const CREATE_PATH = '/api/workflow/im/conversation/create';
+const CHAT_PATH = '/api/workflow/sse/agent/chat';
+const AGENT = 'SpecialNoAgentFallback';
+const START_TIMEOUT_MS = 60_000;
+const ROUND_TIMEOUT_MS = 60_000;
+const MB = 1024 * 1024;
+
+export const TARGETS = { p99At300: 300, p99At20: 100, mbPerStream: 1 };
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const withTimeout = (promise, ms, what) =>
+  Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what} took longer than ${ms / 1000} s`)))]);
+
+export const percentile = (values, p) => {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+/** One visitor: creates a conversation, asks, reads the stream to its end. `onFirst` fires at its first event. */
+async function oneVisitor(baseUrl, onFirst) {
+  const headers = { 'content-type': 'application/json', 'x-visitor-id': randomUUID() };
+  try {
+    const created = await fetch(`${baseUrl}${CREATE_PATH}`, { method: 'POST', headers, body: JSON.stringify({ sourceId: AGENT }) });
+    if (created.status !== 200) return { ok: false, firstEventMs: NaN, error: `create: HTTP ${created.status}` };
+    const conversationId = (await created.json()).data.conversationId;
+    const asked = performance.now();
+    const response = await fetch(`${baseUrl}${CHAT_PATH}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ conversationId, agentId: AGENT, text: 'How fast is this?' }),
+    });
+    if (response.status !== 200) return { ok: false, firstEventMs: NaN, error: `chat: HTTP ${response.status} ${await response.text()}` };
+    const decoder = new TextDecoder();
+    let text = '';
+    let firstEventMs = NaN;
+    for await (const bytes of response.body) {
+      text += decoder.decode(bytes, { stream: true });
+      if (Number.isNaN(firstEventMs) && text.includes('data: ')) {
+        firstEventMs = performance.now() - asked;
+        onFirst();
+      }
+    }
+    const ended = text.includes('"type":"end"');
+    return { ok: ended, firstEventMs, ...(ended ? {} : { error: `no end event after: ${text.slice(-200)}` }) };
+  } catch (error) {
+    const cause = error?.cause?.code ?? error?.cause?.message;
+    return { ok: false, firstEventMs: NaN, error: `${error}${cause ? ` (${cause})` : ''}` };
+  }
+}
+
+const rssOf = (pid) => {
+  if (!pid) return NaN;
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    return Number(line.split(/\s+/)[1]) * 1024;
+  } catch {
+    return NaN;
+  }
+};
+
+/** CPU time the process has used, user and system, in milliseconds (clock ticks of 10 ms). */
+const cpuMsOf = (pid) => {
+  if (!pid) return NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+};
+
+/**
+ * `count` visitors at once. Once every one has its first event (or has failed), the server's memory
+ * is read with all streams open and the held answers are let go.
+ */
+async function round(target, count) {
+  let firsts = 0;
+  let settled = 0;
+  let allOpen;
+  const everyoneOpen = new Promise((done) => (allOpen = done));
+  const check = () => {
+    if (firsts + settled >= count) allOpen();
+  };
+  target.hold();
+  const rssBefore = rssOf(target.pid);
+  const cpuBefore = cpuMsOf(target.pid);
+  const started = performance.now();
+  const visitors = Array.from({ length: count }, () =>
+    oneVisitor(target.url, () => {
+      firsts += 1;
+      check();
+    }).then((result) => {
+      if (Number.isNaN(result.firstEventMs)) settled += 1;
+      check();
+      return result;
+    }),
+  );
+  await withTimeout(everyoneOpen, ROUND_TIMEOUT_MS, `${count} streams opening`);
+  const openRss = rssOf(target.pid);
+  target.release();
+  const results = await withTimeout(Promise.all(visitors), ROUND_TIMEOUT_MS, `${count} streams ending`);
+  const cpuMs = cpuMsOf(target.pid) - cpuBefore;
+  const firstEvent = results.map((result) => result.firstEventMs);
+  const errors = results.filter((result) => !result.ok);
+  return {
+    count,
+    p50: percentile(firstEvent, 50),
+    p99: percentile(firstEvent, 99),
+    errors: errors.length,
+    firstError: errors[0]?.error,
+    openRss,
+    rssBefore,
+    cpuMsPerVisitor: cpuMs / count,
+    elapsedMs: performance.now() - started,
+    load: loadavg()[0],
+  };
+}
+
+async function measure(target, rounds) {
+  // Warm-up (JIT, connections, first queries): not reported.
+  await round(target, 10);
+  await sleep(300);
+  const idleRss = rssOf(target.pid);
+  const figures = [];
+  for (const count of rounds) {
+    figures.push(await round(target, count));
+    await sleep(300);
+  }
+  return { idleRss, figures };
+}
+
+/** The raw baseline: the same two calls, answered by a minimal Node server with no database. */
+async function startBaseline() {
+  let held = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (piece) => (body += piece));
+    request.on('end', () => {
+      if (request.url === CREATE_PATH) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ code: 0, msg: 'ok', data: { conversationId: randomUUID() }, success: true }));
+        return;
+      }
+      const { conversationId } = JSON.parse(body);
+      const ids = { userMessageId: randomUUID(), replyMessageId: randomUUID() };
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      response.write(`data: ${JSON.stringify({ type: 'start', conversationId, ...ids })}\n\n`);
+      response.write(`data: ${JSON.stringify({ type: 'delta', messageId: ids.replyMessageId, text: 'Load ' })}\n\n`);
+      held.push(() => {
+        response.write(`data: ${JSON.stringify({ type: 'delta', messageId: ids.replyMessageId, text: 'test answer.' })}\n\n`);
+        response.end(`data: ${JSON.stringify({ type: 'end', messageIds: [ids.userMessageId, ids.replyMessageId] })}\n\n`);
+      });
+    });
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    pid: null,
+    hold: () => {},
+    release: () => {
+      const now = held;
+      held = [];
+      for (const end of now) end();
+    },
+    close: () => new Promise((done) => (server.close(() => done()), server.closeAllConnections())),
+  };
+}
+
+/** `npm start`'s last command (after `vite build &&`): how production runs the server. */
+export function startCommand() {
+  const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
+  const last = scripts.start.split('&&').at(-1).trim().split(/\s+/);
+  if (last[0] !== 'node') throw new Error(`npm start does not end with a node command: ${scripts.start}`);
+  return { command: process.execPath, args: last.slice(1), text: scripts.start.split('&&').at(-1).trim() };
+}
+
+/** The server as `npm start` runs it, on a fresh DATA_DIR, with generous quotas (one address, hundreds of visitors). */
+async function startProduct({ modelUrl, databaseUrl, extraArgs = [], env: extraEnv = {} }) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kraken-bench-load-'));
+  const { command, args } = startCommand();
+  const plenty = '1000000';
+  const env = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LLM_BASE_URL: modelUrl,
+    LLM_API_KEY: 'sk-bench',
+    VISITOR_QUESTIONS_PER_MINUTE: plenty,
+    VISITOR_QUESTIONS_PER_DAY: plenty,
+    ADDRESS_QUESTIONS_PER_MINUTE: plenty,
+    ADDRESS_QUESTIONS_PER_DAY: plenty,
+    STREAMING_ANSWERS_PER_IDENTITY: plenty,
+    DEMO_USERNAME: 'bench',
+    DEMO_PASSWORD: 'bench-password-123',
+    ...extraEnv,
+  };
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  const child = spawn(command, [...extraArgs, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await withTimeout(
+    new Promise((done, fail) => {
+      const look = (piece) => {
+        output += piece;
+        const match = /running at (http:\/\/\S+)/.exec(output);
+        if (match) done(match[1]);
+      };
+      child.stdout.on('data', look);
+      child.stderr.on('data', (piece) => (output += piece));
+      child.once('exit', (code) => fail(new Error(`the server exited (${code}) before listening:\n${output}`)));
+    }),
+    START_TIMEOUT_MS,
+    'starting the server',
+  ).catch((error) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  return {
+    url,
+    pid: child.pid,
+    output: () => output,
+    close: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((done) => child.once('exit', done));
+        child.kill('SIGTERM');
+        await withTimeout(exited, 10_000, 'stopping the server').catch(() => child.kill('SIGKILL'));
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A port free on 127.0.0.1 right now, as the system hands one out. */
+const freePort = () =>
+  new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+
+/** A throwaway PostgreSQL cluster on loopback, as scripts/ci-postgres.sh starts one; null when not installed. */
+export async function startThrowawayPostgres() {
+  const base = '/usr/lib/postgresql';
+  if (!existsSync(base)) return null;
+  const version = readdirSync(base).sort((a, b) => Number(a) - Number(b)).at(-1);
+  const bin = join(base, version, 'bin');
+  if (!existsSync(join(bin, 'initdb'))) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'kraken-bench-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  const run = (line) => {
+    const result = asRoot ? spawnSync('su', ['postgres', '-s', '/bin/sh', '-c', line], { encoding: 'utf8' }) : spawnSync('sh', ['-c', line], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${line}: ${result.stderr}`);
+  };
+  const stop = () => {
+    try {
+      if (existsSync(join(dir, 'data', 'postmaster.pid'))) run(`'${bin}/pg_ctl' -D '${dir}/data' -m fast stop >/dev/null`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  try {
+    if (asRoot) chownSync(dir, Number(spawnSync('id', ['-u', 'postgres']).stdout), Number(spawnSync('id', ['-g', 'postgres']).stdout));
+    const port = await freePort();
+    run(`'${bin}/initdb' -D '${dir}/data' -U postgres --auth=trust -E UTF8 >/dev/null`);
+    run(`'${bin}/pg_ctl' -D '${dir}/data' -o "-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200" -l '${dir}/log' -w start >/dev/null`);
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+  } catch (error) {
+    const log = existsSync(join(dir, 'log')) ? readFileSync(join(dir, 'log'), 'utf8').trim().split('\n').slice(-3).join('\n') : '';
+    stop();
+    throw new Error(`${error.message}\n${log}`, { cause: error });
+  }
+}
+
+/** Runs the rounds on the product (one database) and on the baseline, one after the other. */
+export async function loadFigures({ rounds = ROUNDS, databaseUrl = null, extraArgs = [], env = {} } = {}) {
+  const model = await startFakeModel();
+  const baseline = await startBaseline();
+  let product;
+  try {
+    product = await startProduct({ modelUrl: model.baseUrl, databaseUrl, extraArgs, env });
+    const app = await measure({ ...product, hold: model.hold, release: model.release }, rounds);
+    const raw = await measure(baseline, rounds);
+    return { app, raw, modelRequests: model.requests() };
+  } finally {
+    await product?.close();
+    await baseline.close();
+    await model.close();
+  }
+}
+
+const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a');
+const row = (name, value, target, ok) => console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name.padEnd(52)} ${value.padStart(12)}   target ${target}`);
+
+export function printLoad(label, { app, raw }) {
+  console.log(`\n(e) load on ${label}: visitors at once, each creating a conversation and asking once (fake model on 127.0.0.1)`);
+  for (const [index, figure] of app.figures.entries()) {
+    const base = raw.figures[index];
+    const target = figure.count >= 300 ? TARGETS.p99At300 : figure.count <= 20 ? TARGETS.p99At20 : null;
+    const name = `(e) ${label}, ${figure.count} at once: time to first event p99`;
+    if (target === null) console.log(`      ${name.padEnd(52)} ${ms(figure.p99).padStart(12)}   (no target)`);
+    else row(name, ms(figure.p99), `≤ ${target} ms`, figure.p99 <= target);
+    // Above the idle baseline: the lower of the server's memory after the warm-up and just before this round.
+    const idle = Math.min(app.idleRss, figure.rssBefore);
+    const perStream = (figure.openRss - idle) / figure.count / MB;
+    row(`(e) ${label}, ${figure.count} at once: memory per open stream`, `${perStream.toFixed(2)} MB`, `≤ ${TARGETS.mbPerStream} MB`, perStream <= TARGETS.mbPerStream);
+    row(`(e) ${label}, ${figure.count} at once: errors`, String(figure.errors), '0', figure.errors === 0);
+    console.log(
+      `      p50 ${ms(figure.p50)}, p99 ${ms(figure.p99)}; raw baseline p50 ${ms(base.p50)}, p99 ${ms(base.p99)}; ` +
+        `ratio p99 ${(figure.p99 / base.p99).toFixed(1)}×; server memory ${(figure.openRss / MB).toFixed(0)} MB open, ` +
+        `${(idle / MB).toFixed(0)} MB idle; server CPU ${figure.cpuMsPerVisitor.toFixed(1)} ms per visitor (create + ask + answer); ` +
+        `round ${ms(figure.elapsedMs)}; load average ${figure.load.toFixed(2)}` +
+        (figure.firstError ? `; first error: ${figure.firstError}` : ''),
+    );
+  }
+}
+
+/** Both databases, as `npm run bench` prints them. */
+export async function runLoadSection({ rounds = ROUNDS, only = null } = {}) {
+  console.log(`\n(e) server started as \`${startCommand().text}\`; load average before: ${loadavg().map((v) => v.toFixed(2)).join(', ')}`);
+  if (only !== 'postgres') printLoad('embedded database', await loadFigures({ rounds }));
+  if (only === 'pglite') return;
+  const given = process.env.BENCH_DATABASE_URL;
+  const cluster = given ? null : await startThrowawayPostgres();
+  if (!given && !cluster) {
+    console.log('      PostgreSQL: not measured (set BENCH_DATABASE_URL, or install Debian\'s postgresql for a throwaway cluster)');
+    return;
+  }
+  try {
+    printLoad('PostgreSQL', await loadFigures({ rounds, databaseUrl: given ?? cluster.url }));
+  } finally {
+    cluster?.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (name) => {
+    const index = process.argv.indexOf(name);
+    return index === -1 ? undefined : process.argv[index + 1];
+  };
+  const rounds = arg('--rounds')?.split(',').map(Number) ?? ROUNDS;
+  runLoadSection({ rounds, only: arg('--only') ?? null }).then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
