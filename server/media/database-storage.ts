@@ -82,7 +82,8 @@ export function createDatabaseStorage(db: Db, prefix: string): FileStorage {
             controller.error(new Error(`stored file ${stored} went away while it was being read`));
           } else controller.close();
         },
-      });
+        // Read a row only when the reader asks for it: a slow download holds one chunk, no more.
+      }, { highWaterMark: 0 });
       return { body, size: file.size, contentType: file.contentType };
     },
     async delete(key) {
