@@ -17,6 +17,7 @@ import { openHarness, testClock, type TestApp, type TestClock } from '../test/ha
 import { startLocalS3, type LocalS3 } from '../test/s3-server';
 import { s3Client } from './s3-storage';
 import { openFileStores, type FileStores } from './file-stores';
+import { putDownloads } from './put-downloads';
 
 const PNG_HEAD = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13];
 const PNG = new Uint8Array(PNG_HEAD);
@@ -194,5 +195,22 @@ describe('files kept on one machine before the store was shared', () => {
     expect((await b.app.raw(`/downloads/${fileName}`)).status).toBe(404);
     expect(await (await a.app.raw(`/downloads/${fileName}`)).text()).toBe('installer on one machine');
     expect(await (await b.app.raw(`/downloads/${fileName}`)).text()).toBe('installer on one machine');
+  });
+});
+
+describe('the downloads command', () => {
+  it('stores an installer in the bucket for every instance, and refuses a name that could not be served', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kraken-release-'));
+    dirs.push(dataDir);
+    const env = { ...s3.env, DATA_DIR: dataDir };
+    const manifest = v.parse(downloadManifestSchema, (await (await instance('s3')).app.get('/api/app/download-manifest')).body.data);
+    const fileName = manifest.platforms[2]!.files[0]!.fileName;
+    writeFileSync(join(dataDir, fileName), 'linux installer');
+    expect(await putDownloads(env, [join(dataDir, fileName)])).toEqual([`${fileName} → S3-compatible bucket ${s3.settings.bucket} at ${s3.settings.endpoint}`]);
+    expect(await (await (await instance('s3')).app.raw(`/downloads/${fileName}`)).text()).toBe('linux installer');
+
+    writeFileSync(join(dataDir, 'my installer.exe'), 'x');
+    await expect(putDownloads(env, [join(dataDir, 'my installer.exe')])).rejects.toThrow(/an installer's name is letters, digits/);
+    await expect(putDownloads({ ...env, S3_REGION: '' }, [join(dataDir, fileName)])).rejects.toThrow(/missing: S3_REGION/);
   });
 });
