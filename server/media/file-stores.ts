@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { S3Settings } from '../config';
 import type { Db } from '../db/client';
-import { createDatabaseStorage } from './database-storage';
 import { describeError } from '../http/log-line';
+import { createDatabaseStorage } from './database-storage';
 import { createDiskStorage, type FileStorage } from './storage';
 
 /** Uploads (attachments, task images, avatars) and the desktop installers, in one kind of store. */
@@ -40,6 +40,7 @@ export function withEarlierDisk(shared: FileStorage, disk: FileStorage, log: (li
       return true;
     } catch (error) {
       log(`files: could not copy ${key} from disk into the shared store: ${describeError(error)}`);
+      await earlier.body.cancel().catch(() => undefined);
       return false;
     }
   };
