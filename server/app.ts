@@ -8,13 +8,14 @@ import { ApiError } from './http/errors';
 import { newReference } from './http/incident';
 import { describeError, safeLog } from './http/log-line';
 import { nulGuard } from './http/nul-guard';
+import { createDiskStorage } from './media/storage';
 import { requestLog } from './http/request-log';
 import type { AppEnv } from './http/route';
 import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
 import { exportOnlyPublishing } from './publishing/publishing';
 import { agentRoutes } from './routes/agents';
-import { appRoutes } from './routes/app';
+import { appRoutes, downloadsDirOf } from './routes/app';
 import { authRoutes } from './routes/auth';
 import { chatRoutes } from './routes/chat';
 import { conversationRoutes } from './routes/conversations';
@@ -33,6 +34,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     clock: deps.clock,
     runtime: deps.runtime,
     storage: deps.storage,
+    downloads: deps.downloads ?? createDiskStorage(downloadsDirOf(process.env)),
     publishing: deps.publishing ?? exportOnlyPublishing,
     log: safeLog(deps.log ?? ((line) => console.log(line))),
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),

@@ -6,6 +6,42 @@ import { wechatSettingsFromEnv, type WechatSettings } from './wechat/settings';
 
 export type LlmConfig = { baseUrl: string; apiKey?: string; model: string };
 
+/** An S3-compatible bucket for uploads and the desktop downloads (server/media/file-stores.ts). */
+export type S3Settings = {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Bucket in the path (MinIO and the like) rather than in the host name; S3_FORCE_PATH_STYLE, default on. */
+  forcePathStyle: boolean;
+};
+
+/** Every one of these, or none: half an object storage would quietly fall back to one machine's files. */
+export const S3_SETTINGS = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+
+export function s3SettingsFromEnv(env: NodeJS.ProcessEnv): S3Settings | null {
+  const values = Object.fromEntries(S3_SETTINGS.map((name) => [name, env[name]?.trim() ?? ''])) as Record<(typeof S3_SETTINGS)[number], string>;
+  const missing = S3_SETTINGS.filter((name) => values[name] === '');
+  if (missing.length === S3_SETTINGS.length) return null;
+  if (missing.length > 0) {
+    throw new Error(
+      `Object storage needs all of ${S3_SETTINGS.join(', ')}; missing: ${missing.join(', ')}. Set them all, or none to keep files in the database or on disk.`,
+    );
+  }
+  if (!/^https?:\/\/[^/]/i.test(values.S3_ENDPOINT)) {
+    throw new Error(`S3_ENDPOINT must be an http(s) address such as https://s3.eu-west-1.amazonaws.com, got "${values.S3_ENDPOINT}"`);
+  }
+  return {
+    endpoint: values.S3_ENDPOINT.replace(/\/+$/, ''),
+    bucket: values.S3_BUCKET,
+    region: values.S3_REGION,
+    accessKeyId: values.S3_ACCESS_KEY_ID,
+    secretAccessKey: values.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === undefined || env.S3_FORCE_PATH_STYLE.trim() === '' ? true : isOn(env.S3_FORCE_PATH_STYLE),
+  };
+}
+
 /** What one visitor or one signed-in user may spend; see README, "Configuration". */
 export type IdentityQuotas = {
   questionsPerMinute: number;
@@ -54,6 +90,8 @@ export type ServerConfig = {
   wechat: WechatSettings;
   /** The Google OAuth connector; null refuses Google login. */
   google: GoogleConfig | null;
+  /** Object storage for files; null keeps them in PostgreSQL (DATABASE_URL) or on disk (embedded database). */
+  s3: S3Settings | null;
   /** Where WeChat's and Google's pictures of a new account may be fetched from; not from the environment (tests only loosen it). */
   providerPictures: PictureSources;
   /** How long a scan-login ticket waits for its confirmation. */
@@ -106,6 +144,7 @@ export const defaultConfig: ServerConfig = {
   historyCharBudget: 24_000,
   wechat: { mode: 'simulator' },
   google: null,
+  s3: null,
   providerPictures: PROVIDER_PICTURE_SOURCES,
   scanTicketTtlMs: 3 * 60 * 1000,
   scanTicketsPerMinute: 20,
@@ -190,6 +229,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     historyCharBudget: positiveNumber(env, 'HISTORY_CHAR_BUDGET', defaultConfig.historyCharBudget),
     wechat: wechatSettingsFromEnv(env, listen),
     google: googleConfigFromEnv(env),
+    s3: s3SettingsFromEnv(env),
     providerPictures: PROVIDER_PICTURE_SOURCES,
     scanTicketTtlMs: positiveNumber(env, 'SCAN_TICKET_TTL_SECONDS', defaultConfig.scanTicketTtlMs / 1000) * 1000,
     scanTicketsPerMinute: positiveNumber(env, 'SCAN_TICKETS_PER_MINUTE', defaultConfig.scanTicketsPerMinute),

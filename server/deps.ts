@@ -11,7 +11,10 @@ export type AppDeps = {
   config: ServerConfig;
   clock: Clock;
   runtime: AgentRuntime;
+  /** Upload bytes: attachments, task images, avatars. */
   storage: FileStorage;
+  /** The desktop installers served under /downloads/; default: DOWNLOADS_DIR (or DATA_DIR/downloads) on disk. */
+  downloads?: FileStorage;
   /** One line per request and server-side errors; defaults to console.log. */
   log?: (line: string) => void;
   /** How tasks reach their platforms; default: exported by hand, no scheduler. */

@@ -17,6 +17,7 @@ async function main() {
   console.log(isLoopbackHost(host) ? '  reachable from this machine only (HOST=0.0.0.0 opens it to others)' : `  reachable from other machines (HOST=${host})`);
   console.log(`  database: ${db}`);
   console.log(`  answers:  ${server.runtimeLabel}`);
+  console.log(`  files:    ${server.filesLabel}`);
   const where =
     server.demo.source === 'env'
       ? 'from DEMO_USERNAME / DEMO_PASSWORD'

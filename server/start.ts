@@ -7,11 +7,12 @@ import { createOfflineResponder } from './agents/offline-responder';
 import { createOpenAiRuntime } from './agents/openai-runtime';
 import type { AgentRuntime } from './agents/runtime';
 import { createApp } from './app';
+import { downloadsDirOf } from './routes/app';
 import { configFromEnv, systemClock, type ServerConfig } from './config';
 import { lockDataDir } from './data-dir-lock';
 import { openDb, pgliteDirOf, type DbHandle } from './db/client';
 import { safeLog } from './http/log-line';
-import { createDiskStorage } from './media/storage';
+import { openFileStores } from './media/file-stores';
 import { createPublishing } from './publishing/publishing';
 import { ensureDemoAccount, type DemoAccount } from './seed/demo-account';
 import { seedCatalog } from './seed/seed';
@@ -47,6 +48,8 @@ export type RunningServer = {
   demo: DemoAccount;
   config: ServerConfig;
   runtimeLabel: string;
+  /** Where files are kept: object storage, PostgreSQL or disk. */
+  filesLabel: string;
   database: DbHandle;
   /** Stops accepting requests, ends open streams and closes the database. */
   close(): Promise<void>;
@@ -85,8 +88,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     });
     const runtime = options.runtime ?? runtimeFor(config);
     const spaDir = options.spaDir === undefined ? DEFAULT_SPA_DIR : options.spaDir;
-    const storage = createDiskStorage(join(dataDir, 'uploads'));
     const log = safeLog(options.log ?? ((line: string) => console.log(line)));
+    const files = await openFileStores({
+      s3: config.s3,
+      db: database.db,
+      driver: database.driver,
+      uploadsDir: join(dataDir, 'uploads'),
+      downloadsDir: downloadsDirOf({ DOWNLOADS_DIR: env.DOWNLOADS_DIR, DATA_DIR: dataDir }),
+      log,
+    });
+    const storage = files.uploads;
     const publishing = createPublishing({ env, db: database.db, clock: systemClock, storage, log });
     const app = createApp({
       db: database.db,
@@ -94,6 +105,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       clock: systemClock,
       runtime,
       storage,
+      downloads: files.downloads,
       publishing,
       log: options.log,
       ...(spaDir ? { spaDir } : {}),
@@ -127,6 +139,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       demo,
       config,
       runtimeLabel: runtime.label,
+      filesLabel: files.label,
       database,
       close: () =>
         (closing ??= (async () => {

@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Raw bytes; node-postgres wants a Buffer, which PGlite takes as well. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  toDriver: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+});
 
 export const companies = pgTable('companies', {
   id: text('id').primaryKey(),
@@ -169,6 +175,31 @@ export const uploads = pgTable(
     createdAt: at('created_at').notNull(),
   },
   (t) => [index('uploads_user_idx').on(t.ownerUserId), index('uploads_visitor_idx').on(t.ownerVisitorId)],
+);
+
+/**
+ * File bytes kept in the database when there is PostgreSQL and no object storage, so every
+ * instance reads what any of them stored (server/media/database-storage.ts). The key is the
+ * storage's own (`uploads/<id>`, `downloads/<name>`), never a name a user typed.
+ */
+export const storedFiles = pgTable('stored_files', {
+  key: text('key').primaryKey(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  contentType: text('content_type').notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+});
+
+/** A stored file's bytes in pieces of at most 1 MiB, read one at a time when streamed. */
+export const storedFileChunks = pgTable(
+  'stored_file_chunks',
+  {
+    key: text('key')
+      .notNull()
+      .references(() => storedFiles.key, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.seq] })],
 );
 
 /**

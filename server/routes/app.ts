@@ -1,11 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Readable } from 'node:stream';
 import type { Hono } from 'hono';
 import * as v from 'valibot';
 import { downloadManifestSchema, type DownloadManifest } from '../../src/contract/app';
 import type { Services } from '../deps';
+import type { FileStorage } from '../media/storage';
 import { ApiError } from '../http/errors';
 import { defineRoute, describeIssues, type AppEnv } from '../http/route';
 import { builtInManifest, DOWNLOADS_PREFIX } from './app-manifest';
@@ -15,17 +14,14 @@ const SAFE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 export type AppRoutesEnv = { DOWNLOAD_MANIFEST?: string; DOWNLOADS_DIR?: string; DATA_DIR?: string };
 
-/** Where installers served as `/downloads/<file>` live: DOWNLOADS_DIR, else `<DATA_DIR>/downloads`. */
+/** Where installers served as `/downloads/<file>` live on disk: DOWNLOADS_DIR, else `<DATA_DIR>/downloads`. */
 export const downloadsDirOf = (env: AppRoutesEnv): string =>
   resolve(env.DOWNLOADS_DIR?.trim() || join(env.DATA_DIR?.trim() || '.data', 'downloads'));
 
-async function sizeOf(path: string): Promise<number | undefined> {
-  try {
-    const info = await stat(path);
-    return info.isFile() ? info.size : undefined;
-  } catch {
-    return undefined;
-  }
+/** An installer's size, if it is in the store (a name that could not be a file is not). */
+async function sizeOf(downloads: FileStorage, fileName: string): Promise<number | undefined> {
+  if (!SAFE_FILE_NAME.test(fileName)) return undefined;
+  return (await downloads.stat(fileName))?.size;
 }
 
 /**
@@ -33,13 +29,13 @@ async function sizeOf(path: string): Promise<number | undefined> {
  * size), and of the whole whether all, some or none can be downloaded: a page offers no button
  * that would end in a failed download.
  */
-async function defaultManifest(dir: string): Promise<DownloadManifest> {
+async function defaultManifest(downloads: FileStorage): Promise<DownloadManifest> {
   const manifest = builtInManifest();
   let present = 0;
   let total = 0;
   for (const release of manifest.platforms) {
     for (const file of release.files) {
-      const size = await sizeOf(join(dir, file.fileName));
+      const size = await sizeOf(downloads, file.fileName);
       total += 1;
       file.available = size !== undefined;
       if (size !== undefined) {
@@ -66,7 +62,7 @@ async function manifestFromFile(path: string): Promise<DownloadManifest> {
 export function appRoutes(app: Hono<AppEnv>, services: Services, env: AppRoutesEnv = process.env) {
   defineRoute(app, services, 'appDownloadManifest', async () => {
     const path = env.DOWNLOAD_MANIFEST?.trim();
-    if (!path) return defaultManifest(downloadsDirOf(env));
+    if (!path) return defaultManifest(services.downloads);
     try {
       return await manifestFromFile(path);
     } catch (error) {
@@ -77,21 +73,23 @@ export function appRoutes(app: Hono<AppEnv>, services: Services, env: AppRoutesE
 
   app.on(['GET', 'HEAD'], `${DOWNLOADS_PREFIX}:fileName`, async (c) => {
     const fileName = c.req.param('fileName');
-    const path = SAFE_FILE_NAME.test(fileName) ? join(downloadsDirOf(env), fileName) : null;
-    const size = path ? await sizeOf(path) : undefined;
-    if (!path || size === undefined) {
+    // Every instance serves the same installers: they are read from the shared store when there is one.
+    const head = c.req.method === 'HEAD';
+    const safe = SAFE_FILE_NAME.test(fileName);
+    const stored = safe ? await (head ? services.downloads.stat(fileName) : services.downloads.open(fileName)) : null;
+    if (!stored) {
       return c.text(`This download (${fileName}) is not available on this server yet. Please try again later.\n`, 404, {
         'cache-control': 'no-store',
       });
     }
     const headers = {
       'content-type': 'application/octet-stream',
-      'content-length': String(size),
+      'content-length': String(stored.size),
       'content-disposition': `attachment; filename="${fileName}"`,
       'x-content-type-options': 'nosniff',
       'cache-control': 'public, max-age=3600',
     };
-    if (c.req.method === 'HEAD') return c.body(null, 200, headers);
-    return c.body(Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>, 200, headers);
+    if (!('body' in stored)) return c.body(null, 200, headers);
+    return c.body(stored.body as ReadableStream<Uint8Array>, 200, headers);
   });
 }

@@ -66,11 +66,12 @@ export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
    */
   app.get(FILE_PATH, async (c) => {
     const row = await findUpload(services.db, c.req.param('fileId'));
-    const bytes = row ? await services.storage.get(row.storageKey) : null;
-    if (!row || !bytes) throw notFound('File');
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+    // Streamed from whichever store holds it (another instance may have taken the upload).
+    const stored = row ? await services.storage.open(row.storageKey) : null;
+    if (!row || !stored) throw notFound('File');
+    return c.body(stored.body, 200, {
       'content-type': row.mimeType,
-      'content-length': String(bytes.byteLength),
+      'content-length': String(stored.size),
       'content-disposition': contentDisposition(row.kind, row.name),
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; sandbox",

@@ -43,7 +43,7 @@ export async function storeUpload(
 ): Promise<FileRef> {
   const id = randomUUID();
   const { kind, mimeType } = sniff(file.bytes);
-  await storage.put(id, file.bytes);
+  await storage.put(id, file.bytes, mimeType);
   try {
     const [row] = await db.transaction(async (tx) => {
       if (stored) await refuseOverStoredLimit(tx as unknown as Db, owner, file.bytes.byteLength, stored);

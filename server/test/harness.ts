@@ -45,11 +45,19 @@ export async function openHarness() {
   const db = database.db;
 
   function makeApp(
-    options: { config?: Partial<ServerConfig>; runtime?: AgentRuntime; clock?: TestClock; address?: string } = {},
+    options: {
+      config?: Partial<ServerConfig>;
+      runtime?: AgentRuntime;
+      clock?: TestClock;
+      address?: string;
+      /** Where this app keeps files; default its own memory, as if it ran alone. */
+      storage?: FileStorage;
+      downloads?: FileStorage;
+    } = {},
   ): TestApp {
     const config: ServerConfig = { ...defaultConfig, offlineTokenDelayMs: 0, ...options.config };
     const clock = options.clock ?? testClock();
-    const storage = createMemoryStorage();
+    const storage = options.storage ?? createMemoryStorage();
     const logs: string[] = [];
     const pauses: number[] = [];
     // Limits are kept in the one database of the file: a fresh address per app keeps one test's
@@ -61,6 +69,7 @@ export async function openHarness() {
       clock,
       runtime: options.runtime ?? createOfflineResponder(0),
       storage,
+      ...(options.downloads ? { downloads: options.downloads } : {}),
       log: (line) => logs.push(line),
       sleep: async (ms) => void pauses.push(ms),
     });

@@ -1,0 +1,66 @@
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { S3Settings } from '../config';
+import { checkKey, readAll, type FileStorage } from './storage';
+
+export function s3Client(settings: S3Settings): S3Client {
+  return new S3Client({
+    endpoint: settings.endpoint,
+    region: settings.region,
+    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+    // MinIO, Garage, SeaweedFS and the like answer on one host with the bucket in the path.
+    forcePathStyle: settings.forcePathStyle,
+    // Checksums only where S3 requires them: several S3-compatible servers refuse the newer
+    // trailing-checksum uploads the SDK sends by default.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
+const isMissing = (error: unknown) =>
+  error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+
+/** One area (`uploads/`, `downloads/`) of an S3-compatible bucket shared by every instance. */
+export function createS3Storage(client: S3Client, bucket: string, prefix: string): FileStorage {
+  const keyOf = (key: string) => {
+    checkKey(key);
+    return `${prefix}${key}`;
+  };
+  const storage: FileStorage = {
+    async put(key, source, contentType) {
+      const body = source instanceof Uint8Array ? source : source.stream;
+      const size = source instanceof Uint8Array ? source.byteLength : source.size;
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: keyOf(key), Body: body, ContentType: contentType, ContentLength: size }));
+    },
+    async get(key) {
+      const object = await storage.open(key);
+      return object ? readAll(object.body) : null;
+    },
+    async stat(key) {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(key) }));
+        return { size: head.ContentLength ?? 0, contentType: head.ContentType ?? 'application/octet-stream' };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    async open(key) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(key) }));
+        if (!object.Body) return null;
+        return {
+          body: object.Body.transformToWebStream() as ReadableStream<Uint8Array>,
+          size: object.ContentLength ?? 0,
+          contentType: object.ContentType ?? 'application/octet-stream',
+        };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(key) }));
+    },
+  };
+  return storage;
+}
