@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/contract/chat';
 import { endpoints } from '../../src/contract/endpoints';
 import { percentile } from '../load/chat-driver';
-import { startFakeModel, startInstance, startObjectStore, startProxy, type Instance } from './harness';
+import { startLocalS3 } from '../../server/test/s3-server';
+import { startFakeModel, startInstance, startProxy, type Instance } from './harness';
 
 /**
  * Three instances on one PostgreSQL and one S3-compatible store, behind a round-robin proxy:
@@ -16,7 +17,7 @@ const DEMO = { username: 'cluster-demo@kraken.local', password: 'cluster-Passwor
 const LOAD_STREAMS = Number(process.env.CLUSTER_LOAD_STREAMS ?? 1000);
 
 let model: Awaited<ReturnType<typeof startFakeModel>>;
-let store: Awaited<ReturnType<typeof startObjectStore>>;
+let store: Awaited<ReturnType<typeof startLocalS3>>;
 let proxy: Awaited<ReturnType<typeof startProxy>>;
 let instances: Instance[] = [];
 let env: Record<string, string>;
@@ -59,7 +60,7 @@ const logIn = async (base: string) => {
 describe.skipIf(!DATABASE_URL)('three instances on one PostgreSQL', () => {
   beforeAll(async () => {
     model = await startFakeModel();
-    store = await startObjectStore('kraken-cluster');
+    store = await startLocalS3('kraken-cluster');
     env = {
       DATABASE_URL,
       ...store.env,

@@ -20,28 +20,6 @@ const listen = (server: Server) =>
   });
 const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
-/** An S3-compatible store (s3rver) in a temp folder, with one bucket. */
-export async function startObjectStore(bucket: string) {
-  const directory = mkdtempSync(join(tmpdir(), 'kraken-s3-'));
-  const { default: S3rver } = await import('s3rver');
-  const store = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
-  const { port } = await store.run();
-  return {
-    env: {
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      S3_BUCKET: bucket,
-      S3_REGION: 'us-east-1',
-      // s3rver's fixed credentials
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-    },
-    close: async () => {
-      await store.close();
-      rmSync(directory, { recursive: true, force: true });
-    },
-  };
-}
-
 /**
  * An OpenAI-compatible `/chat/completions` that streams `pieces` pieces, `gapMs` apart (the first
  * at once). A question containing "[long]" gets `longPieces` pieces instead, for stop and resume.
