@@ -38,7 +38,8 @@ export const MIGRATION_LOCK_KEY = 4_812_331_907;
 /** When the newest migration of this build was written: the database is up to date once it has it. */
 const newestMigration = () => Math.max(...readMigrationFiles({ migrationsFolder }).map((m) => m.folderMillis));
 
-async function isMigrated(db: Db): Promise<boolean> {
+/** Whether the database answers and has every migration of this build (false, never a throw, otherwise). */
+export async function isMigrated(db: Db): Promise<boolean> {
   try {
     const result = (await db.execute(sql`select max(created_at) as newest from drizzle.__drizzle_migrations`)) as unknown as {
       rows: Array<{ newest: string | number | null }>;
