@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the server suite a second time against a real PostgreSQL on loopback: Debian's
 # postgresql package, installed when missing, in a throwaway cluster that is removed afterwards.
+# Arguments narrow the run to those test files, e.g. `npm run test:postgres -- server/cluster`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,4 +27,4 @@ cleanup() { as_pg "'$bindir/pg_ctl' -D '$workdir/data' -m fast stop >/dev/null" 
 trap cleanup EXIT
 
 echo "PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
-DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres" node_modules/.bin/vitest run --project server
+DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres" node_modules/.bin/vitest run --project server "$@"

@@ -99,18 +99,23 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
     client = await PGlite.create();
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  let migrating: Promise<void> = Promise.resolve();
   return {
     db,
     driver: 'pglite',
-    // One process owns the embedded database; the lock is taken all the same, as on PostgreSQL.
-    async migrate() {
-      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-      try {
-        await migratePglite(db as never, { migrationsFolder });
-      } finally {
-        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-      }
-    },
+    // One process owns the embedded database, through one session: an advisory lock, re-entrant
+    // within a session, cannot keep two callers apart there, so they wait for each other here.
+    migrate: () =>
+      (migrating = migrating
+        .catch(() => {})
+        .then(async () => {
+          await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+          try {
+            await migratePglite(db as never, { migrationsFolder });
+          } finally {
+            await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+          }
+        })),
     isMigrated: () => isMigrated(db),
     close: () => client.close(),
   };

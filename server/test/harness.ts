@@ -40,12 +40,20 @@ export type TestApp = {
 };
 
 /** One database per test file (PGlite start is slow); as many apps over it as a test wants. */
-export async function openHarness() {
-  const database: DbHandle = await openTestDb();
+export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
+  const database: DbHandle = shared?.a ?? (await openTestDb());
   const db = database.db;
 
   function makeApp(
-    options: { config?: Partial<ServerConfig>; runtime?: AgentRuntime; clock?: TestClock; address?: string } = {},
+    options: {
+      config?: Partial<ServerConfig>;
+      runtime?: AgentRuntime;
+      clock?: TestClock;
+      address?: string;
+      /** `b`: the app of a second instance, over its own connections to the same database. */
+      instance?: 'a' | 'b';
+      draining?: () => boolean;
+    } = {},
   ): TestApp {
     const config: ServerConfig = { ...defaultConfig, offlineTokenDelayMs: 0, ...options.config };
     const clock = options.clock ?? testClock();
@@ -56,7 +64,8 @@ export async function openHarness() {
     // spent quotas from refusing the next test's requests.
     const address = options.address ?? `198.51.${randomInt(256)}.${randomInt(256)}`;
     const app = createApp({
-      db,
+      db: options.instance === 'b' && shared ? shared.b.db : db,
+      ...(options.draining ? { draining: options.draining } : {}),
       config,
       clock,
       runtime: options.runtime ?? createOfflineResponder(0),
