@@ -90,11 +90,12 @@ describe('/healthz and /readyz', () => {
 
 describe('shutting down', { timeout: 120_000 }, () => {
   it('lets a running answer finish within the grace, and its reader gets the whole of it', async () => {
+    // Longer than the shutdown waits for connections to end by themselves once answers are settled.
     const words: AgentRuntime = {
-      label: 'ten words',
+      label: 'ten words in 3 s',
       async *streamAnswer() {
         for (let i = 0; i < 10; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await new Promise((resolve) => setTimeout(resolve, 300));
           yield `w${i} `;
         }
       },
