@@ -31,6 +31,9 @@ export async function createUser(db: Db, clock: Clock, input: NewUser): Promise<
  * ago, say): answers the new row, or null and the existing account is left as it is.
  */
 export async function createUserIfAbsent(db: Db, clock: Clock, input: NewUser): Promise<UserRow | null> {
+  // Hashing costs tens of milliseconds: not spent at every start when the account is there.
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.username, normalizeUsername(input.username))).limit(1);
+  if (existing) return null;
   const now = clock.now();
   const [row] = await db
     .insert(users)
