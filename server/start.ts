@@ -146,6 +146,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
           // get the grace to finish, then are stopped and stored incomplete; then all is closed.
           draining = true;
           const closed = new Promise<void>((done) => listening.close(() => done()));
+          // No task is claimed from now on; one being published is finished meanwhile.
+          const schedulerStopped = publishing.scheduler.stop();
           if ('closeIdleConnections' in listening) listening.closeIdleConnections();
           const { finished, stopped } = await settleAnswers(answers.running, config.shutdownGraceMs);
           if (finished + stopped > 0) log(`shutdown: ${finished} running answers finished, ${stopped} stopped and kept incomplete`);
@@ -155,7 +157,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
           if ('closeAllConnections' in listening) listening.closeAllConnections();
           await closed;
           try {
-            await publishing.scheduler.stop();
+            await schedulerStopped;
             await database.close();
           } finally {
             lock?.release();
