@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { endpoints } from '../src/contract/endpoints';
 import type { AppDeps, Services } from './deps';
 import { fail } from './http/envelope';
+import { healthRoutes } from './http/health';
 import { createCounters } from './limits/counters';
 import { ApiError } from './http/errors';
 import { newReference } from './http/incident';
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
   const app = new Hono<AppEnv>();
 
+  healthRoutes(app, { db: deps.db, draining: deps.draining ?? (() => false) });
   app.use('*', requestLog(services.log, deps.config.logLevel));
   app.use('*', securityHeaders({ hsts: deps.config.hsts }));
   app.use('/api/*', nulGuard);
@@ -54,7 +56,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   agentRoutes(app, services);
   conversationRoutes(app, services);
-  chatRoutes(app, services);
+  chatRoutes(app, services, deps.answers);
   userRoutes(app, services);
   mediaRoutes(app, services);
   authRoutes(app, services, wechatRoutes(app, services));

@@ -119,6 +119,11 @@ export type ServerConfig = {
   /** Node's headersTimeout and requestTimeout: time to receive a request's headers, and all of it. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /**
+   * On SIGTERM/SIGINT, how long answers still being written may run before they are stopped and
+   * kept incomplete (the server stops taking connections and /readyz answers 503 meanwhile).
+   */
+  shutdownGraceMs: number;
 };
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -159,6 +164,7 @@ export const defaultConfig: ServerConfig = {
   databasePoolMax: DEFAULT_POOL_MAX,
   headersTimeoutMs: 20 * 1000,
   requestTimeoutMs: 5 * 60 * 1000,
+  shutdownGraceMs: 20 * 1000,
 };
 
 const isOn = (value: string | undefined) => ['1', 'on', 'true', 'yes'].includes((value ?? '').trim().toLowerCase());
@@ -244,6 +250,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     databasePoolMax: poolSize(env.DATABASE_POOL_MAX),
     headersTimeoutMs: positiveNumber(env, 'HEADERS_TIMEOUT_SECONDS', defaultConfig.headersTimeoutMs / 1000) * 1000,
     requestTimeoutMs: positiveNumber(env, 'REQUEST_TIMEOUT_SECONDS', defaultConfig.requestTimeoutMs / 1000) * 1000,
+    shutdownGraceMs: positiveNumber(env, 'SHUTDOWN_GRACE_SECONDS', defaultConfig.shutdownGraceMs / 1000) * 1000,
   };
 }
 

@@ -4,6 +4,7 @@ import type { Db } from './db/client';
 import type { Counters } from './limits/counters';
 import type { FileStorage } from './media/storage';
 import type { Publishing } from './publishing/publishing';
+import type { LiveAnswers } from './services/live-answers';
 
 /** Everything the app talks to, injected so tests can swap any of it. */
 export type AppDeps = {
@@ -23,10 +24,14 @@ export type AppDeps = {
   sleep?: (ms: number) => Promise<void>;
   /** The built SPA (`dist/`) to serve for every non-API GET; omitted in API-only tests. */
   spaDir?: string;
+  /** The answers running here; default a registry of the app's own (the shutdown passes one it watches). */
+  answers?: LiveAnswers;
+  /** True once the server shuts down: /readyz then answers 503. */
+  draining?: () => boolean;
 };
 
 /** The deps after createApp filled in its own parts. */
-export type Services = Required<Omit<AppDeps, 'spaDir'>> & {
+export type Services = Required<Omit<AppDeps, 'spaDir' | 'answers' | 'draining'>> & {
   /** Every limit and quota, counted in the database so all instances share them. */
   counters: Counters;
 };

@@ -1,5 +1,6 @@
 import { isLoopbackHost } from './net/public-address';
 import { signInSummary } from './sign-in-summary';
+import { demoAccountLines } from './seed/demo-account';
 import { startServer } from './start';
 
 /** `npm start` / `npm run serve`: the SPA and the API on one port. */
@@ -18,21 +19,19 @@ async function main() {
   console.log(`  database: ${db}`);
   console.log(`  answers:  ${server.runtimeLabel}`);
   console.log(`  files:    ${server.filesLabel}`);
-  const where =
-    server.demo.source === 'env'
-      ? 'from DEMO_USERNAME / DEMO_PASSWORD'
-      : `${server.demo.source === 'generated' ? 'generated now, ' : ''}kept in ${dataDir}/demo-account.json`;
-  console.log(`  demo account (${where}):`);
-  console.log(`    username: ${server.demo.username}`);
-  console.log(`    password: ${server.demo.password}`);
+  for (const line of demoAccountLines(server.demo, dataDir)) console.log(line);
   for (const line of signInSummary(server.config, host)) console.log(line);
   console.log('');
 
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      console.log(`${signal} received again: exiting now, without waiting for running answers.`);
+      process.exit(1);
+    }
     stopping = true;
-    console.log(`\n${signal} received, shutting down...`);
+    const grace = server.config.shutdownGraceMs / 1000;
+    console.log(`\n${signal} received, shutting down: running answers get up to ${grace} s to finish (SHUTDOWN_GRACE_SECONDS)...`);
     server.close().then(
       () => process.exit(0),
       (error) => {

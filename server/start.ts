@@ -17,6 +17,11 @@ import { createPublishing } from './publishing/publishing';
 import { ensureDemoAccount, type DemoAccount } from './seed/demo-account';
 import { seedCatalog } from './seed/seed';
 import { closeInterruptedReplies } from './services/chat';
+import { localLiveAnswers } from './services/live-answers';
+import { settleAnswers, watchedAnswers } from './shutdown';
+
+/** How long a shutdown waits for the last events of settled answers to reach their readers. */
+const LAST_WRITES_MS = 2000;
 
 export const DEFAULT_SPA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
@@ -51,7 +56,10 @@ export type RunningServer = {
   /** Where files are kept: object storage, PostgreSQL or disk. */
   filesLabel: string;
   database: DbHandle;
-  /** Stops accepting requests, ends open streams and closes the database. */
+  /**
+   * Stops accepting connections (/readyz answers 503 meanwhile), lets running answers finish for
+   * config.shutdownGraceMs and stores the rest incomplete, ends open streams, closes the database.
+   */
   close(): Promise<void>;
 };
 
@@ -99,7 +107,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     });
     const storage = files.uploads;
     const publishing = createPublishing({ env, db: database.db, clock: systemClock, storage, log });
+    const answers = watchedAnswers(localLiveAnswers());
+    let draining = false;
     const app = createApp({
+      answers: answers.answers,
+      draining: () => draining,
       db: database.db,
       config,
       clock: systemClock,
@@ -143,12 +155,22 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       database,
       close: () =>
         (closing ??= (async () => {
-          await new Promise<void>((done) => {
-            listening.close(() => done());
-            if ('closeAllConnections' in listening) listening.closeAllConnections();
-          });
+          // Draining: no new connections, /readyz says 503 on those still open, running answers
+          // get the grace to finish, then are stopped and stored incomplete; then all is closed.
+          draining = true;
+          const closed = new Promise<void>((done) => listening.close(() => done()));
+          // No task is claimed from now on; one being published is finished meanwhile.
+          const schedulerStopped = publishing.scheduler.stop();
+          if ('closeIdleConnections' in listening) listening.closeIdleConnections();
+          const { finished, stopped } = await settleAnswers(answers.running, config.shutdownGraceMs);
+          if (finished + stopped > 0) log(`shutdown: ${finished} running answers finished, ${stopped} stopped and kept incomplete`);
+          // The streams of settled answers end on their own; idle keep-alive connections are closed.
+          if ('closeIdleConnections' in listening) listening.closeIdleConnections();
+          await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, LAST_WRITES_MS).unref())]);
+          if ('closeAllConnections' in listening) listening.closeAllConnections();
+          await closed;
           try {
-            await publishing.scheduler.stop();
+            await schedulerStopped;
             await database.close();
           } finally {
             lock?.release();

@@ -4,9 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { DEFAULT_POOL_MAX } from './pool-size';
 import * as schema from './schema';
@@ -17,13 +19,37 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DbHandle = {
   db: Db;
   driver: 'pglite' | 'postgres';
-  /** Applies every migration in server/db/migrations not applied yet. */
+  /**
+   * Applies every migration in server/db/migrations not applied yet, under an advisory lock: N
+   * instances started at once on an empty database migrate one after the other, the later ones
+   * finding nothing left to do.
+   */
   migrate(): Promise<void>;
+  /** Whether the database answers and every migration of this build is applied (for /readyz). */
+  isMigrated(): Promise<boolean>;
   close(): Promise<void>;
 };
 
 // Resolved from the module's path string: test environments may replace the global URL class.
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** The session-level advisory lock held while migrating (any fixed number, the same in every build). */
+export const MIGRATION_LOCK_KEY = 4_812_331_907;
+
+/** When the newest migration of this build was written: the database is up to date once it has it. */
+const newestMigration = () => Math.max(...readMigrationFiles({ migrationsFolder }).map((m) => m.folderMillis));
+
+/** Whether the database answers and has every migration of this build (false, never a throw, otherwise). */
+export async function isMigrated(db: Db): Promise<boolean> {
+  try {
+    const result = (await db.execute(sql`select max(created_at) as newest from drizzle.__drizzle_migrations`)) as unknown as {
+      rows: Array<{ newest: string | number | null }>;
+    };
+    return Number(result.rows[0]?.newest ?? 0) >= newestMigration();
+  } catch {
+    return false;
+  }
+}
 
 export type DbOptions =
   /** PostgreSQL through a pg Pool of at most `poolMax` connections (default DEFAULT_POOL_MAX). */
@@ -43,7 +69,26 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
     return {
       db,
       driver: 'postgres',
-      migrate: () => migratePg(db as never, { migrationsFolder }),
+      async migrate() {
+        // One connection holds the lock and runs the migrations: a session lock belongs to it.
+        const client = await pool.connect();
+        let broken: Error | undefined;
+        try {
+          await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+          try {
+            await migratePg(drizzlePg(client, { schema }) as never, { migrationsFolder });
+          } finally {
+            await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+          }
+        } catch (error) {
+          broken = error instanceof Error ? error : new Error(String(error));
+          throw error;
+        } finally {
+          // A connection that failed mid-migration may still hold the lock: it is closed, not reused.
+          client.release(broken);
+        }
+      },
+      isMigrated: () => isMigrated(db),
       close: () => pool.end(),
     };
   }
@@ -55,10 +100,24 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
     client = await PGlite.create();
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  let migrating: Promise<void> = Promise.resolve();
   return {
     db,
     driver: 'pglite',
-    migrate: () => migratePglite(db as never, { migrationsFolder }),
+    // One process owns the embedded database, through one session: an advisory lock, re-entrant
+    // within a session, cannot keep two callers apart there, so they wait for each other here.
+    migrate: () =>
+      (migrating = migrating
+        .catch(() => {})
+        .then(async () => {
+          await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+          try {
+            await migratePglite(db as never, { migrationsFolder });
+          } finally {
+            await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+          }
+        })),
+    isMigrated: () => isMigrated(db),
     close: () => client.close(),
   };
 }

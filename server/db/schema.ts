@@ -348,3 +348,30 @@ export const rateCounters = pgTable(
   },
   (t) => [index('rate_counters_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * One-time codes handed out by the WeChat simulator's consent page, so a code issued by one
+ * instance is accepted by any other; a code is deleted when used, and expired rows are swept.
+ */
+export const wechatSimulatorCodes = pgTable(
+  'wechat_simulator_codes',
+  {
+    code: text('code').primaryKey(),
+    name: text('name').notNull(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('wechat_simulator_codes_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Credentials a provider hands out one at a time and every instance must share (WeChat keeps
+ * only the newest access token): fetched by one instance under an advisory lock, read by all.
+ */
+export const providerTokens = pgTable('provider_tokens', {
+  /** e.g. `wechat:<appId>:access-token`. */
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  /** When the value must be fetched again (a little before the provider says it expires). */
+  expiresAt: at('expires_at').notNull(),
+  updatedAt: at('updated_at').notNull(),
+});

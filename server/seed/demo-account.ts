@@ -3,42 +3,76 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
-import { ensureUser } from './users';
+import { acceptsPassword, createUserIfAbsent, ensureUser } from './users';
 
 export const DEMO_COMPANY_ID = 'kraken';
 export const GENERATED_DEMO_USERNAME = 'demo@kraken.local';
 export const DEMO_ACCOUNT_FILE = 'demo-account.json';
 
-export type DemoAccount = { username: string; password: string; source: 'env' | 'generated' | 'stored' };
+/**
+ * The account printed at start, and where its password comes from:
+ * - `env`: DEMO_USERNAME / DEMO_PASSWORD, which the account is made to accept;
+ * - `generated`: this start created the account with a new password;
+ * - `stored`: the password kept in DATA_DIR/demo-account.json, which the account still accepts;
+ * - `existing`: the account was created elsewhere (another instance) or its password changed
+ *   since: it is not known here, and not printed.
+ */
+export type DemoAccount =
+  | { username: string; password: string; source: 'env' | 'generated' | 'stored' }
+  | { username: string; password: null; source: 'existing' };
+
+const NEW_DEMO = { nickname: 'Demo', companyId: DEMO_COMPANY_ID };
+
+async function readStored(file: string): Promise<{ username: string; password: string } | null> {
+  const stored = await readFile(file, 'utf8').then(
+    (text) => JSON.parse(text) as { username?: string; password?: string },
+    () => null,
+  );
+  return stored?.username && stored.password ? { username: stored.username, password: stored.password } : null;
+}
 
 /**
- * The account printed at start: DEMO_USERNAME / DEMO_PASSWORD when given, otherwise one generated
- * on the first run. The database keeps only a hash, so a generated password is kept in
- * DATA_DIR/demo-account.json (mode 0600) to be printed again on later starts.
+ * Makes sure the demo account exists. A start never changes an existing account's password,
+ * unless DEMO_PASSWORD says which one to set: with several instances on one database, only the
+ * instance that creates the account knows (and prints) a generated password, and the others
+ * say the account exists. The database keeps only a hash, so a generated password is kept in
+ * DATA_DIR/demo-account.json (mode 0600) to be printed again by later starts on that folder.
  */
 export async function ensureDemoAccount(
   db: Db,
   clock: Clock,
   options: { dataDir: string; username?: string; password?: string },
 ): Promise<DemoAccount> {
-  let account: DemoAccount;
   if (options.username && options.password) {
-    account = { username: options.username, password: options.password, source: 'env' };
-  } else {
-    const file = join(options.dataDir, DEMO_ACCOUNT_FILE);
-    const stored = await readFile(file, 'utf8').then(
-      (text) => JSON.parse(text) as { username?: string; password?: string },
-      () => null,
-    );
-    if (stored?.username && stored.password) {
-      account = { username: stored.username, password: stored.password, source: 'stored' };
-    } else {
-      account = { username: GENERATED_DEMO_USERNAME, password: randomBytes(12).toString('base64url'), source: 'generated' };
-      await mkdir(options.dataDir, { recursive: true });
-      await writeFile(file, JSON.stringify({ username: account.username, password: account.password }, null, 2) + '\n', { mode: 0o600 });
-      await chmod(file, 0o600);
-    }
+    await ensureUser(db, clock, { username: options.username, password: options.password, ...NEW_DEMO });
+    return { username: options.username, password: options.password, source: 'env' };
   }
-  await ensureUser(db, clock, { username: account.username, password: account.password, nickname: 'Demo', companyId: DEMO_COMPANY_ID });
-  return account;
+  const file = join(options.dataDir, DEMO_ACCOUNT_FILE);
+  const stored = await readStored(file);
+  const username = stored?.username ?? GENERATED_DEMO_USERNAME;
+  const password = stored?.password ?? randomBytes(12).toString('base64url');
+  const created = await createUserIfAbsent(db, clock, { username, password, ...NEW_DEMO });
+  if (stored) {
+    if (created || (await acceptsPassword(db, username, password))) return { username, password, source: 'stored' };
+    return { username, password: null, source: 'existing' };
+  }
+  if (!created) return { username, password: null, source: 'existing' };
+  await mkdir(options.dataDir, { recursive: true });
+  await writeFile(file, JSON.stringify({ username, password }, null, 2) + '\n', { mode: 0o600 });
+  await chmod(file, 0o600);
+  return { username, password, source: 'generated' };
+}
+
+/** What `npm start` prints about the demo account: its password only where it is known. */
+export function demoAccountLines(demo: DemoAccount, dataDir: string): string[] {
+  if (demo.password === null) {
+    return [
+      `  demo account (it exists already; its password is shown only by the start that created it):`,
+      `    username: ${demo.username}`,
+      `    password: set DEMO_USERNAME=${demo.username} and DEMO_PASSWORD=<a password> to choose it`,
+    ];
+  }
+  const where =
+    demo.source === 'env' ? 'from DEMO_USERNAME / DEMO_PASSWORD' : `${demo.source === 'generated' ? 'generated now, ' : ''}kept in ${dataDir}/demo-account.json`;
+  return [`  demo account (${where}):`, `    username: ${demo.username}`, `    password: ${demo.password}`];
 }

@@ -26,6 +26,37 @@ export async function createUser(db: Db, clock: Clock, input: NewUser): Promise<
   return row!;
 }
 
+/**
+ * Creates the account unless one with this username exists (created by another instance a moment
+ * ago, say): answers the new row, or null and the existing account is left as it is.
+ */
+export async function createUserIfAbsent(db: Db, clock: Clock, input: NewUser): Promise<UserRow | null> {
+  // Hashing costs tens of milliseconds: not spent at every start when the account is there.
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.username, normalizeUsername(input.username))).limit(1);
+  if (existing) return null;
+  const now = clock.now();
+  const [row] = await db
+    .insert(users)
+    .values({
+      id: randomUUID(),
+      username: normalizeUsername(input.username),
+      passwordHash: await hashPassword(input.password),
+      nickname: input.nickname ?? null,
+      companyId: input.companyId ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({ target: users.username })
+    .returning();
+  return row ?? null;
+}
+
+/** Whether the account of this username accepts this password. */
+export async function acceptsPassword(db: Db, username: string, password: string): Promise<boolean> {
+  const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.username, normalizeUsername(username))).limit(1);
+  return row ? verifyPassword(password, row.hash) : false;
+}
+
 /** Creates the account, or makes an existing one accept this password. */
 export async function ensureUser(db: Db, clock: Clock, input: NewUser): Promise<UserRow> {
   const [existing] = await db.select().from(users).where(eq(users.username, normalizeUsername(input.username))).limit(1);

@@ -40,8 +40,8 @@ export type TestApp = {
 };
 
 /** One database per test file (PGlite start is slow); as many apps over it as a test wants. */
-export async function openHarness() {
-  const database: DbHandle = await openTestDb();
+export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
+  const database: DbHandle = shared?.a ?? (await openTestDb());
   const db = database.db;
 
   function makeApp(
@@ -53,6 +53,9 @@ export async function openHarness() {
       /** Where this app keeps files; default its own memory, as if it ran alone. */
       storage?: FileStorage;
       downloads?: FileStorage;
+      /** `b`: the app of a second instance, over its own connections to the same database. */
+      instance?: 'a' | 'b';
+      draining?: () => boolean;
     } = {},
   ): TestApp {
     const config: ServerConfig = { ...defaultConfig, offlineTokenDelayMs: 0, ...options.config };
@@ -64,7 +67,8 @@ export async function openHarness() {
     // spent quotas from refusing the next test's requests.
     const address = options.address ?? `198.51.${randomInt(256)}.${randomInt(256)}`;
     const app = createApp({
-      db,
+      db: options.instance === 'b' && shared ? shared.b.db : db,
+      ...(options.draining ? { draining: options.draining } : {}),
       config,
       clock,
       runtime: options.runtime ?? createOfflineResponder(0),

@@ -7,9 +7,9 @@ import { seedCatalog } from '../seed/seed';
  * One migrated, seeded database per test file: in-memory PGlite, or, when DATABASE_URL is set,
  * a fresh database on that PostgreSQL server, dropped again on close.
  */
-export async function openTestDb(): Promise<DbHandle> {
+export async function openTestDb(options: { migrated?: boolean } = {}): Promise<DbHandle & { url?: string }> {
   const adminUrl = process.env.DATABASE_URL;
-  let handle: DbHandle;
+  let handle: DbHandle & { url?: string };
   if (adminUrl) {
     const name = `kraken_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: adminUrl });
@@ -21,6 +21,7 @@ export async function openTestDb(): Promise<DbHandle> {
     const inner = await openDb({ databaseUrl: url.toString() });
     handle = {
       ...inner,
+      url: url.toString(),
       close: async () => {
         await inner.close();
         const cleanup = new pg.Client({ connectionString: adminUrl });
@@ -32,7 +33,27 @@ export async function openTestDb(): Promise<DbHandle> {
   } else {
     handle = await openDb({ memory: true });
   }
+  if (options.migrated === false) return handle;
   await handle.migrate();
   await seedCatalog(handle.db);
   return handle;
+}
+
+/**
+ * Two instances' views of one database: on PostgreSQL two connection pools, as two server
+ * processes have; on PGlite (one connection, one process) the same handle twice, so the code
+ * path is the same and only PostgreSQL proves they do not share memory.
+ */
+export async function openSharedTestDb(options: { migrated?: boolean } = {}): Promise<{ a: DbHandle; b: DbHandle; close(): Promise<void> }> {
+  const a = await openTestDb(options);
+  if (!a.url) return { a, b: a, close: () => a.close() };
+  const b = await openDb({ databaseUrl: a.url });
+  return {
+    a,
+    b,
+    close: async () => {
+      await b.close();
+      await a.close();
+    },
+  };
 }

@@ -121,7 +121,7 @@ export function consentPageRoutes(app: Hono<AppEnv>, simulator: WechatSimulator)
     if (!name || [...name].length > NAME_MAX) return refusal(c, `Give the simulated WeChat user a name of 1 to ${NAME_MAX} characters.`);
     redirect.searchParams.delete('code');
     redirect.searchParams.delete('state');
-    redirect.searchParams.set('code', simulator.issueCode(name));
+    redirect.searchParams.set('code', await simulator.issueCode(name));
     redirect.searchParams.set('state', state);
     redirect.hash = '';
     return c.redirect(redirect.href, 303);

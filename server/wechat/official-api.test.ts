@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { wechatIdentities } from '../db/schema';
+import { providerTokens, wechatIdentities } from '../db/schema';
 import { openHarness, type TestApp } from '../test/harness';
 import { loopbackPictureSources } from '../test/pictures';
 import { startFakeWechatApi } from './fake-wechat-api';
@@ -26,7 +26,9 @@ afterAll(async () => {
   await h.close();
 });
 
-const officialApp = (options: { miniProgram?: boolean } = {}): TestApp => {
+/** A server that has never talked to WeChat: no token or ticket stored yet. */
+const officialApp = async (options: { miniProgram?: boolean } = {}): Promise<TestApp> => {
+  await h.db.delete(providerTokens);
   for (const key of Object.keys(fake.calls)) delete fake.calls[key];
   Object.assign(fake.state, { staleTokenAnswers: 0, expiresIn: 7200, broken: false });
   const miniProgram = options.miniProgram ? { miniProgram: MINI_PROGRAM } : {};
@@ -36,7 +38,7 @@ const officialApp = (options: { miniProgram?: boolean } = {}): TestApp => {
 
 describe("WeChat's real API (a local fake of it on loopback)", () => {
   it('signs the JS-SDK config with the jsapi ticket, fetching token and ticket once while they are valid', async () => {
-    const t = officialApp();
+    const t = await officialApp();
     const url = 'https://chat.example.com/chat?x=1#section';
     const first = await t.get(CONFIG, { url });
     expect(first.status).toBe(200);
@@ -56,7 +58,7 @@ describe("WeChat's real API (a local fake of it on loopback)", () => {
   });
 
   it('renews an access token WeChat says is stale, once', async () => {
-    const t = officialApp();
+    const t = await officialApp();
     fake.state.staleTokenAnswers = 1;
     const reply = await t.get(CONFIG, { url: 'https://chat.example.com/' });
     expect(reply.status).toBe(200);
@@ -64,7 +66,7 @@ describe("WeChat's real API (a local fake of it on loopback)", () => {
   });
 
   it('says so clearly when WeChat cannot be reached, without a 500', async () => {
-    const t = officialApp();
+    const t = await officialApp();
     fake.state.broken = true;
     const reply = await t.get(CONFIG, { url: 'https://chat.example.com/' });
     expect(reply.status).toBe(502);
@@ -73,7 +75,7 @@ describe("WeChat's real API (a local fake of it on loopback)", () => {
   });
 
   it('exchanges a code for a new account named after the WeChat user, and the same account next time', async () => {
-    const t = officialApp();
+    const t = await officialApp();
     const person = { openid: 'o6_bmjrPTlm6_2sgVt7hMZOPfL2M', nickname: '  Lin 林  ', headimgurl: fake.headImageUrl };
     const first = await t.get(LOGIN, { code: fake.issueCode(person) });
     expect(first.status).toBe(200);
@@ -92,7 +94,7 @@ describe("WeChat's real API (a local fake of it on loopback)", () => {
   });
 
   it('recognises the same person from another app of the account by unionid', async () => {
-    const t = officialApp();
+    const t = await officialApp();
     const person = { openid: 'o-first-app-openid-000000001', unionid: 'union-42', nickname: 'Mei', headimgurl: '' };
     const first = await t.get(LOGIN, { code: fake.issueCode(person) });
     const other = await t.get(LOGIN, { code: fake.issueCode({ ...person, openid: 'o-other-app-openid-00000002' }) });
@@ -100,7 +102,7 @@ describe("WeChat's real API (a local fake of it on loopback)", () => {
   });
 
   it('refuses a wrong or used code with 400 and a message for a person', async () => {
-    const t = officialApp();
+    const t = await officialApp();
     const code = fake.issueCode({ openid: 'o-used-code-user-000000003', nickname: 'Used', headimgurl: '' });
     expect((await t.get(LOGIN, { code })).status).toBe(200);
     for (const bad of [code, 'never-issued']) {
@@ -111,7 +113,7 @@ describe("WeChat's real API (a local fake of it on loopback)", () => {
   });
 
   it('validates its input before calling WeChat', async () => {
-    const t = officialApp();
+    const t = await officialApp();
     expect((await t.get(LOGIN, {})).status).toBe(400);
     expect((await t.get(CONFIG, { url: 'not a url' })).status).toBe(400);
     expect(fake.calls).toEqual({});
@@ -123,7 +125,7 @@ describe('the mini program login (code2session against the fake)', () => {
     t.post(PASSWORD_LOGIN, { loginType: 'wechat-miniprogram', code }, headers);
 
   it('signs in with a wx.login() code, as the same account the official account knows by unionid', async () => {
-    const t = officialApp({ miniProgram: true });
+    const t = await officialApp({ miniProgram: true });
     const person = { openid: 'o-official-openid-0000000010', unionid: 'union-mp-1', nickname: 'Wen', headimgurl: '' };
     const official = await t.get(LOGIN, { code: fake.issueCode(person) });
     const mini = await miniLogin(t, fake.issueMiniProgramCode({ openid: 'o-mini-program-openid-000010', unionid: 'union-mp-1' }));
@@ -137,7 +139,7 @@ describe('the mini program login (code2session against the fake)', () => {
   });
 
   it('makes a new account for a person WeChat shows no other app for, and the same one next time', async () => {
-    const t = officialApp({ miniProgram: true });
+    const t = await officialApp({ miniProgram: true });
     const person = { openid: 'o-mini-only-openid-000000011' };
     const first = await miniLogin(t, fake.issueMiniProgramCode(person));
     expect(first.status).toBe(200);
@@ -147,7 +149,7 @@ describe('the mini program login (code2session against the fake)', () => {
   });
 
   it('refuses a wrong or used code, a high-risk account and a server with no mini program, each clearly', async () => {
-    const t = officialApp({ miniProgram: true });
+    const t = await officialApp({ miniProgram: true });
     const code = fake.issueMiniProgramCode({ openid: 'o-mini-used-openid-000000012' });
     expect((await miniLogin(t, code)).status).toBe(200);
     const used = await miniLogin(t, code);
@@ -156,13 +158,13 @@ describe('the mini program login (code2session against the fake)', () => {
     const risky = await miniLogin(t, fake.issueMiniProgramCode({ openid: 'o-mini-risky-openid-00000013', highRisk: true }));
     expect(risky.status).toBe(403);
     expect(risky.body.msg).toBe(HIGH_RISK_MSG);
-    const without = await miniLogin(officialApp(), fake.issueMiniProgramCode({ openid: 'o-mini-nowhere-openid-000014' }));
+    const without = await miniLogin(await officialApp(), fake.issueMiniProgramCode({ openid: 'o-mini-nowhere-openid-000014' }));
     expect(without.status).toBe(503);
     expect(without.body.msg).toBe(MINIPROGRAM_NOT_CONFIGURED);
   });
 
   it('takes the official account’s authorisation code through the same login call', async () => {
-    const t = officialApp();
+    const t = await officialApp();
     const person = { openid: 'o-login-call-openid-00000015', nickname: 'Via login', headimgurl: '' };
     const reply = await t.post(PASSWORD_LOGIN, { loginType: 'wechat-official-account', code: fake.issueCode(person) });
     expect(reply.status).toBe(200);

@@ -1,4 +1,6 @@
 import type { Clock } from '../config';
+import type { Db } from '../db/client';
+import { sharedToken, type FreshToken } from '../db/shared-token';
 import { ApiError } from '../http/errors';
 import {
   HIGH_RISK_MSG,
@@ -13,7 +15,6 @@ import type { MiniProgramCredentials } from './settings';
 import { WECHAT_AUTHORIZE_URL } from './settings';
 
 type Credentials = { appId: string; appSecret: string; apiBase: string; miniProgram?: MiniProgramCredentials };
-type Cached = { value: string; expiresAt: number };
 type WechatAnswer = { errcode?: number; errmsg?: string } & Record<string, unknown>;
 
 /** Codes WeChat answers for an authorisation code that is wrong, expired or used. */
@@ -36,17 +37,16 @@ class WechatRefusal extends Error {
 }
 
 /**
- * WeChat's real API (official account): the access token and the jsapi ticket are cached until
- * shortly before they expire (WeChat limits how often they may be fetched), and concurrent
- * requests share one fetch. The app secret travels only in the query of calls to WeChat and is
- * never logged.
+ * WeChat's real API (official account): the access token and the jsapi ticket are kept in the
+ * database until shortly before they expire, shared by every instance (WeChat limits how often
+ * they may be fetched and keeps only the newest token), and fetched by one instance at a time.
+ * The app secret travels only in the query of calls to WeChat and is never logged.
  */
 export function createOfficialApi(
   credentials: Credentials,
-  options: { clock: Clock; log: (line: string) => void; fetch?: typeof fetch },
+  options: { db: Db; clock: Clock; log: (line: string) => void; fetch?: typeof fetch },
 ): WechatProvider {
   const fetchImpl = options.fetch ?? fetch;
-  const now = () => options.clock.now().getTime();
 
   async function request(path: string, query: Record<string, string>): Promise<WechatAnswer> {
     const url = `${credentials.apiBase}/${path}?${new URLSearchParams(query)}`;
@@ -80,29 +80,6 @@ export function createOfficialApi(
     throw error;
   };
 
-  /** A value cached until its expiry, fetched once however many callers wait for it. */
-  function cachedValue(fetchFresh: () => Promise<{ value: string; expiresInSeconds: number }>) {
-    let cached: Cached | null = null;
-    let pending: Promise<string> | null = null;
-    return {
-      get(): Promise<string> {
-        if (cached && now() < cached.expiresAt) return Promise.resolve(cached.value);
-        pending ??= fetchFresh()
-          .then(({ value, expiresInSeconds }) => {
-            cached = { value, expiresAt: now() + Math.max(0, expiresInSeconds * 1000 - EXPIRY_MARGIN_MS) };
-            return value;
-          })
-          .finally(() => {
-            pending = null;
-          });
-        return pending;
-      },
-      forget() {
-        cached = null;
-      },
-    };
-  }
-
   const stringField = (body: WechatAnswer, name: string): string => {
     const value = body[name];
     if (typeof value !== 'string' || value === '') {
@@ -113,29 +90,57 @@ export function createOfficialApi(
   };
   const expiresIn = (body: WechatAnswer) => (typeof body.expires_in === 'number' ? body.expires_in : 7200);
 
-  const accessToken = cachedValue(async () => {
+  const tokens = sharedToken(options.db, options.clock, `wechat:${credentials.appId}:access-token`, { expiryMarginMs: EXPIRY_MARGIN_MS });
+  const tickets = sharedToken(options.db, options.clock, `wechat:${credentials.appId}:jsapi-ticket`, { expiryMarginMs: EXPIRY_MARGIN_MS });
+  // Callers of this process wait for one refresh; other instances wait on the database's lock.
+  const refreshing = new Map<string, Promise<string>>();
+  const once = (key: string, refresh: () => Promise<string>): Promise<string> => {
+    let pending = refreshing.get(key);
+    if (!pending) {
+      pending = refresh().finally(() => refreshing.delete(key));
+      refreshing.set(key, pending);
+    }
+    return pending;
+  };
+
+  const fetchToken = async (): Promise<FreshToken> => {
     const body = await request('cgi-bin/token', {
       grant_type: 'client_credential',
       appid: credentials.appId,
       secret: credentials.appSecret,
     }).catch(refused);
     return { value: stringField(body, 'access_token'), expiresInSeconds: expiresIn(body) };
-  });
+  };
+  /** The shared access token; with `stale`, a new one unless another instance replaced `stale` already. */
+  const accessToken = async (stale?: string): Promise<string> => {
+    if (stale === undefined) {
+      const stored = await tokens.read();
+      if (stored) return stored;
+    }
+    return once(`token:${stale ?? ''}`, () => tokens.refresh(fetchToken, stale));
+  };
 
-  const fetchTicket = async () => {
-    const body = await request('cgi-bin/ticket/getticket', { access_token: await accessToken.get(), type: 'jsapi' });
+  const fetchTicketWith = (token: string) => async (): Promise<FreshToken> => {
+    const body = await request('cgi-bin/ticket/getticket', { access_token: token, type: 'jsapi' });
     return { value: stringField(body, 'ticket'), expiresInSeconds: expiresIn(body) };
   };
-  const ticket = cachedValue(async () => {
-    try {
-      return await fetchTicket();
-    } catch (error) {
-      // The cached access token may have been replaced elsewhere (WeChat keeps only the newest).
-      if (!(error instanceof WechatRefusal) || !STALE_TOKEN_ERRCODES.has(error.errcode)) return refused(error);
-      accessToken.forget();
-      return fetchTicket().catch(refused);
-    }
-  });
+  const jsapiTicket = async (): Promise<string> => {
+    const stored = await tickets.read();
+    if (stored) return stored;
+    return once('ticket', async () => {
+      // The token is obtained before the ticket's lock is taken: a fetch under a lock never
+      // waits for another lock, and on the embedded database never for its only connection.
+      const token = await accessToken();
+      try {
+        return await tickets.refresh(fetchTicketWith(token));
+      } catch (error) {
+        // The stored token may have been replaced at WeChat by something else than this server.
+        if (!(error instanceof WechatRefusal) || !STALE_TOKEN_ERRCODES.has(error.errcode)) return refused(error);
+        const renewed = await accessToken(token);
+        return tickets.refresh(fetchTicketWith(renewed)).catch(refused);
+      }
+    });
+  };
 
   const unionidOf = (...answers: WechatAnswer[]): string | undefined =>
     answers.map((answer) => answer.unionid).find((value): value is string => typeof value === 'string' && value !== '');
@@ -161,7 +166,7 @@ export function createOfficialApi(
     miniProgram: credentials.miniProgram ? miniProgram(credentials.miniProgram) : null,
     appId: credentials.appId,
     authorizeUrl: WECHAT_AUTHORIZE_URL,
-    jsapiTicket: () => ticket.get(),
+    jsapiTicket,
     async profileForCode(code: string): Promise<WechatProfile> {
       try {
         const grant = await request('sns/oauth2/access_token', {

@@ -33,9 +33,9 @@ const nonceStr = () => [...randomBytes(16)].map((byte) => NONCE_ALPHABET[byte % 
 /** WeChat's real API, the simulator (with its consent page), or null when WeChat is off. */
 function providerFor(app: Hono<AppEnv>, services: Services): WechatProvider | null {
   const settings = services.config.wechat;
-  if (settings.mode === 'official') return createOfficialApi(settings, { clock: services.clock, log: services.log });
+  if (settings.mode === 'official') return createOfficialApi(settings, { db: services.db, clock: services.clock, log: services.log });
   if (settings.mode === 'off') return null;
-  const simulator = createWechatSimulator(services.clock);
+  const simulator = createWechatSimulator(services.db, services.clock);
   consentPageRoutes(app, simulator);
   return simulator;
 }

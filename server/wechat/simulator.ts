@@ -1,5 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { eq, lt } from 'drizzle-orm';
 import type { Clock } from '../config';
+import type { Db } from '../db/client';
+import { wechatSimulatorCodes } from '../db/schema';
+import { sharedToken } from '../db/shared-token';
 import { ApiError } from '../http/errors';
 import { avatarDataUrl } from '../seed/avatar';
 import { INVALID_CODE_MSG, INVALID_MINIPROGRAM_CODE_MSG, type WechatProfile, type WechatProvider } from './provider';
@@ -9,11 +13,12 @@ export const SIMULATOR_MINIPROGRAM_APP_ID = 'wx-simulator-miniprogram';
 /** The simulator's consent page; under /api so the development proxy forwards it too. */
 export const SIMULATOR_AUTHORIZE_PATH = '/api/wechat-simulator/authorize';
 const CODE_TTL_MS = 5 * 60 * 1000;
+const TICKET_TTL_SECONDS = 2 * 3600;
 const COLOURS = ['#07c160', '#10aeff', '#fa9d3b', '#576b95', '#e64340'];
 
 export type WechatSimulator = WechatProvider & {
   /** What granting consent does: a one-time code for the simulated WeChat user of that name. */
-  issueCode(name: string): string;
+  issueCode(name: string): Promise<string>;
 };
 
 /**
@@ -35,40 +40,37 @@ export function simulatedProfile(name: string, app: 'official-account' | 'minipr
 /**
  * A stand-in for WeChat when no app credentials are configured: its consent page hands out
  * one-time codes that the ordinary code exchange turns into a simulated WeChat user, and its
- * jsapi ticket is random per process (the signature is computed exactly as with WeChat).
+ * jsapi ticket is a random one (the signature is computed exactly as with WeChat). Codes and
+ * ticket are kept in the database, so a code issued by one instance is accepted by any other.
  */
-export function createWechatSimulator(clock: Clock): WechatSimulator {
-  const codes = new Map<string, { name: string; expiresAt: number }>();
-  const ticket = randomBytes(24).toString('base64url');
-  const sweep = (now: number) => {
-    for (const [code, entry] of codes) if (entry.expiresAt <= now) codes.delete(code);
-  };
+export function createWechatSimulator(db: Db, clock: Clock): WechatSimulator {
+  const ticket = sharedToken(db, clock, 'wechat-simulator:jsapi-ticket', { expiryMarginMs: 0 });
   /** The simulated person a one-time code was issued for; the code is used up either way. */
-  const take = (code: string, invalidMsg: string): string => {
-    const entry = codes.get(code);
-    codes.delete(code);
-    if (!entry || entry.expiresAt <= clock.now().getTime()) throw new ApiError(400, invalidMsg);
+  const take = async (code: string, invalidMsg: string): Promise<string> => {
+    const [entry] = await db.delete(wechatSimulatorCodes).where(eq(wechatSimulatorCodes.code, code)).returning();
+    if (!entry || entry.expiresAt <= clock.now()) throw new ApiError(400, invalidMsg);
     return entry.name;
   };
   return {
     kind: 'simulator',
     appId: SIMULATOR_APP_ID,
     authorizeUrl: SIMULATOR_AUTHORIZE_PATH,
-    jsapiTicket: async () => ticket,
-    issueCode(name: string) {
-      const now = clock.now().getTime();
-      sweep(now);
+    jsapiTicket: async () =>
+      (await ticket.read()) ?? ticket.refresh(async () => ({ value: randomBytes(24).toString('base64url'), expiresInSeconds: TICKET_TTL_SECONDS })),
+    async issueCode(name: string) {
+      const now = clock.now();
+      await db.delete(wechatSimulatorCodes).where(lt(wechatSimulatorCodes.expiresAt, now));
       const code = `sim${randomBytes(16).toString('base64url')}`;
-      codes.set(code, { name, expiresAt: now + CODE_TTL_MS });
+      await db.insert(wechatSimulatorCodes).values({ code, name, expiresAt: new Date(now.getTime() + CODE_TTL_MS) });
       return code;
     },
     async profileForCode(code: string) {
-      return simulatedProfile(take(code, INVALID_CODE_MSG));
+      return simulatedProfile(await take(code, INVALID_CODE_MSG));
     },
     miniProgram: {
       appId: SIMULATOR_MINIPROGRAM_APP_ID,
       // The consent page's codes stand in for wx.login() too: the same person, the mini program's openid.
-      profileForCode: async (code: string) => simulatedProfile(take(code, INVALID_MINIPROGRAM_CODE_MSG), 'miniprogram'),
+      profileForCode: async (code: string) => simulatedProfile(await take(code, INVALID_MINIPROGRAM_CODE_MSG), 'miniprogram'),
     },
   };
 }

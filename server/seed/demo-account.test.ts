@@ -1,0 +1,80 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../config';
+import { openSharedTestDb } from '../test/test-db';
+import { DEMO_ACCOUNT_FILE, GENERATED_DEMO_USERNAME, demoAccountLines, ensureDemoAccount } from './demo-account';
+import { acceptsPassword, ensureUser } from './users';
+
+/** Each instance has its own data folder; they share the database. */
+let shared: Awaited<ReturnType<typeof openSharedTestDb>>;
+beforeAll(async () => {
+  shared = await openSharedTestDb();
+});
+afterAll(() => shared.close());
+
+const folder = () => mkdtempSync(join(tmpdir(), 'kraken-demo-'));
+const accepts = (password: string) => acceptsPassword(shared.a.db, GENERATED_DEMO_USERNAME, password);
+
+describe('the demo account, with several instances on one database', () => {
+  let firstDir: string;
+  let firstPassword: string;
+
+  it('is created by one of the instances started together, which alone prints its password', async () => {
+    const dirs = [folder(), folder()];
+    const [one, two] = await Promise.all([
+      ensureDemoAccount(shared.a.db, systemClock, { dataDir: dirs[0]! }),
+      ensureDemoAccount(shared.b.db, systemClock, { dataDir: dirs[1]! }),
+    ]);
+    const sources = [one!.source, two!.source].sort();
+    expect(sources).toEqual(['existing', 'generated']);
+    const creator = one!.source === 'generated' ? 0 : 1;
+    const created = [one!, two!][creator]!;
+    const other = [one!, two!][1 - creator]!;
+    expect(other).toEqual({ username: GENERATED_DEMO_USERNAME, password: null, source: 'existing' });
+    expect(existsSync(join(dirs[1 - creator]!, DEMO_ACCOUNT_FILE))).toBe(false);
+    expect(await accepts(created.password!)).toBe(true);
+    firstDir = dirs[creator]!;
+    firstPassword = created.password!;
+  });
+
+  it('a later start elsewhere leaves its password alone and says how to choose one', async () => {
+    const later = await ensureDemoAccount(shared.b.db, systemClock, { dataDir: folder() });
+    expect(later.source).toBe('existing');
+    expect(await accepts(firstPassword)).toBe(true);
+    const lines = demoAccountLines(later, '/srv/kraken').join('\n');
+    expect(lines).toContain(GENERATED_DEMO_USERNAME);
+    expect(lines).toContain('DEMO_PASSWORD');
+    expect(lines).not.toContain(firstPassword);
+  });
+
+  it('a restart on the creating folder prints the kept password again', async () => {
+    const again = await ensureDemoAccount(shared.a.db, systemClock, { dataDir: firstDir });
+    expect(again).toEqual({ username: GENERATED_DEMO_USERNAME, password: firstPassword, source: 'stored' });
+    expect(demoAccountLines(again, firstDir).join('\n')).toContain(`password: ${firstPassword}`);
+  });
+
+  it('a kept password the account no longer accepts is neither printed nor put back', async () => {
+    await ensureUser(shared.a.db, systemClock, { username: GENERATED_DEMO_USERNAME, password: 'changed by its owner' });
+    const after = await ensureDemoAccount(shared.a.db, systemClock, { dataDir: firstDir });
+    expect(after).toEqual({ username: GENERATED_DEMO_USERNAME, password: null, source: 'existing' });
+    expect(await accepts('changed by its owner')).toBe(true);
+    expect(await accepts(firstPassword)).toBe(false);
+    expect(JSON.parse(readFileSync(join(firstDir, DEMO_ACCOUNT_FILE), 'utf8')).password).toBe(firstPassword);
+  });
+
+  it('DEMO_PASSWORD chooses the password, on whichever instance it is given', async () => {
+    const chosen = await ensureDemoAccount(shared.b.db, systemClock, { dataDir: folder(), username: GENERATED_DEMO_USERNAME, password: 'chosen by the operator' });
+    expect(chosen).toEqual({ username: GENERATED_DEMO_USERNAME, password: 'chosen by the operator', source: 'env' });
+    expect(await accepts('chosen by the operator')).toBe(true);
+  });
+
+  it('a kept file on a new database creates the account with the kept password', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, DEMO_ACCOUNT_FILE), JSON.stringify({ username: 'kept@kraken.local', password: 'kept-password-1' }));
+    const kept = await ensureDemoAccount(shared.a.db, systemClock, { dataDir: dir });
+    expect(kept).toEqual({ username: 'kept@kraken.local', password: 'kept-password-1', source: 'stored' });
+    expect(await acceptsPassword(shared.a.db, 'kept@kraken.local', 'kept-password-1')).toBe(true);
+  });
+});
