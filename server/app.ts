@@ -14,6 +14,7 @@ import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
 import { exportOnlyPublishing } from './publishing/publishing';
 import { agentRoutes } from './routes/agents';
+import { withAttachmentsRead } from './services/attachment-reading';
 import { appRoutes } from './routes/app';
 import { authRoutes } from './routes/auth';
 import { chatRoutes } from './routes/chat';
@@ -27,14 +28,21 @@ export type { AppDeps } from './deps';
 
 /** The whole HTTP surface: the API of src/contract/endpoints.ts and, with `spaDir`, the SPA. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const log = safeLog(deps.log ?? ((line) => console.log(line)));
   const services: Services = {
     db: deps.db,
     config: deps.config,
     clock: deps.clock,
-    runtime: deps.runtime,
+    runtime: withAttachmentsRead(deps.runtime, {
+      db: deps.db,
+      storage: deps.storage,
+      clock: deps.clock,
+      limits: deps.config.attachments,
+      log: (line) => log(line),
+    }),
     storage: deps.storage,
     publishing: deps.publishing ?? exportOnlyPublishing,
-    log: safeLog(deps.log ?? ((line) => console.log(line))),
+    log,
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     counters: createCounters(deps.db, deps.clock),
   };

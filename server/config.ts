@@ -75,9 +75,25 @@ export type ServerConfig = {
   uploadMaxParts: number;
   /** An upload that sends nothing for this long is cut. */
   uploadIdleMs: number;
+  /** What of the attachments reaches the model (see server/services/attachment-reading.ts). */
+  attachments: AttachmentLimits;
   /** Node's headersTimeout and requestTimeout: time to receive a request's headers, and all of it. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+};
+
+export type AttachmentLimits = {
+  /** Characters of file text (text files, PDFs) sent with one question, all files together. */
+  textCharBudget: number;
+  /** An image larger than this is not sent; the model is told so. */
+  imageMaxBytes: number;
+  /** Images sent with one request, newest first. */
+  imagesPerRequest: number;
+  /** MODEL_ACCEPTS_IMAGES: overrides every agent's own setting when set (the deployment's model decides). */
+  modelAcceptsImages: boolean | null;
+  /** A PDF is read up to this many pages and for at most this long. */
+  pdfMaxPages: number;
+  readTimeoutMs: number;
 };
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -114,9 +130,26 @@ export const defaultConfig: ServerConfig = {
   answerUnwatchedMaxChars: 200_000,
   uploadMaxParts: 8,
   uploadIdleMs: 30 * 1000,
+  attachments: {
+    textCharBudget: 40_000,
+    imageMaxBytes: 5 * MB,
+    imagesPerRequest: 4,
+    modelAcceptsImages: null,
+    pdfMaxPages: 100,
+    readTimeoutMs: 10 * 1000,
+  },
   headersTimeoutMs: 20 * 1000,
   requestTimeoutMs: 5 * 60 * 1000,
 };
+
+/** MODEL_ACCEPTS_IMAGES: on or off for every agent; unset, each agent's own setting holds. */
+function onOffOrUnset(env: NodeJS.ProcessEnv, name: string): boolean | null {
+  const raw = env[name]?.trim().toLowerCase() ?? '';
+  if (raw === '') return null;
+  if (['1', 'on', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'off', 'false', 'no'].includes(raw)) return false;
+  throw new Error(`${name} must be on or off, got "${env[name]}"`);
+}
 
 const isOn = (value: string | undefined) => ['1', 'on', 'true', 'yes'].includes((value ?? '').trim().toLowerCase());
 
@@ -189,6 +222,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     answerUnwatchedMaxChars: positiveNumber(env, 'ANSWER_UNWATCHED_MAX_CHARS', defaultConfig.answerUnwatchedMaxChars),
     uploadMaxParts: defaultConfig.uploadMaxParts,
     uploadIdleMs: positiveNumber(env, 'UPLOAD_IDLE_SECONDS', defaultConfig.uploadIdleMs / 1000) * 1000,
+    attachments: {
+      textCharBudget: positiveNumber(env, 'ATTACHMENT_TEXT_CHARS', defaultConfig.attachments.textCharBudget),
+      imageMaxBytes: positiveNumber(env, 'ATTACHMENT_IMAGE_MAX_MB', defaultConfig.attachments.imageMaxBytes / MB) * MB,
+      imagesPerRequest: positiveNumber(env, 'ATTACHMENT_IMAGES_PER_QUESTION', defaultConfig.attachments.imagesPerRequest),
+      modelAcceptsImages: onOffOrUnset(env, 'MODEL_ACCEPTS_IMAGES'),
+      pdfMaxPages: positiveNumber(env, 'PDF_MAX_PAGES', defaultConfig.attachments.pdfMaxPages),
+      readTimeoutMs: defaultConfig.attachments.readTimeoutMs,
+    },
     headersTimeoutMs: positiveNumber(env, 'HEADERS_TIMEOUT_SECONDS', defaultConfig.headersTimeoutMs / 1000) * 1000,
     requestTimeoutMs: positiveNumber(env, 'REQUEST_TIMEOUT_SECONDS', defaultConfig.requestTimeoutMs / 1000) * 1000,
   };

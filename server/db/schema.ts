@@ -71,6 +71,8 @@ export const agents = pgTable(
     public: boolean('public').notNull(),
     published: boolean('published').notNull(),
     isDraft: boolean('is_draft').notNull(),
+    /** Its model reads images: they are sent as image parts instead of a sentence saying it cannot. */
+    vision: boolean('vision').notNull().default(false),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },
@@ -145,6 +147,12 @@ export const messages = pgTable(
      * same parent are versions of one another (an edited question, a regenerated answer).
      */
     parentId: text('parent_id'),
+    /** The owner's verdict on an answer, with an optional comment. */
+    feedback: text('feedback', { enum: ['up', 'down'] }),
+    feedbackComment: text('feedback_comment'),
+    /** What the model service reported the answer cost, when it reports it. */
+    promptTokens: integer('prompt_tokens'),
+    completionTokens: integer('completion_tokens'),
     createdAt: at('created_at').notNull(),
   },
   (t) => [
@@ -170,6 +178,21 @@ export const uploads = pgTable(
   },
   (t) => [index('uploads_user_idx').on(t.ownerUserId), index('uploads_visitor_idx').on(t.ownerVisitorId)],
 );
+
+/**
+ * The text read out of an upload (a text file, a PDF), once, the first time it is sent to a
+ * model; `error` says why none could be read. `chars` is the whole text's length, `text` at most
+ * what is ever sent.
+ */
+export const uploadTexts = pgTable('upload_texts', {
+  uploadId: text('upload_id')
+    .primaryKey()
+    .references(() => uploads.id, { onDelete: 'cascade' }),
+  text: text('text').notNull(),
+  chars: integer('chars').notNull(),
+  error: text('error', { enum: ['unreadable', 'encrypted', 'too_long_to_read', 'no_text'] }),
+  createdAt: at('created_at').notNull(),
+});
 
 /**
  * A scan-login ticket: opened by a waiting browser, confirmed by a signed-in user, then consumed
