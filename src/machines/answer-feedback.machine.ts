@@ -123,6 +123,7 @@ export const answerFeedbackMachine = setup({
     },
     saving: {
       invoke: {
+        id: 'saveFeedback',
         src: 'saveFeedback',
         input: ({ context }) => context.pending!,
         onDone: { target: 'idle', actions: 'keepSaved' },
@@ -139,6 +140,7 @@ export const answerFeedbackMachine = setup({
     },
     savingComment: {
       invoke: {
+        id: 'saveFeedback',
         src: 'saveFeedback',
         input: ({ context }) => context.pending!,
         onDone: { target: 'idle', actions: ['keepSaved', 'closeDialog'] },
