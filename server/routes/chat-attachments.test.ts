@@ -191,8 +191,10 @@ describe('attachments the model reads', () => {
   it('stores the tokens the model service reports and shows them with the answer', async () => {
     const t = appWithModel();
     const visitor = h.visitor();
-    const { conversationId } = await ask(t, visitor, 'Hello', []);
+    const { conversationId, stream } = await ask(t, visitor, 'Hello', []);
     expect(requests[0]!.body.stream_options).toEqual({ include_usage: true });
+    // the stream's end says it too, so the page shows it without reading the answer again
+    expect(stream).toContain('"usage":{"promptTokens":321,"completionTokens":7}');
     const list = (await t.get(MESSAGES, { conversationId }, visitor)).body.data as { role: string; usage?: unknown }[];
     expect(list.find((m) => m.role === 'assistant')!.usage).toEqual({ promptTokens: 321, completionTokens: 7 });
     expect(list.find((m) => m.role === 'user')!.usage).toBeUndefined();

@@ -171,7 +171,7 @@ export function startGeneration(
         cut = readers.size === 0 && text.length >= answerUnwatchedMaxChars;
         if (cut) break;
       }
-      await end({ status: cut ? 'incomplete' : 'complete' });
+      await end(cut ? { status: 'incomplete' } : { status: 'complete', ...(usage ? { usage } : {}) });
     } catch (error) {
       if (!ending) await end(failure(describeError(error, services.config.logLevel)));
     }

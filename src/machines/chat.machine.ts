@@ -409,7 +409,7 @@ export const chatMachine = setup({
       return {
         messageIds: event.messageIds,
         outgoing: null,
-        messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'complete' as const })),
+        messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'complete' as const, ...(event.usage ? { usage: event.usage } : {}) })),
       };
     }),
     markReply: assign(({ context }, params: { status: 'incomplete' | 'failed'; failure: ChatFailure | null }) => ({

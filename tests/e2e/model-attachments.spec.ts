@@ -93,6 +93,7 @@ test('an attached image reaches the model as an image part, and the tokens it re
   // This agent sees images: no note says otherwise.
   await expect(page.getByTestId('images-unseen')).toHaveCount(0);
 
+  await expect(reply(page).getByTestId('token-usage')).toHaveText('1,234 tokens in · 56 tokens out');
   await page.reload();
   await expect(reply(page).getByTestId('token-usage')).toHaveText('1,234 tokens in · 56 tokens out');
 });
