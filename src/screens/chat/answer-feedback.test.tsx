@@ -7,6 +7,7 @@ import type { FileRef } from '../../contract/media';
 import { db, seedAgent, seedConversation, seedUser, userOwner } from '../../../tests/msw/db';
 import { recordRequests, server } from '../../../tests/msw/server';
 import { http, HttpResponse } from 'msw';
+import { chatStreamHandler } from '../../../tests/msw/sse';
 import { renderWithRuntime } from '../../../tests/spa/harness';
 import ChatScreen from './chat-screen';
 
@@ -66,6 +67,19 @@ describe('rating answers', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your rating could not be saved. Try again.');
     expect(within(dialog).getByLabelText('Comment (optional)')).toHaveValue('Not ripe at all');
     expect(within(reply).getByRole('button', { name: 'Bad answer' })).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('shows the tokens an answer cost as soon as its stream ends', async () => {
+    server.use(
+      chatStreamHandler([
+        { type: 'start', conversationId: 'conv-u', userMessageId: 'u', replyMessageId: 'r' },
+        { type: 'delta', messageId: 'r', text: 'Counted.' },
+        { type: 'end', messageIds: ['u', 'r'], usage: { promptTokens: 900, completionTokens: 3 } },
+      ]),
+    );
+    const view = await renderWithRuntime(routes, { url: '/chat' });
+    await view.user.type(screen.getByRole('textbox', { name: /Ask anything/ }), 'Count{Enter}');
+    expect(await screen.findByTestId('token-usage')).toHaveTextContent('900 tokens in · 3 tokens out');
   });
 
   it('shows the tokens an answer cost, in the reader’s number format', async () => {
