@@ -218,3 +218,28 @@ describe('attachments without a model', () => {
     expect(written).toContain('This agent cannot see images: of *grey.png* it knows only the name.');
   });
 });
+
+describe('attachment settings', () => {
+  it('reads MODEL_ACCEPTS_IMAGES as on, off or unset, and the budgets from the environment', async () => {
+    const { configFromEnv } = await import('../config');
+    expect(configFromEnv({}).attachments.modelAcceptsImages).toBeNull();
+    expect(configFromEnv({ MODEL_ACCEPTS_IMAGES: 'on' }).attachments.modelAcceptsImages).toBe(true);
+    expect(configFromEnv({ MODEL_ACCEPTS_IMAGES: 'false' }).attachments.modelAcceptsImages).toBe(false);
+    expect(() => configFromEnv({ MODEL_ACCEPTS_IMAGES: 'sometimes' })).toThrow(/MODEL_ACCEPTS_IMAGES must be on or off/);
+    const set = configFromEnv({ ATTACHMENT_TEXT_CHARS: '5000', ATTACHMENT_IMAGE_MAX_MB: '2', ATTACHMENT_IMAGES_PER_QUESTION: '1', PDF_MAX_PAGES: '20' });
+    expect(set.attachments).toMatchObject({ textCharBudget: 5000, imageMaxBytes: 2 * 1024 * 1024, imagesPerRequest: 1, pdfMaxPages: 20 });
+  });
+
+  it('sends at most the images allowed per question, in the order attached, and names the rest', async () => {
+    const { defaultConfig } = await import('../config');
+    const t = appWithModel({ attachments: { ...defaultConfig.attachments, modelAcceptsImages: true, imagesPerRequest: 1 } });
+    const visitor = h.visitor();
+    const first = await upload(t, visitor, pngOf(2, [1, 1, 1]), 'first.png');
+    const second = await upload(t, visitor, pngOf(2, [2, 2, 2]), 'second.png');
+    await ask(t, visitor, 'Compare', [first, second]);
+    const parts = lastQuestion().content as Part[];
+    expect(parts.filter((part) => part.type === 'image_url')).toHaveLength(1);
+    expect(parts[0]!.text).toContain('[Image "first.png" attached, shown with this message.]');
+    expect(parts[0]!.text).toContain('[Image "second.png" not sent: the limit of 1 images per question is reached.]');
+  });
+});

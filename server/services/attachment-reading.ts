@@ -73,7 +73,7 @@ async function readOne(deps: AttachmentDeps, file: StoredFileRef, vision: boolea
     }
     if (budget.images <= 0) {
       return {
-        block: `[Image ${name} not sent: at most ${deps.limits.imagesPerRequest} images go with one question.]`,
+        block: `[Image ${name} not sent: the limit of ${deps.limits.imagesPerRequest} images per question is reached.]`,
         note: { name: file.name, outcome: 'over-budget' },
       };
     }
