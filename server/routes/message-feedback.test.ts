@@ -80,3 +80,32 @@ describe('feedback on answers', () => {
     expect((await t.post(FEEDBACK, { conversationId, messageId: answerId, rating: 'up', comment: fits }, visitor)).status).toBe(200);
   });
 });
+
+describe('feedback and a retried answer', () => {
+  it('an answer written again in place loses the rating of the text it replaces', async () => {
+    const t = h.makeApp();
+    const visitor = h.visitor();
+    const conversationId = (await t.post(CREATE, { sourceId: DEFAULT_AGENT_ID }, visitor)).body.data.conversationId as string;
+    // an answer stopped at once is incomplete, and can be retried
+    const { messages } = await import('../db/schema');
+    const { eq } = await import('drizzle-orm');
+    const response = await t.raw(CHAT, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...visitor },
+      body: JSON.stringify({ conversationId, agentId: DEFAULT_AGENT_ID, text: 'Hello' }),
+    });
+    await response.text();
+    const [question, answer] = (await t.get(MESSAGES, { conversationId }, visitor)).body.data as Listed[];
+    await h.db.update(messages).set({ status: 'incomplete' }).where(eq(messages.id, answer!.messageId));
+    expect((await t.post(FEEDBACK, { conversationId, messageId: answer!.messageId, rating: 'down', comment: 'Cut short' }, visitor)).status).toBe(200);
+    const retried = await t.raw(CHAT, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...visitor },
+      body: JSON.stringify({ conversationId, agentId: DEFAULT_AGENT_ID, retryMessageId: question!.messageId }),
+    });
+    await retried.text();
+    const list = (await t.get(MESSAGES, { conversationId }, visitor)).body.data as Listed[];
+    expect(list[1]!.messageId).toBe(answer!.messageId);
+    expect(list[1]!.feedback).toBeUndefined();
+  });
+});

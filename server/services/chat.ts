@@ -216,7 +216,11 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
       const replyMessageId = await answer(question);
       return { question, replyMessageId, leafId: replyMessageId, newQuestion: false };
     }
-    await tx.update(messages).set({ content: '', status: 'streaming', error: null, createdAt: now }).where(eq(messages.id, kept.id));
+    // A new text in place: the old one's rating and cost go with it.
+    await tx
+      .update(messages)
+      .set({ content: '', status: 'streaming', error: null, feedback: null, feedbackComment: null, promptTokens: null, completionTokens: null, createdAt: now })
+      .where(eq(messages.id, kept.id));
     return { question, replyMessageId: kept.id, leafId: onPath.has(kept.id) ? null : kept.id, newQuestion: false };
   }
 
