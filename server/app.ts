@@ -17,6 +17,7 @@ import { serveSpa } from './http/spa';
 import { exportOnlyPublishing } from './publishing/publishing';
 import { agentRoutes } from './routes/agents';
 import { appRoutes, downloadsDirOf } from './routes/app';
+import { withAttachmentsRead } from './services/attachment-reading';
 import { authRoutes } from './routes/auth';
 import { chatRoutes } from './routes/chat';
 import { conversationRoutes } from './routes/conversations';
@@ -29,15 +30,22 @@ export type { AppDeps } from './deps';
 
 /** The whole HTTP surface: the API of src/contract/endpoints.ts and, with `spaDir`, the SPA. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const log = safeLog(deps.log ?? ((line) => console.log(line)));
   const services: Services = {
     db: deps.db,
     config: deps.config,
     clock: deps.clock,
-    runtime: deps.runtime,
+    runtime: withAttachmentsRead(deps.runtime, {
+      db: deps.db,
+      storage: deps.storage,
+      clock: deps.clock,
+      limits: deps.config.attachments,
+      log: (line) => log(line),
+    }),
     storage: deps.storage,
     downloads: deps.downloads ?? createDiskStorage(downloadsDirOf(process.env)),
     publishing: deps.publishing ?? exportOnlyPublishing,
-    log: safeLog(deps.log ?? ((line) => console.log(line))),
+    log,
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     counters: createCounters(deps.db, deps.clock),
   };

@@ -116,6 +116,8 @@ export type ServerConfig = {
   uploadIdleMs: number;
   /** Connections one instance keeps to PostgreSQL (DATABASE_URL); unused on the embedded database. */
   databasePoolMax: number;
+  /** What of the attachments reaches the model (see server/services/attachment-reading.ts). */
+  attachments: AttachmentLimits;
   /** Node's headersTimeout and requestTimeout: time to receive a request's headers, and all of it. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -124,6 +126,20 @@ export type ServerConfig = {
    * kept incomplete (the server stops taking connections and /readyz answers 503 meanwhile).
    */
   shutdownGraceMs: number;
+};
+
+export type AttachmentLimits = {
+  /** Characters of file text (text files, PDFs) sent with one question, all files together. */
+  textCharBudget: number;
+  /** An image larger than this is not sent; the model is told so. */
+  imageMaxBytes: number;
+  /** Images sent with one request, newest first. */
+  imagesPerRequest: number;
+  /** MODEL_ACCEPTS_IMAGES: overrides every agent's own setting when set (the deployment's model decides). */
+  modelAcceptsImages: boolean | null;
+  /** A PDF is read up to this many pages and for at most this long. */
+  pdfMaxPages: number;
+  readTimeoutMs: number;
 };
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -162,10 +178,27 @@ export const defaultConfig: ServerConfig = {
   uploadMaxParts: 8,
   uploadIdleMs: 30 * 1000,
   databasePoolMax: DEFAULT_POOL_MAX,
+  attachments: {
+    textCharBudget: 40_000,
+    imageMaxBytes: 5 * MB,
+    imagesPerRequest: 4,
+    modelAcceptsImages: null,
+    pdfMaxPages: 100,
+    readTimeoutMs: 10 * 1000,
+  },
   headersTimeoutMs: 20 * 1000,
   requestTimeoutMs: 5 * 60 * 1000,
   shutdownGraceMs: 20 * 1000,
 };
+
+/** MODEL_ACCEPTS_IMAGES: on or off for every agent; unset, each agent's own setting holds. */
+function onOffOrUnset(env: NodeJS.ProcessEnv, name: string): boolean | null {
+  const raw = env[name]?.trim().toLowerCase() ?? '';
+  if (raw === '') return null;
+  if (['1', 'on', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'off', 'false', 'no'].includes(raw)) return false;
+  throw new Error(`${name} must be on or off, got "${env[name]}"`);
+}
 
 const isOn = (value: string | undefined) => ['1', 'on', 'true', 'yes'].includes((value ?? '').trim().toLowerCase());
 
@@ -248,6 +281,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     uploadMaxParts: defaultConfig.uploadMaxParts,
     uploadIdleMs: positiveNumber(env, 'UPLOAD_IDLE_SECONDS', defaultConfig.uploadIdleMs / 1000) * 1000,
     databasePoolMax: poolSize(env.DATABASE_POOL_MAX),
+    attachments: {
+      textCharBudget: positiveNumber(env, 'ATTACHMENT_TEXT_CHARS', defaultConfig.attachments.textCharBudget),
+      imageMaxBytes: positiveNumber(env, 'ATTACHMENT_IMAGE_MAX_MB', defaultConfig.attachments.imageMaxBytes / MB) * MB,
+      imagesPerRequest: positiveNumber(env, 'ATTACHMENT_IMAGES_PER_QUESTION', defaultConfig.attachments.imagesPerRequest),
+      modelAcceptsImages: onOffOrUnset(env, 'MODEL_ACCEPTS_IMAGES'),
+      pdfMaxPages: positiveNumber(env, 'PDF_MAX_PAGES', defaultConfig.attachments.pdfMaxPages),
+      readTimeoutMs: defaultConfig.attachments.readTimeoutMs,
+    },
     headersTimeoutMs: positiveNumber(env, 'HEADERS_TIMEOUT_SECONDS', defaultConfig.headersTimeoutMs / 1000) * 1000,
     requestTimeoutMs: positiveNumber(env, 'REQUEST_TIMEOUT_SECONDS', defaultConfig.requestTimeoutMs / 1000) * 1000,
     shutdownGraceMs: positiveNumber(env, 'SHUTDOWN_GRACE_SECONDS', defaultConfig.shutdownGraceMs / 1000) * 1000,

@@ -1,12 +1,15 @@
 import { countChars } from '../../src/contract/tasks';
-import type { AgentRuntime, HistoryMessage, ResponderLanguage, StreamAnswerInput } from './runtime';
+import type { AgentRuntime, AttachmentNote, HistoryMessage, ResponderLanguage, StreamAnswerInput } from './runtime';
 
 export const OFFLINE_LABEL = 'Offline responder (no model configured)';
 
 const CJK = /[\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF\u3040-\u30FF\uAC00-\uD7AF]/;
 
-const lastQuestion = (history: HistoryMessage[]) =>
-  [...history].reverse().find((m) => m.role === 'user')?.content.trim() ?? '';
+const lastAsked = (history: HistoryMessage[]) => [...history].reverse().find((m) => m.role === 'user');
+const lastQuestion = (history: HistoryMessage[]) => {
+  const asked = lastAsked(history);
+  return (asked?.asked?.text ?? asked?.content ?? '').trim();
+};
 
 /** One line, at most 80 characters, safe inside a markdown quote. */
 function quoted(question: string): string {
@@ -24,7 +27,11 @@ type Words = {
   before: string;
   keyHint: string;
   after: string;
+  /** One line per attachment of the question: what reached the model, honestly. */
+  file: (note: AttachmentNote) => string;
 };
+
+type Outcome = AttachmentNote['outcome'];
 
 const MODEL_ENV = '`LLM_BASE_URL`';
 
@@ -40,6 +47,18 @@ const WORDS: Record<ResponderLanguage, Words> = {
     before: 'Configure a model like this before starting the server:',
     keyHint: 'when the service needs one',
     after: 'Once a model is configured, ask again and the real answer will stream here.',
+    file: (note) =>
+      note.outcome === 'read'
+        ? `I read ${note.chars} characters of *${note.name}*${note.chars < note.total ? ` (cut: the file has ${note.total})` : ''}.`
+        : ({
+            'image-sent': `The image *${note.name}* would be shown to the model.`,
+            'image-unseen': `This agent cannot see images: of *${note.name}* it knows only the name.`,
+            'image-too-large': `The image *${note.name}* is too large to send.`,
+            unreadable: `*${note.name}* could not be read.`,
+            'over-budget': `*${note.name}* was left out: the limit for attachments is reached.`,
+            missing: `*${note.name}* is no longer available.`,
+            'not-text': `*${note.name}* has no text to read.`,
+          } satisfies Record<Exclude<Outcome, 'read'>, string>)[note.outcome],
   },
   'zh-CN': {
     notice: (agent) => `> **离线应答器（${OFFLINE_LABEL}）。** 服务器尚未配置语言模型，所以这是一段示例回答，不是“${agent}”的真实回复。`,
@@ -51,6 +70,18 @@ const WORDS: Record<ResponderLanguage, Words> = {
     before: '启动服务器前这样配置模型：',
     keyHint: '服务需要时填写',
     after: '配置好模型后再问一次，真实回答就会在这里流式显示。',
+    file: (note) =>
+      note.outcome === 'read'
+        ? `我读取了 *${note.name}* 的 ${note.chars} 个字符${note.chars < note.total ? `（已截断：文件共 ${note.total} 个字符）` : ''}。`
+        : ({
+            'image-sent': `图片 *${note.name}* 会发送给模型查看。`,
+            'image-unseen': `这个智能体看不到图片：关于 *${note.name}*，它只知道文件名。`,
+            'image-too-large': `图片 *${note.name}* 太大，无法发送。`,
+            unreadable: `无法读取 *${note.name}*。`,
+            'over-budget': `*${note.name}* 未包含在内：已达到附件的上限。`,
+            missing: `*${note.name}* 已不可用。`,
+            'not-text': `*${note.name}* 没有可读取的文字。`,
+          } satisfies Record<Exclude<Outcome, 'read'>, string>)[note.outcome],
   },
   'fr-FR': {
     notice: (agent) => `> **Répondeur hors ligne (${OFFLINE_LABEL}).** Aucun modèle de langage n’est configuré sur ce serveur : voici une réponse type, pas la vraie réponse de ${agent}.`,
@@ -62,6 +93,18 @@ const WORDS: Record<ResponderLanguage, Words> = {
     before: 'Configurez un modèle ainsi avant de démarrer le serveur :',
     keyHint: 'si le service en demande une',
     after: 'Une fois le modèle configuré, reposez votre question : la vraie réponse s’affichera ici au fil de l’eau.',
+    file: (note) =>
+      note.outcome === 'read'
+        ? `J’ai lu ${note.chars} caractères de *${note.name}*${note.chars < note.total ? ` (tronqué : le fichier en compte ${note.total})` : ''}.`
+        : ({
+            'image-sent': `L’image *${note.name}* serait montrée au modèle.`,
+            'image-unseen': `Cet agent ne voit pas les images : de *${note.name}*, il ne connaît que le nom.`,
+            'image-too-large': `L’image *${note.name}* est trop lourde pour être envoyée.`,
+            unreadable: `*${note.name}* n’a pas pu être lu.`,
+            'over-budget': `*${note.name}* a été laissé de côté : la limite des pièces jointes est atteinte.`,
+            missing: `*${note.name}* n’est plus disponible.`,
+            'not-text': `*${note.name}* ne contient pas de texte à lire.`,
+          } satisfies Record<Exclude<Outcome, 'read'>, string>)[note.outcome],
   },
   'de-DE': {
     notice: (agent) => `> **Offline-Antwort (${OFFLINE_LABEL}).** Auf diesem Server ist kein Sprachmodell eingerichtet. Dies ist daher eine Beispielantwort, nicht die echte Antwort von ${agent}.`,
@@ -73,6 +116,18 @@ const WORDS: Record<ResponderLanguage, Words> = {
     before: 'Richten Sie vor dem Start des Servers ein Modell so ein:',
     keyHint: 'falls der Dienst einen verlangt',
     after: 'Sobald ein Modell eingerichtet ist, fragen Sie erneut, und die echte Antwort erscheint hier.',
+    file: (note) =>
+      note.outcome === 'read'
+        ? `Ich habe ${note.chars} Zeichen aus *${note.name}* gelesen${note.chars < note.total ? ` (gekürzt: die Datei hat ${note.total})` : ''}.`
+        : ({
+            'image-sent': `Das Bild *${note.name}* würde dem Modell gezeigt.`,
+            'image-unseen': `Dieser Agent kann keine Bilder sehen: von *${note.name}* kennt er nur den Namen.`,
+            'image-too-large': `Das Bild *${note.name}* ist zu groß zum Senden.`,
+            unreadable: `*${note.name}* konnte nicht gelesen werden.`,
+            'over-budget': `*${note.name}* wurde weggelassen: die Grenze für Anhänge ist erreicht.`,
+            missing: `*${note.name}* ist nicht mehr verfügbar.`,
+            'not-text': `*${note.name}* enthält keinen lesbaren Text.`,
+          } satisfies Record<Exclude<Outcome, 'read'>, string>)[note.outcome],
   },
   ja: {
     notice: (agent) => `> **オフライン応答（${OFFLINE_LABEL}）。** このサーバーには言語モデルが設定されていないため、これは定型の回答で、「${agent}」の実際の返答ではありません。`,
@@ -84,16 +139,29 @@ const WORDS: Record<ResponderLanguage, Words> = {
     before: 'サーバーを起動する前に、次のようにモデルを設定します：',
     keyHint: 'サービスが必要とする場合',
     after: 'モデルを設定したらもう一度質問してください。実際の回答がここに表示されます。',
+    file: (note) =>
+      note.outcome === 'read'
+        ? `*${note.name}* から ${note.chars} 文字を読み取りました${note.chars < note.total ? `（切り詰め：ファイル全体は ${note.total} 文字）` : ''}。`
+        : ({
+            'image-sent': `画像 *${note.name}* はモデルに渡されます。`,
+            'image-unseen': `このエージェントは画像を見られません。*${note.name}* についてはファイル名しか分かりません。`,
+            'image-too-large': `画像 *${note.name}* は大きすぎて送れません。`,
+            unreadable: `*${note.name}* を読み取れませんでした。`,
+            'over-budget': `*${note.name}* は含めていません：添付ファイルの上限に達しました。`,
+            missing: `*${note.name}* はもう利用できません。`,
+            'not-text': `*${note.name}* には読み取れる文字がありません。`,
+          } satisfies Record<Exclude<Outcome, 'read'>, string>)[note.outcome],
   },
 };
 
-function cannedAnswer(words: Words, agentName: string, question: string, turns: number): string {
+function cannedAnswer(words: Words, agentName: string, question: string, turns: number, notes: AttachmentNote[]): string {
   return [
     words.notice(agentName),
     words.configure,
     '',
     words.asked(quoted(question)),
     '',
+    ...(notes.length > 0 ? [...notes.map((note) => `- ${words.file(note)}`), ''] : []),
     words.approach(agentName),
     '',
     ...words.steps.map((step, index) => `${index + 1}. ${step}`),
@@ -130,7 +198,7 @@ export function tokenize(text: string): string[] {
 export function offlineAnswer(agentName: string, history: HistoryMessage[], language?: ResponderLanguage): string {
   const question = lastQuestion(history);
   const words = WORDS[language ?? (CJK.test(question) ? 'zh-CN' : 'en-US')];
-  return cannedAnswer(words, agentName, question, history.length);
+  return cannedAnswer(words, agentName, question, history.length, lastAsked(history)?.notes ?? []);
 }
 
 const pause = (ms: number, signal: AbortSignal) =>

@@ -59,6 +59,7 @@ describe('OpenAI-compatible runtime', () => {
     expect(seen[0]!.body).toEqual({
       model: 'test-model',
       stream: true,
+      stream_options: { include_usage: true },
       messages: [{ role: 'system', content: 'You write posts.' }, ...history],
     });
   });

@@ -1,24 +1,36 @@
 import type { LlmConfig } from '../config';
-import { AgentError, type AgentRuntime, type StreamAnswerInput } from './runtime';
+import { AgentError, type AgentRuntime, type HistoryMessage, type StreamAnswerInput, type TokenUsage } from './runtime';
 
 type ChunkChoice = { delta?: { content?: string | null }; finish_reason?: string | null };
-type Chunk = { choices?: ChunkChoice[]; error?: { message?: string } };
+type Chunk = { choices?: ChunkChoice[]; error?: { message?: string }; usage?: { prompt_tokens?: number; completion_tokens?: number } | null };
+
+/** A message with images goes as content parts: its text first, then each image as a data URL. */
+const toRequestMessage = ({ role, content, images }: HistoryMessage) =>
+  images && images.length > 0
+    ? { role, content: [{ type: 'text', text: content }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))] }
+    : { role, content };
+
+const usageOf = (usage: Chunk['usage']): TokenUsage | null =>
+  usage && Number.isInteger(usage.prompt_tokens) && Number.isInteger(usage.completion_tokens)
+    ? { promptTokens: usage.prompt_tokens!, completionTokens: usage.completion_tokens! }
+    : null;
 
 /** Streams answers from any OpenAI-compatible `/chat/completions` endpoint. */
 export function createOpenAiRuntime(llm: LlmConfig, fetchImpl: typeof fetch = fetch): AgentRuntime {
   const url = `${llm.baseUrl}/chat/completions`;
   return {
     label: `OpenAI-compatible model ${llm.model} at ${llm.baseUrl}`,
-    async *streamAnswer({ agent, history, signal }: StreamAnswerInput) {
+    async *streamAnswer({ agent, history, signal, onUsage }: StreamAnswerInput) {
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
       if (llm.apiKey) headers.authorization = `Bearer ${llm.apiKey}`;
-      const messages = [...(agent.systemPrompt ? [{ role: 'system', content: agent.systemPrompt }] : []), ...history];
+      const messages = [...(agent.systemPrompt ? [{ role: 'system', content: agent.systemPrompt }] : []), ...history.map(toRequestMessage)];
       let response: Response;
       try {
         response = await fetchImpl(url, {
           method: 'POST',
           headers,
-          body: JSON.stringify({ model: llm.model, stream: true, messages }),
+          // include_usage: the last chunk reports the tokens spent, shown under the answer.
+          body: JSON.stringify({ model: llm.model, stream: true, stream_options: { include_usage: true }, messages }),
           signal,
         });
       } catch (error) {
@@ -29,7 +41,7 @@ export function createOpenAiRuntime(llm: LlmConfig, fetchImpl: typeof fetch = fe
         const detail = await describeFailure(response);
         throw new AgentError(`The model service answered HTTP ${response.status}${detail ? `: ${detail}` : ''}.`);
       }
-      yield* readDeltas(response.body, signal);
+      yield* readDeltas(response.body, signal, onUsage);
     },
   };
 }
@@ -47,7 +59,7 @@ async function describeFailure(response: Response): Promise<string> {
 }
 
 /** Parses the SSE body: `data: {json}` lines until `data: [DONE]`. */
-async function* readDeltas(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncIterable<string> {
+async function* readDeltas(body: ReadableStream<Uint8Array>, signal: AbortSignal, onUsage?: (usage: TokenUsage) => void): AsyncIterable<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const onAbort = () => void reader.cancel().catch(() => {});
@@ -82,6 +94,8 @@ async function* readDeltas(body: ReadableStream<Uint8Array>, signal: AbortSignal
           throw new AgentError('The model service sent a malformed stream.');
         }
         if (chunk.error) throw new AgentError(`The model service failed: ${chunk.error.message ?? 'unknown error'}.`);
+        const usage = usageOf(chunk.usage);
+        if (usage) onUsage?.(usage);
         const choice = chunk.choices?.[0];
         if (choice?.delta?.content) yield choice.delta.content;
         if (choice?.finish_reason) finished = true;

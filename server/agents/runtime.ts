@@ -1,7 +1,26 @@
-/** What the runtime needs to know about the agent answering. */
-export type RuntimeAgent = { id: string; name: string; systemPrompt: string };
+import type { StoredFileRef } from '../db/schema';
 
-export type HistoryMessage = { role: 'user' | 'assistant'; content: string };
+/** What the runtime needs to know about the agent answering; `vision`: its model reads images. */
+export type RuntimeAgent = { id: string; name: string; systemPrompt: string; vision?: boolean };
+
+/** What became of one attachment on its way to the model, for runtimes that tell the person. */
+export type AttachmentNote =
+  | { name: string; outcome: 'read'; chars: number; total: number }
+  | { name: string; outcome: 'image-sent' | 'image-unseen' | 'image-too-large' | 'unreadable' | 'over-budget' | 'missing' | 'not-text' };
+
+export type HistoryMessage = {
+  role: 'user' | 'assistant';
+  /** The message as the model reads it: its text, then what is said about each attachment. */
+  content: string;
+  /** A question's own text and files, before the files are read (see attachment-reading.ts). */
+  asked?: { text: string; files: StoredFileRef[] };
+  /** Images the model sees with this message, as data URLs. */
+  images?: string[];
+  notes?: AttachmentNote[];
+};
+
+/** What the model service reported an answer cost. */
+export type TokenUsage = { promptTokens: number; completionTokens: number };
 
 /** The languages the product speaks; the person's, when known, for answers written by the server. */
 export type ResponderLanguage = 'zh-CN' | 'en-US' | 'fr-FR' | 'de-DE' | 'ja';
@@ -13,6 +32,8 @@ export type StreamAnswerInput = {
   signal: AbortSignal;
   /** The language the person reads the product in (Accept-Language), when it is one of the product's. */
   language?: ResponderLanguage;
+  /** Told what the answer cost when the model service reports it (once, near the end). */
+  onUsage?: (usage: TokenUsage) => void;
 };
 
 /** Produces an answer piece by piece; throws an AgentError saying what went wrong, for the server log. */

@@ -77,6 +77,8 @@ export const agents = pgTable(
     public: boolean('public').notNull(),
     published: boolean('published').notNull(),
     isDraft: boolean('is_draft').notNull(),
+    /** Its model reads images: they are sent as image parts instead of a sentence saying it cannot. */
+    vision: boolean('vision').notNull().default(false),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },
@@ -151,6 +153,12 @@ export const messages = pgTable(
      * same parent are versions of one another (an edited question, a regenerated answer).
      */
     parentId: text('parent_id'),
+    /** The owner's verdict on an answer, with an optional comment. */
+    feedback: text('feedback', { enum: ['up', 'down'] }),
+    feedbackComment: text('feedback_comment'),
+    /** What the model service reported the answer cost, when it reports it. */
+    promptTokens: integer('prompt_tokens'),
+    completionTokens: integer('completion_tokens'),
     createdAt: at('created_at').notNull(),
   },
   (t) => [
@@ -201,6 +209,21 @@ export const storedFileChunks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.seq] })],
 );
+
+/**
+ * The text read out of an upload (a text file, a PDF), once, the first time it is sent to a
+ * model; `error` says why none could be read. `chars` is the whole text's length, `text` at most
+ * what is ever sent.
+ */
+export const uploadTexts = pgTable('upload_texts', {
+  uploadId: text('upload_id')
+    .primaryKey()
+    .references(() => uploads.id, { onDelete: 'cascade' }),
+  text: text('text').notNull(),
+  chars: integer('chars').notNull(),
+  error: text('error', { enum: ['unreadable', 'encrypted', 'too_long_to_read', 'no_text'] }),
+  createdAt: at('created_at').notNull(),
+});
 
 /**
  * A scan-login ticket: opened by a waiting browser, confirmed by a signed-in user, then consumed

@@ -36,7 +36,7 @@ type Closing = (outcome: AnswerOutcome) => ChatEvent | null;
 /** The chat call's own ending, as old clients know it: a stopped answer just closes. */
 const chatClosing = (answer: Pick<LiveAnswer, 'questionId' | 'messageId'>): Closing => (outcome) =>
   outcome.status === 'complete'
-    ? { type: 'end', messageIds: [answer.questionId, answer.messageId] }
+    ? { type: 'end', messageIds: [answer.questionId, answer.messageId], ...(outcome.usage ? { usage: outcome.usage } : {}) }
     : outcome.status === 'failed'
       ? { type: 'error', msg: outcome.msg, ref: outcome.ref }
       : null;
@@ -91,7 +91,10 @@ async function replayStored(stream: SSEStreamingApi, row: MessageRow, offset: nu
   const events: ChatEvent[] = [{ type: 'resume', messageId: row.id, offset: from }];
   if (row.content.length > from) events.push({ type: 'delta', messageId: row.id, text: row.content.slice(from) });
   const ids = { questionId: row.replyTo ?? '', messageId: row.id };
-  if (row.status === 'complete') events.push({ type: 'end', messageIds: ids.questionId ? [ids.questionId, row.id] : [row.id] });
+  if (row.status === 'complete') {
+    const { usage } = toMessage(row);
+    events.push({ type: 'end', messageIds: ids.questionId ? [ids.questionId, row.id] : [row.id], ...(usage ? { usage } : {}) });
+  }
   if (row.status === 'incomplete') events.push({ type: 'incomplete', messageId: row.id });
   if (row.status === 'failed') {
     const msg = toMessage(row).error ?? '';

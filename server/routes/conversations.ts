@@ -8,6 +8,7 @@ import {
   findOwnedConversation,
   listConversations,
   listMessages,
+  rateAnswer,
   selectMessage,
   toConversation,
   updateConversation,
@@ -29,4 +30,5 @@ export function conversationRoutes(app: Hono<AppEnv>, services: Services) {
   });
   defineRoute(app, services, 'messages', ({ input, caller }) => listMessages(db, ownerOf(caller), input.conversationId));
   defineRoute(app, services, 'messageSelect', ({ input, caller }) => selectMessage(db, ownerOf(caller), input));
+  defineRoute(app, services, 'messageFeedback', ({ input, caller }) => rateAnswer(db, ownerOf(caller), input));
 }

@@ -10,7 +10,8 @@ import { containsPattern, visibleAgent } from './visibility';
 
 export type AgentRow = typeof agents.$inferSelect;
 
-export function toAgent(row: AgentRow): Agent {
+/** `visionOverride`: the deployment's MODEL_ACCEPTS_IMAGES, which wins over the agent's own setting. */
+export function toAgent(row: AgentRow, visionOverride: boolean | null = null): Agent {
   return {
     id: row.id,
     agentId: row.id,
@@ -29,6 +30,7 @@ export function toAgent(row: AgentRow): Agent {
     isDraft: row.isDraft,
     updatedAt: row.updatedAt.toISOString(),
     ...(AGENT_WORDS[row.id] ? { translations: AGENT_WORDS[row.id] } : {}),
+    vision: visionOverride ?? row.vision,
   };
 }
 
@@ -36,6 +38,7 @@ export async function listAgents(
   db: Db,
   caller: Caller,
   query: { current: number; pageSize: number; keyword?: string; category?: string },
+  visionOverride: boolean | null = null,
 ): Promise<Page<Agent>> {
   const where = and(
     visibleAgent(caller),
@@ -52,7 +55,7 @@ export async function listAgents(
       .offset((query.current - 1) * query.pageSize),
     db.select({ value: count() }).from(agents).where(where),
   ]);
-  return { list: rows.map(toAgent), total: total?.value ?? 0, current: query.current, pageSize: query.pageSize };
+  return { list: rows.map((row) => toAgent(row, visionOverride)), total: total?.value ?? 0, current: query.current, pageSize: query.pageSize };
 }
 
 /** The agent when the caller may see it; 404 otherwise, whether it exists or not. */

@@ -1,4 +1,4 @@
-import type { ResponderLanguage } from '../agents/runtime';
+import type { ResponderLanguage, TokenUsage } from '../agents/runtime';
 import { agentFailureMessage } from '../../src/contract/agent-failure';
 import type { Services } from '../deps';
 import { newReference } from '../http/incident';
@@ -66,6 +66,7 @@ export function startGeneration(
   const abort = new AbortController();
   const readers = new Set<AnswerReader>();
   let text = '';
+  let usage: TokenUsage | null = null;
   /** Decided once: from then on no text is added, and readers are told once it is stored. */
   let ending = false;
   let outcome: AnswerOutcome | null = null;
@@ -93,7 +94,7 @@ export function startGeneration(
     await saver.stop();
     const error = decided.status === 'failed' ? decided.msg : undefined;
     try {
-      await finishReply(services.db, chat.replyMessageId, { content: text, status: decided.status, ...(error ? { error } : {}) });
+      await finishReply(services.db, chat.replyMessageId, { content: text, status: decided.status, usage, ...(error ? { error } : {}) });
       return decided;
     } catch (storeError) {
       if (decided.status === 'failed') return decided;
@@ -158,6 +159,7 @@ export function startGeneration(
         agent: chat.agent,
         history: chat.history,
         signal: abort.signal,
+        onUsage: (reported) => void (usage = reported),
         ...(language ? { language } : {}),
       });
       let cut = false;
@@ -169,7 +171,7 @@ export function startGeneration(
         cut = readers.size === 0 && text.length >= answerUnwatchedMaxChars;
         if (cut) break;
       }
-      await end({ status: cut ? 'incomplete' : 'complete' });
+      await end(cut ? { status: 'incomplete' } : { status: 'complete', ...(usage ? { usage } : {}) });
     } catch (error) {
       if (!ending) await end(failure(describeError(error, services.config.logLevel)));
     }

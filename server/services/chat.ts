@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, gt, ne, sql } from 'drizzle-orm';
-import type { HistoryMessage, RuntimeAgent } from '../agents/runtime';
+import type { HistoryMessage, RuntimeAgent, TokenUsage } from '../agents/runtime';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { agents, conversations, messages, type StoredFileRef } from '../db/schema';
@@ -43,9 +43,14 @@ export type PreparedChat = {
   history: HistoryMessage[];
 };
 
+/** The files are named here and read just before the model is asked (attachment-reading.ts). */
 function historyEntry(row: Pick<MessageRow, 'role' | 'content' | 'files'>): HistoryMessage {
   const attachments = row.files.map((f) => `[Attached ${f.kind} file: ${f.name} (${f.mimeType}, ${f.size} bytes)]`);
-  return { role: row.role, content: [row.content, ...attachments].filter(Boolean).join('\n\n') };
+  return {
+    role: row.role,
+    content: [row.content, ...attachments].filter(Boolean).join('\n\n'),
+    ...(row.role === 'user' && row.files.length > 0 ? { asked: { text: row.content, files: row.files } } : {}),
+  };
 }
 
 const tooLongQuestion = (budget: number) =>
@@ -158,7 +163,7 @@ export async function prepareChat(
   limits: ChatLimits,
 ): Promise<PreparedChat> {
   const { conversation, agentRow } = await findConversationAndAgent(db, caller, owner, input);
-  const agent: RuntimeAgent = { id: agentRow.id, name: agentRow.name, systemPrompt: agentRow.systemPrompt };
+  const agent: RuntimeAgent = { id: agentRow.id, name: agentRow.name, systemPrompt: agentRow.systemPrompt, vision: agentRow.vision };
   const now = clock.now();
 
   const text = (input.text ?? '').trim();
@@ -254,7 +259,11 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
       const replyMessageId = await answer(question);
       return { question, replyMessageId, leafId: replyMessageId, newQuestion: false };
     }
-    await tx.update(messages).set({ content: '', status: 'streaming', error: null, createdAt: now }).where(eq(messages.id, kept.id));
+    // A new text in place: the old one's rating and cost go with it.
+    await tx
+      .update(messages)
+      .set({ content: '', status: 'streaming', error: null, feedback: null, feedbackComment: null, promptTokens: null, completionTokens: null, createdAt: now })
+      .where(eq(messages.id, kept.id));
     return { question, replyMessageId: kept.id, leafId: onPath.has(kept.id) ? null : kept.id, newQuestion: false };
   }
 
@@ -293,11 +302,12 @@ const newReply = (id: string, conversationId: string, replyTo: string, now: Date
 export async function finishReply(
   db: Db,
   replyMessageId: string,
-  outcome: { content: string; status: 'complete' | 'incomplete' | 'failed'; error?: string },
+  outcome: { content: string; status: 'complete' | 'incomplete' | 'failed'; error?: string; usage?: TokenUsage | null },
 ): Promise<void> {
+  const usage = outcome.usage ? { promptTokens: outcome.usage.promptTokens, completionTokens: outcome.usage.completionTokens } : {};
   await db
     .update(messages)
-    .set({ content: outcome.content, status: outcome.status, error: outcome.error ?? null })
+    .set({ content: outcome.content, status: outcome.status, error: outcome.error ?? null, ...usage })
     .where(eq(messages.id, replyMessageId));
 }
 

@@ -6,7 +6,7 @@ import type { Message } from '../../src/contract/messages';
 import type { Page } from '../../src/contract/paging';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
-import { applications, conversations, type messages } from '../db/schema';
+import { applications, conversations, messages } from '../db/schema';
 import type { Caller, Owner } from '../http/caller';
 import { notFound } from '../http/errors';
 import { findVisibleAgent } from './agents';
@@ -44,6 +44,10 @@ export const toMessage = (row: MessageRow, siblingIds?: string[]): Message => ({
   createdAt: row.createdAt.toISOString(),
   parentId: row.parentId,
   siblingIds: siblingIds ?? [row.id],
+  ...(row.feedback ? { feedback: { rating: row.feedback, ...(row.feedbackComment ? { comment: row.feedbackComment } : {}) } } : {}),
+  ...(row.promptTokens !== null && row.completionTokens !== null
+    ? { usage: { promptTokens: row.promptTokens, completionTokens: row.completionTokens } }
+    : {}),
 });
 
 async function assertSourceVisible(db: Db, caller: Caller, source: ConversationSource, sourceId: string) {
@@ -155,6 +159,23 @@ const chosenPath = (tree: MessageTree<MessageRow>, leafId: string | null): Messa
 export async function listMessages(db: Db, owner: Owner, conversationId: string): Promise<Message[]> {
   const conversation = await findOwnedConversation(db, owner, conversationId);
   return chosenPath(await readTree(db, conversationId), conversation.currentLeafId);
+}
+
+/** Rates an answer of one of the owner's conversations, or clears its rating; answers the message. */
+export async function rateAnswer(
+  db: Db,
+  owner: Owner,
+  input: { conversationId: string; messageId: string; rating: 'up' | 'down' | null; comment?: string },
+): Promise<Message> {
+  await findOwnedConversation(db, owner, input.conversationId);
+  const comment = input.rating && input.comment ? input.comment : null;
+  const [row] = await db
+    .update(messages)
+    .set({ feedback: input.rating, feedbackComment: comment })
+    .where(and(eq(messages.id, input.messageId), eq(messages.conversationId, input.conversationId), eq(messages.role, 'assistant')))
+    .returning();
+  if (!row) throw notFound('Answer');
+  return toMessage(row);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { TokenUsage } from '../agents/runtime';
 /**
  * Answers being written right now, which any number of readers follow. An answer belongs to no
  * request: the request that asked for it, a resume after a reload, a second tab, all read the same
@@ -8,7 +9,7 @@
 
 /** How an answer ended. `incomplete`: stopped by a person, a cap or a retry, with the text sent. */
 export type AnswerOutcome =
-  | { status: 'complete' }
+  | { status: 'complete'; usage?: TokenUsage }
   | { status: 'incomplete' }
   | { status: 'failed'; msg: string; ref: string };
 

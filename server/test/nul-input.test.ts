@@ -27,6 +27,7 @@ const samples: Record<EndpointName, Input | null> = {
   conversationDelete: { conversationId: ID },
   messages: { conversationId: ID },
   messageSelect: { conversationId: ID, messageId: ID },
+  messageFeedback: { conversationId: ID, messageId: ID, rating: 'up', comment: 'Clear and short' },
   chat: { conversationId: ID, agentId: DEFAULT_AGENT_ID, text: 'Hi', files: [fileRef], retryMessageId: ID },
   chatResume: { conversationId: ID, messageId: ID, offset: 0 },
   chatStop: { conversationId: ID, messageId: ID },

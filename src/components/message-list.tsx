@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../machines/chat.machine';
+import { AnswerFeedbackButtons, type AnswerFeedbackRef } from './answer-feedback';
 import { MessageAttachments } from './attachment-list';
 import { describeAgentFailure } from './describe-failure';
 import { CopyTextButton } from './copy-text-button';
@@ -24,13 +25,26 @@ type MessageListProps = {
   canRetry: boolean;
   onRetry: () => void;
   versions?: MessageVersionActions;
+  /** Thumbs up and down on the conversation's stored answers. */
+  feedback?: { actor: AnswerFeedbackRef; conversationId: string | null };
+};
+
+/** What an answer cost, in tokens, when the model service said: small, under the answer. */
+const TokenUsageLine = ({ usage }: { usage: NonNullable<ChatMessage['usage']> }) => {
+  const { t, i18n } = useTranslation();
+  const number = new Intl.NumberFormat(i18n.language);
+  return (
+    <p className="m-0 mt-1 text-xs text-muted" data-testid="token-usage">
+      {t('chat.usage', { prompt: number.format(usage.promptTokens), completion: number.format(usage.completionTokens) })}
+    </p>
+  );
 };
 
 /**
  * The conversation's messages; an answer that was cut short or failed says so and offers a retry.
  * A sent question can be edited and an answer asked for again; each makes a new version.
  */
-export const MessageList = ({ messages, canRetry, onRetry, versions }: MessageListProps) => {
+export const MessageList = ({ messages, canRetry, onRetry, versions, feedback }: MessageListProps) => {
   const { t } = useTranslation();
   const last = messages.at(-1);
   const written = (message: ChatMessage) => message.status !== 'streaming' && message.status !== 'sending';
@@ -82,8 +96,17 @@ export const MessageList = ({ messages, canRetry, onRetry, versions }: MessageLi
                   {t('chat.regenerate')}
                 </button>
               )}
+              {feedback?.conversationId && message.role === 'assistant' && message.serverId && message.status === 'complete' && (
+                <AnswerFeedbackButtons
+                  feedback={feedback.actor}
+                  conversationId={feedback.conversationId}
+                  messageId={message.serverId}
+                  stored={message.feedback ?? null}
+                />
+              )}
             </div>
           )}
+          {message.role === 'assistant' && message.usage && written(message) && <TokenUsageLine usage={message.usage} />}
           {(message.status === 'incomplete' || message.status === 'failed') && (
             <div role="status" className="mt-2 flex items-center gap-3 text-sm text-warn">
               <span>

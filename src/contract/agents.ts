@@ -35,6 +35,8 @@ export const agentSchema = v.object({
   updatedAt: v.optional(timestampSchema),
   /** The name and intro in other languages, when the agent has them; `name` and `intro` stay its own. */
   translations: v.optional(agentTranslationsSchema),
+  /** Its model sees images sent with a question; without it, only their names reach the model. */
+  vision: v.optional(v.boolean()),
 });
 export type Agent = v.InferOutput<typeof agentSchema>;
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { idSchema } from './common';
 import { fileRefSchema } from './media';
+import { tokenUsageSchema } from './messages';
 
 import { MESSAGE_FILES_MAX, MESSAGE_TEXT_MAX } from './constants';
 
@@ -65,7 +66,8 @@ export type ChatStopRequest = v.InferInput<typeof chatStopRequestSchema>;
  * - `delta`: a piece of the answer's text.
  * - `error`: the agent failed; `msg` is a generic sentence for a person and `ref` the reference
  *   under which the server logged the details. The stream closes after it.
- * - `end`: the answer is complete; `messageIds` collects every message id of this exchange.
+ * - `end`: the answer is complete; `messageIds` collects every message id of this exchange;
+ *   `usage`, when the model service reported what the answer cost.
  * A stream that closes without `end` is an incomplete answer.
  * Only the resume call sends the two others:
  * - `resume`: first event of a resume; the deltas that follow continue the answer's text from
@@ -78,7 +80,7 @@ export const chatEventSchema = v.variant('type', [
   v.object({ type: v.literal('start'), conversationId: idSchema, userMessageId: idSchema, replyMessageId: idSchema }),
   v.object({ type: v.literal('delta'), messageId: idSchema, text: v.string() }),
   v.object({ type: v.literal('error'), msg: v.string(), ref: v.optional(v.string()) }),
-  v.object({ type: v.literal('end'), messageIds: v.array(idSchema) }),
+  v.object({ type: v.literal('end'), messageIds: v.array(idSchema), usage: v.optional(tokenUsageSchema) }),
   v.object({ type: v.literal('resume'), messageId: idSchema, offset: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
   v.object({ type: v.literal('incomplete'), messageId: idSchema }),
 ]);

@@ -14,7 +14,7 @@ import {
   updateConversationRequestSchema,
 } from './conversations';
 import { fileRefSchema } from './media';
-import { messageListSchema, messageSchema, selectMessageRequestSchema } from './messages';
+import { messageFeedbackRequestSchema, messageListSchema, messageSchema, selectMessageRequestSchema } from './messages';
 import {
   createTaskRequestSchema,
   draftingRequestSchema,
@@ -73,6 +73,7 @@ export const endpoints = {
   conversationDelete: { ...routes.conversationDelete, request: deleteConversationRequestSchema, response: nothing },
   messages: { ...routes.messages, request: conversationIdQuerySchema, response: messageListSchema },
   messageSelect: { ...routes.messageSelect, request: selectMessageRequestSchema, response: messageListSchema },
+  messageFeedback: { ...routes.messageFeedback, request: messageFeedbackRequestSchema, response: messageSchema },
   chat: { ...routes.chat, request: chatRequestSchema },
   chatResume: { ...routes.chatResume, request: chatResumeRequestSchema },
   chatStop: { ...routes.chatStop, request: chatStopRequestSchema, response: messageSchema },

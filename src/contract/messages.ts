@@ -11,6 +11,24 @@ export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 export const MESSAGE_STATUSES = ['streaming', 'complete', 'incomplete', 'failed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+export const FEEDBACK_RATINGS = ['up', 'down'] as const;
+export type FeedbackRating = (typeof FEEDBACK_RATINGS)[number];
+export const FEEDBACK_COMMENT_MAX = 1000;
+
+/** The owner's verdict on an answer: thumbs up or down, with an optional comment. */
+export const messageFeedbackSchema = v.object({
+  rating: v.picklist(FEEDBACK_RATINGS),
+  comment: v.optional(v.pipe(v.string(), v.maxLength(FEEDBACK_COMMENT_MAX))),
+});
+export type MessageFeedback = v.InferOutput<typeof messageFeedbackSchema>;
+
+/** What the model service reported an answer cost, in tokens, when it reports it. */
+export const tokenUsageSchema = v.object({
+  promptTokens: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  completionTokens: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+export type TokenUsage = v.InferOutput<typeof tokenUsageSchema>;
+
 export const messageSchema = v.object({
   messageId: idSchema,
   conversationId: idSchema,
@@ -27,6 +45,10 @@ export const messageSchema = v.object({
    * regenerated), oldest first; one id when it has no other version.
    */
   siblingIds: v.optional(v.array(idSchema)),
+  /** On an answer its owner rated. */
+  feedback: v.optional(messageFeedbackSchema),
+  /** On an answer whose model service reported its cost. */
+  usage: v.optional(tokenUsageSchema),
 });
 export type Message = v.InferOutput<typeof messageSchema>;
 
@@ -35,3 +57,15 @@ export const messageListSchema = v.array(messageSchema);
 /** Body of `POST /api/workflow/agent-im/messages/select`: show this version of a message. */
 export const selectMessageRequestSchema = v.object({ conversationId: idSchema, messageId: idSchema });
 export type SelectMessageRequest = v.InferInput<typeof selectMessageRequestSchema>;
+
+/**
+ * Body of `POST /api/workflow/agent-im/messages/feedback`: rate an answer, or clear the rating
+ * with `rating: null`. The comment is trimmed; an empty one is no comment.
+ */
+export const messageFeedbackRequestSchema = v.object({
+  conversationId: idSchema,
+  messageId: idSchema,
+  rating: v.nullable(v.picklist(FEEDBACK_RATINGS)),
+  comment: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(FEEDBACK_COMMENT_MAX))),
+});
+export type MessageFeedbackRequest = v.InferInput<typeof messageFeedbackRequestSchema>;

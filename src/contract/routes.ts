@@ -63,6 +63,10 @@ export const routes = {
     method: 'POST', path: '/api/workflow/agent-im/messages/select', access: 'visitor', input: 'body',
     summary: 'Show another version of a message: the conversation follows it, on every device.',
   },
+  messageFeedback: {
+    method: 'POST', path: '/api/workflow/agent-im/messages/feedback', access: 'visitor', input: 'body',
+    summary: "Rate one of the caller's answers up or down, with an optional comment, or clear the rating.",
+  },
   chat: {
     method: 'POST', path: '/api/workflow/sse/agent/chat', access: 'visitor', input: 'body', stream: true,
     summary: 'Ask the agent; the answer streams back as server-sent JSON events.',

@@ -1,12 +1,13 @@
 import { fromCallback } from 'xstate';
 import type { ChatEvent, ChatRequest, ChatResumeRequest } from '../contract/chat';
+import type { TokenUsage } from '../contract/messages';
 import type { StreamFailureKind } from '../services/chat-stream';
 
 /** What the chat stream actor reports to the chat machine. */
 export type ChatStreamReport =
   | { type: 'stream.accepted'; conversationId: string; userMessageId: string; replyMessageId: string }
   | { type: 'stream.delta'; text: string }
-  | { type: 'stream.ended'; messageIds: string[] }
+  | { type: 'stream.ended'; messageIds: string[]; usage?: TokenUsage }
   /** A resume began: the deltas that follow continue the answer's text from `offset`. */
   | { type: 'stream.resumed'; offset: number }
   /** The answer was stopped (from any tab, or by a cap) and is stored with the text sent. */
@@ -86,7 +87,7 @@ export const createChatStreamActor = <Request = ChatRequest>(transport: ChatTran
         case 'end':
           cancelFrame?.();
           flush();
-          sendBack({ type: 'stream.ended', messageIds: event.messageIds } satisfies ChatStreamReport);
+          sendBack({ type: 'stream.ended', messageIds: event.messageIds, ...(event.usage ? { usage: event.usage } : {}) } satisfies ChatStreamReport);
           break;
         case 'incomplete':
           cancelFrame?.();

@@ -4,7 +4,7 @@ import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import { titleFromQuestion } from '../contract/chat-title';
 import type { Conversation } from '../contract/conversations';
 import type { FileRef } from '../contract/media';
-import type { Message } from '../contract/messages';
+import type { Message, MessageFeedback, TokenUsage } from '../contract/messages';
 import type { StreamFailureKind } from '../services/chat-stream';
 import type { ChatStreamReport } from './chat-stream.actor';
 
@@ -21,6 +21,10 @@ export type ChatMessage = {
   error: string | null;
   /** This message and its other versions (server ids, oldest first); empty until the server names it. */
   siblingIds: string[];
+  /** An answer's rating by its owner, as loaded. */
+  feedback?: MessageFeedback;
+  /** What the answer cost in tokens, when the model service reported it. */
+  usage?: TokenUsage;
 };
 
 export type ChatFailure = {
@@ -137,6 +141,8 @@ const fromServer = (message: Message, index: number, messages: Message[]): ChatM
   files: message.files,
   error: message.error ?? null,
   siblingIds: message.siblingIds ?? [message.messageId],
+  ...(message.feedback ? { feedback: message.feedback } : {}),
+  ...(message.usage ? { usage: message.usage } : {}),
 });
 
 const localMessage = (key: string, role: ChatMessage['role'], content: string, files: FileRef[], siblingIds: string[]): ChatMessage => ({
@@ -403,7 +409,7 @@ export const chatMachine = setup({
       return {
         messageIds: event.messageIds,
         outgoing: null,
-        messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'complete' as const })),
+        messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'complete' as const, ...(event.usage ? { usage: event.usage } : {}) })),
       };
     }),
     markReply: assign(({ context }, params: { status: 'incomplete' | 'failed'; failure: ChatFailure | null }) => ({

@@ -327,6 +327,12 @@ export const handlers = {
     db.leaves.set(input.conversationId, newestLeafUnder(all, input.messageId));
     return ok('messageSelect', pathOf(input.conversationId));
   }),
+  messageFeedback: route('messageFeedback', ({ input, caller }) => {
+    const answer = ownAnswer(caller, input.conversationId, input.messageId);
+    if (input.rating === null) delete answer.feedback;
+    else answer.feedback = { rating: input.rating, ...(input.comment ? { comment: input.comment } : {}) };
+    return ok('messageFeedback', answer);
+  }),
   chat: route('chat', ({ input, caller, request }) => eventStream(chatSteps(input, caller), { signal: request.signal })),
   chatResume: route('chatResume', ({ input, caller, request }) => eventStream(resumeSteps(ownAnswer(caller, input.conversationId, input.messageId), input.offset), { signal: request.signal })),
   chatStop: route('chatStop', ({ input, caller }) => {

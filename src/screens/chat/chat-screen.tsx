@@ -16,6 +16,10 @@ import { isAnswering, type ChatRoute } from '../../machines/chat.machine';
 import { AgentHeader } from './agent-header';
 import { ConversationHistory } from './conversation-history';
 import { useChatHistory } from '../../app/use-chat-history';
+import { answerFeedbackLogic } from '../../app/answer-feedback-actors';
+import { useScreenActor } from '../../app/use-screen-actor';
+import { AnswerFeedbackDialog } from '../../components/answer-feedback';
+import { ImagesUnseenNote } from './images-unseen-note';
 
 const AgentsMarket = lazy(() => import('../agents/agents-market'));
 
@@ -49,6 +53,8 @@ const ChatScreen = () => {
   const versionsEnabled = useSelector(chat, (state) => state.hasTag('settled'));
   const detached = useSelector(chat, (state) => state.matches('detached'));
   const attachments = useChatAttachments(chat);
+  const feedback = useScreenActor(answerFeedbackLogic);
+  const imageAttached = attachments.files.some((file) => file.kind === 'image');
   const { ref: scrollRef, atBottom, onScroll, jumpToLatest } = useStickToBottom<HTMLDivElement>(messages);
   const windowed = useMessageWindow(messages, scrollRef, conversationId);
 
@@ -170,7 +176,9 @@ const ChatScreen = () => {
                       onRegenerate: (key) => chat.send({ type: 'regenerate', key }),
                       onShowVersion: (key, offset) => chat.send({ type: 'version.show', key, offset }),
                     }}
+                    feedback={{ actor: feedback, conversationId }}
                   />
+                  <AnswerFeedbackDialog feedback={feedback} />
                 </>
               )}
             </div>
@@ -186,6 +194,7 @@ const ChatScreen = () => {
                   {t('chat.connectionLost')}
                 </p>
               )}
+              {imageAttached && <ImagesUnseenNote agentId={agentId} />}
               {failure && !canRetry && !loadFailed && (
                 <p role="alert" className="mb-2 text-sm text-danger">
                   {describeFailure(t, failure, i18n.language)}

@@ -1,3 +1,4 @@
+import type { MessageFeedbackRequest } from '../../contract/messages';
 import type {
   ConversationListRequest,
   CreateConversationRequest,
@@ -29,3 +30,6 @@ export const selectMessage = (conversationId: string, messageId: string, options
 /** Stops an answer being written, wherever it was asked; answers the answer as stored. */
 export const stopAnswer = (conversationId: string, messageId: string, options?: CallOptions) =>
   call('chatStop', { conversationId, messageId }, options);
+
+/** Rates an answer up or down with an optional comment; a null rating clears it. */
+export const rateAnswer = (request: MessageFeedbackRequest, options?: CallOptions) => call('messageFeedback', request, options);
