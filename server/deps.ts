@@ -4,6 +4,7 @@ import type { Db } from './db/client';
 import type { Counters } from './limits/counters';
 import type { FileStorage } from './media/storage';
 import type { Publishing } from './publishing/publishing';
+import type { LiveAnswers } from './services/live-answers';
 
 /** Everything the app talks to, injected so tests can swap any of it. */
 export type AppDeps = {
@@ -20,6 +21,10 @@ export type AppDeps = {
   sleep?: (ms: number) => Promise<void>;
   /** The built SPA (`dist/`) to serve for every non-API GET; omitted in API-only tests. */
   spaDir?: string;
+  /** This server instance, as leases name it; default: a new id. */
+  instanceId?: string;
+  /** The answers being written; default: this process's only (`localLiveAnswers`). */
+  answers?: LiveAnswers;
 };
 
 /** The deps after createApp filled in its own parts. */

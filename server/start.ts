@@ -15,7 +15,10 @@ import { createDiskStorage } from './media/storage';
 import { createPublishing } from './publishing/publishing';
 import { ensureDemoAccount, type DemoAccount } from './seed/demo-account';
 import { seedCatalog } from './seed/seed';
-import { closeInterruptedReplies } from './services/chat';
+import { randomUUID } from 'node:crypto';
+import { takeOverAnswers } from './services/answer-leases';
+import { localLiveAnswers, type LiveAnswers } from './services/live-answers';
+import { pgLiveAnswers } from './services/pg-live-answers';
 
 export const DEFAULT_SPA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
@@ -74,10 +77,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw error;
   }
   let server: ServerType | undefined;
+  let answers: LiveAnswers | undefined;
+  let sweeper: ReturnType<typeof setInterval> | undefined;
   try {
     await database.migrate();
     await seedCatalog(database.db);
-    await closeInterruptedReplies(database.db);
+    const instanceId = randomUUID();
     const demo = await ensureDemoAccount(database.db, systemClock, {
       dataDir,
       username: options.demo?.username ?? env.DEMO_USERNAME,
@@ -87,7 +92,20 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const spaDir = options.spaDir === undefined ? DEFAULT_SPA_DIR : options.spaDir;
     const storage = createDiskStorage(join(dataDir, 'uploads'));
     const log = safeLog(options.log ?? ((line: string) => console.log(line)));
-    const publishing = createPublishing({ env, db: database.db, clock: systemClock, storage, log });
+    // With PostgreSQL, answers of every instance are reached through it; the embedded database
+    // has one process, whose answers are all it needs.
+    answers = databaseUrl
+      ? await pgLiveAnswers({ databaseUrl, db: database.db, instanceId, leaseMs: config.leaseMs, log })
+      : localLiveAnswers(async (sweep = {}) => (await takeOverAnswers(database.db, instanceId, sweep)).length);
+    // The embedded database belongs to this process alone: every answer left streaming was written
+    // by a server that stopped. With PostgreSQL only answers whose lease lapsed are taken over.
+    await answers.sweep({ everyOther: !databaseUrl });
+    sweeper = setInterval(
+      () => void answers?.sweep().catch((error: unknown) => log(`answers: the lease sweep failed: ${(error as Error).message}`)),
+      config.leaseRenewMs,
+    );
+    sweeper.unref?.();
+    const publishing = createPublishing({ env, db: database.db, clock: systemClock, storage, log, instanceId, config, exclusive: !databaseUrl });
     const app = createApp({
       db: database.db,
       config,
@@ -95,6 +113,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       runtime,
       storage,
       publishing,
+      instanceId,
+      answers,
       log: options.log,
       ...(spaDir ? { spaDir } : {}),
     });
@@ -135,7 +155,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
             if ('closeAllConnections' in listening) listening.closeAllConnections();
           });
           try {
+            clearInterval(sweeper);
             await publishing.scheduler.stop();
+            await answers?.close();
             await database.close();
           } finally {
             lock?.release();
@@ -144,6 +166,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     };
   } catch (error) {
     server?.close();
+    clearInterval(sweeper);
+    await answers?.close().catch(() => {});
     await database.close().catch(() => {});
     lock?.release();
     throw error;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { HistoryMessage, RuntimeAgent } from '../agents/runtime';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
@@ -13,12 +13,16 @@ import { findOwnedConversation, type MessageRow } from './conversations';
 import { readTree, type MessageTree } from './message-tree';
 import { ownedBy } from './ownership';
 import { resolveOwnFiles } from './uploads';
+import { leaseUntil } from './answer-leases';
 
 /** How many earlier messages the agent sees; older ones are left out to bound the request. */
 export const HISTORY_LIMIT = 40;
 
-/** What bounds one chat request: what the model is sent, and how many answers stream at once. */
-export type ChatLimits = { historyCharBudget: number; streamingAnswers: number };
+/**
+ * What bounds one chat request: what the model is sent, and how many answers stream at once; and
+ * the lease the answer is created with (the instance that will write it, and for how long).
+ */
+export type ChatLimits = { historyCharBudget: number; streamingAnswers: number; lease: { owner: string; ms: number } };
 
 /** An answer still `streaming` after this long was left by an instance that stopped: it no longer counts. */
 const ABANDONED_STREAM_MS = 15 * 60 * 1000;
@@ -138,7 +142,7 @@ export async function prepareChat(
       .from(conversations)
       .where(eq(conversations.id, conversation.id));
     const tree = await readTree(tx, conversation.id);
-    const exchange = await storeExchange(tx, tree, current?.leafId ?? null, { conversationId: conversation.id, text, files, now }, input);
+    const exchange = await storeExchange(tx, tree, current?.leafId ?? null, { conversationId: conversation.id, text, files, now, lease: limits.lease }, input);
     await tx
       .update(conversations)
       .set({ updatedAt: now, ...(exchange.leafId ? { currentLeafId: exchange.leafId } : {}) })
@@ -168,7 +172,7 @@ type Exchange = {
   newQuestion: boolean;
 };
 
-type Asked = { conversationId: string; text: string; files: StoredFileRef[]; now: Date };
+type Asked = { conversationId: string; text: string; files: StoredFileRef[]; now: Date; lease: ChatLimits['lease'] };
 
 /**
  * Stores what a chat request asks for, in the conversation's message tree: a new question at
@@ -178,6 +182,7 @@ type Asked = { conversationId: string; text: string; files: StoredFileRef[]; now
  */
 async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: string | null, asked: Asked, input: ChatInput): Promise<Exchange> {
   const { conversationId, now } = asked;
+  const lease = { leaseOwner: asked.lease.owner, leaseExpiresAt: leaseUntil(asked.lease.ms) };
   const ask = async (parentId: string | null, content: string, files: StoredFileRef[]) => {
     const [question] = await tx
       .insert(messages)
@@ -187,7 +192,10 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
     return question!;
   };
   const answer = async (question: MessageRow) => {
-    const [reply] = await tx.insert(messages).values(newReply(randomUUID(), conversationId, question.id, now)).returning();
+    const [reply] = await tx
+      .insert(messages)
+      .values({ ...newReply(randomUUID(), conversationId, question.id, now), ...lease })
+      .returning();
     tree.add(reply!);
     return reply!.id;
   };
@@ -211,7 +219,10 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
       const replyMessageId = await answer(question);
       return { question, replyMessageId, leafId: replyMessageId, newQuestion: false };
     }
-    await tx.update(messages).set({ content: '', status: 'streaming', error: null, createdAt: now }).where(eq(messages.id, kept.id));
+    await tx
+      .update(messages)
+      .set({ content: '', status: 'streaming', error: null, createdAt: now, ...lease })
+      .where(eq(messages.id, kept.id));
     return { question, replyMessageId: kept.id, leafId: onPath.has(kept.id) ? null : kept.id, newQuestion: false };
   }
 
@@ -248,27 +259,3 @@ const newReply = (id: string, conversationId: string, replyTo: string, now: Date
   parentId: replyTo,
   createdAt: now,
 });
-
-export async function finishReply(
-  db: Db,
-  replyMessageId: string,
-  outcome: { content: string; status: 'complete' | 'incomplete' | 'failed'; error?: string },
-): Promise<void> {
-  await db
-    .update(messages)
-    .set({ content: outcome.content, status: outcome.status, error: outcome.error ?? null })
-    .where(eq(messages.id, replyMessageId));
-}
-
-/** The text of an answer still streaming; a finished answer is never overwritten by a late save. */
-export async function saveStreamingText(db: Db, replyMessageId: string, content: string): Promise<void> {
-  await db
-    .update(messages)
-    .set({ content })
-    .where(and(eq(messages.id, replyMessageId), eq(messages.status, 'streaming')));
-}
-
-/** Answers left `streaming` by a server that stopped mid-answer are kept as incomplete. */
-export async function closeInterruptedReplies(db: Db): Promise<void> {
-  await db.update(messages).set({ status: 'incomplete' }).where(and(eq(messages.status, 'streaming'), ne(messages.role, 'user')));
-}
