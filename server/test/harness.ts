@@ -3,7 +3,8 @@ import { createOfflineResponder } from '../agents/offline-responder';
 import type { AgentRuntime } from '../agents/runtime';
 import { createApp } from '../app';
 import { defaultConfig, type Clock, type ServerConfig } from '../config';
-import type { DbHandle } from '../db/client';
+import type { Db, DbHandle } from '../db/client';
+import type { LiveAnswers } from '../services/live-answers';
 import { createMemoryStorage, type FileStorage } from '../media/storage';
 import { createUser } from '../seed/users';
 import { openTestDb } from './test-db';
@@ -41,11 +42,20 @@ export type TestApp = {
 
 /** One database per test file (PGlite start is slow); as many apps over it as a test wants. */
 export async function openHarness() {
-  const database: DbHandle = await openTestDb();
+  const database: DbHandle & { databaseUrl?: string } = await openTestDb();
   const db = database.db;
 
   function makeApp(
-    options: { config?: Partial<ServerConfig>; runtime?: AgentRuntime; clock?: TestClock; address?: string } = {},
+    options: {
+      config?: Partial<ServerConfig>;
+      runtime?: AgentRuntime;
+      clock?: TestClock;
+      address?: string;
+      /** Another connection to the file's database: an instance of its own. */
+      db?: Db;
+      instanceId?: string;
+      answers?: LiveAnswers;
+    } = {},
   ): TestApp {
     const config: ServerConfig = { ...defaultConfig, offlineTokenDelayMs: 0, ...options.config };
     const clock = options.clock ?? testClock();
@@ -56,7 +66,9 @@ export async function openHarness() {
     // spent quotas from refusing the next test's requests.
     const address = options.address ?? `198.51.${randomInt(256)}.${randomInt(256)}`;
     const app = createApp({
-      db,
+      db: options.db ?? db,
+      ...(options.instanceId ? { instanceId: options.instanceId } : {}),
+      ...(options.answers ? { answers: options.answers } : {}),
       config,
       clock,
       runtime: options.runtime ?? createOfflineResponder(0),

@@ -7,9 +7,9 @@ import { seedCatalog } from '../seed/seed';
  * One migrated, seeded database per test file: in-memory PGlite, or, when DATABASE_URL is set,
  * a fresh database on that PostgreSQL server, dropped again on close.
  */
-export async function openTestDb(): Promise<DbHandle> {
+export async function openTestDb(): Promise<DbHandle & { databaseUrl?: string }> {
   const adminUrl = process.env.DATABASE_URL;
-  let handle: DbHandle;
+  let handle: DbHandle & { databaseUrl?: string };
   if (adminUrl) {
     const name = `kraken_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: adminUrl });
@@ -21,6 +21,7 @@ export async function openTestDb(): Promise<DbHandle> {
     const inner = await openDb({ databaseUrl: url.toString() });
     handle = {
       ...inner,
+      databaseUrl: url.toString(),
       close: async () => {
         await inner.close();
         const cleanup = new pg.Client({ connectionString: adminUrl });
