@@ -162,6 +162,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       return running;
     }
     const renewing = setInterval(renew, leaseRenewMs);
+    renewing.unref?.();
     running = (async () => {
       let total = 0;
       do {
