@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/contract/chat';
 import { endpoints } from '../../src/contract/endpoints';
@@ -172,6 +172,28 @@ describe.skipIf(!databaseUrl)('answers across instances on one PostgreSQL', () =
     b.model.end();
     expect((await stream.rest()).at(-1)).toEqual({ type: 'end', messageIds: [start.userMessageId, reply] });
     expect(await storedRow(reply)).toMatchObject({ status: 'complete', content: 'Going on and on' });
+  });
+
+  it('an instance whose notification connection is cut connects again and serves readers live', async () => {
+    const a = await instance();
+    const b = await instance();
+    const visitor = h.visitor();
+    const { conversationId, stream, start, reply } = await asking(a.t, visitor);
+    a.model.say('Before');
+    await stream.untilText('Before');
+    const backendOf = async () =>
+      (await h.db.execute<{ pid: number }>(sql`select pid from pg_stat_activity where application_name = ${`kraken answers ${b.instanceId}`}`)).rows;
+    const [cut] = await backendOf();
+    await h.db.execute(sql`select pg_terminate_backend(${cut!.pid})`);
+    await waitFor(backendOf, (rows) => rows.length === 1 && rows[0]!.pid !== cut!.pid);
+
+    const onB = eventReader(await resume(b.t, visitor, conversationId, reply, 0));
+    await onB.untilText('Before');
+    a.model.say(' and after');
+    await onB.untilText('Before and after');
+    a.model.end();
+    expect((await onB.rest()).at(-1)).toEqual({ type: 'end', messageIds: [start.userMessageId, reply] });
+    expect(onB.text()).toBe('Before and after');
   });
 
   it('an instance killed mid-answer: once its lease lapses another stores the answer incomplete with its saved text, and tells its readers', async () => {

@@ -76,9 +76,7 @@ const outcomeOfRow = (row: { status: string; error: string | null }): AnswerOutc
 export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<LiveAnswers> {
   const { db, instanceId, leaseMs, log } = options;
   const coalesceMs = options.coalesceMs ?? 25;
-  const client = new pg.Client({ connectionString: options.databaseUrl });
-  await client.connect();
-  client.on('error', (error) => log(`answers: the notification connection failed: ${error.message}`));
+  let client: pg.Client;
 
   const local = new Map<string, LocalAnswer>();
   /** Readers elsewhere that follow an answer written here: they keep it from counting as unwatched. */
@@ -149,7 +147,7 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
     await send();
   };
 
-  client.on('notification', (message) => {
+  const hear = (message: pg.Notification) => {
     let note: Note;
     try {
       note = JSON.parse(message.payload ?? '') as Note;
@@ -161,8 +159,37 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
       return;
     }
     for (const listener of [...(listeners.get(note.m) ?? [])]) listener(note);
-  });
-  await client.query(`LISTEN ${client.escapeIdentifier(instanceChannel(instanceId))}`);
+  };
+
+  /**
+   * The connection every notification of this instance goes through. Lost (a database restart),
+   * it is opened again and listens where it listened; readers of other instances' answers may miss
+   * pieces meanwhile, and are given the stored text after what they have when the answer ends.
+   */
+  const connect = async (): Promise<void> => {
+    // Named so an operator sees in pg_stat_activity which instance it belongs to.
+    const next = new pg.Client({ connectionString: options.databaseUrl, application_name: `kraken answers ${instanceId}`.slice(0, 63) });
+    let lost = false;
+    const reconnect = (error?: Error) => {
+      if (lost || closed || client !== next) return;
+      lost = true;
+      log(`answers: the notification connection was lost${error ? ` (${error.message})` : ''}; connecting again`);
+      const retry = () =>
+        void connect().catch((failure: unknown) => {
+          log(`answers: connecting again failed: ${(failure as Error).message}`);
+          if (!closed) setTimeout(retry, 1000).unref?.();
+        });
+      setTimeout(retry, 200).unref?.();
+    };
+    next.on('error', reconnect);
+    next.on('end', () => reconnect());
+    next.on('notification', hear);
+    await next.connect();
+    const channels = [instanceChannel(instanceId), ...[...listeners.keys()].map(answerChannel)];
+    for (const channel of channels) await next.query(`LISTEN ${next.escapeIdentifier(channel)}`);
+    client = next;
+  };
+  await connect();
 
   const subscribe = async (messageId: string, listener: (note: Note) => void) => {
     let set = listeners.get(messageId);
@@ -206,6 +233,7 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
     let live = false;
     let over = false;
     let length = 0;
+    let gap = false;
     let ready: () => void = () => {};
     const synced = new Promise<void>((resolve) => (ready = resolve));
 
@@ -223,8 +251,9 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
         const end = note.o + note.t.length;
         if (end <= length) return;
         if (note.o > length) {
-          // Not expected (pieces come in order after the saved text); the row has the truth at the end.
-          log(`answers: a reader of ${row.id} missed text at ${length}`);
+          // Pieces were missed (the connection was lost): the stored text is given when the answer ends.
+          if (!gap) log(`answers: a reader of ${row.id} missed text after ${length} characters`);
+          gap = true;
           return;
         }
         reader({ type: 'delta', text: note.t.slice(length - note.o) });
@@ -247,7 +276,10 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
 
     await subscribe(row.id, listener);
     await command(row.leaseOwner ?? '', { k: 'c', m: row.id, c: 'sync', f });
+    // A writer silent for a lease is gone or cut off: start from what it saved; the sweep ends it.
+    const silent = setTimeout(ready, leaseMs);
     await synced;
+    clearTimeout(silent);
     const stored = await readStored(row.id);
     const from = Math.min(Math.max(0, offset), stored.content.length);
     if (stored.content.length > from) reader({ type: 'delta', text: stored.content.slice(from) });
