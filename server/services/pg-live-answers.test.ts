@@ -181,8 +181,10 @@ describe.skipIf(!databaseUrl)('answers across instances on one PostgreSQL', () =
     const { conversationId, stream, start, reply } = await asking(a.t, visitor);
     a.model.say('Before');
     await stream.untilText('Before');
-    const backendOf = async () =>
-      (await h.db.execute<{ pid: number }>(sql`select pid from pg_stat_activity where application_name = ${`kraken answers ${b.instanceId}`}`)).rows;
+    const backendOf = async () => {
+      const result = await h.db.execute(sql`select pid from pg_stat_activity where application_name = ${`kraken answers ${b.instanceId}`}`);
+      return (result as unknown as { rows: { pid: number }[] }).rows;
+    };
     const [cut] = await backendOf();
     await h.db.execute(sql`select pg_terminate_backend(${cut!.pid})`);
     await waitFor(backendOf, (rows) => rows.length === 1 && rows[0]!.pid !== cut!.pid);
