@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/contract/chat';
 import { endpoints } from '../../src/contract/endpoints';
+import type { ServerConfig } from '../config';
 import { openDb } from '../db/client';
 import { messages } from '../db/schema';
 import { startServer } from '../start';
@@ -34,13 +35,13 @@ afterAll(() => h?.close());
  * One server instance over the file's PostgreSQL database: its own app, model, answers registry
  * and, when it is to be killed, its own connections. Leases are short so a test sees one lapse.
  */
-async function instance(options: { ownConnections?: boolean } = {}) {
+async function instance(options: { ownConnections?: boolean; config?: Partial<ServerConfig> } = {}) {
   const model = puppetRuntime();
   const instanceId = randomUUID();
   const handle = options.ownConnections ? await openDb({ databaseUrl: h.database.databaseUrl! }) : null;
   const db = handle?.db ?? h.db;
   const logs: string[] = [];
-  const config = { leaseMs: 500, leaseRenewMs: 100, answerSaveIntervalMs: 50 };
+  const config = { leaseMs: 500, leaseRenewMs: 100, answerSaveIntervalMs: 50, ...options.config };
   const answers: LiveAnswers = await pgLiveAnswers({ databaseUrl: h.database.databaseUrl!, db, instanceId, leaseMs: config.leaseMs, log: (line) => logs.push(line) });
   const t = h.makeApp({ runtime: model.runtime, db, instanceId, answers, config });
   let sweeper: ReturnType<typeof setInterval> | undefined;
@@ -172,6 +173,22 @@ describe.skipIf(!databaseUrl)('answers across instances on one PostgreSQL', () =
     b.model.end();
     expect((await stream.rest()).at(-1)).toEqual({ type: 'end', messageIds: [start.userMessageId, reply] });
     expect(await storedRow(reply)).toMatchObject({ status: 'complete', content: 'Going on and on' });
+  });
+
+  it('an answer read only on B counts as read on A: it is not cut as unwatched', async () => {
+    const a = await instance({ config: { answerUnwatchedMaxChars: 10 } });
+    const b = await instance();
+    const visitor = h.visitor();
+    const { conversationId, stream, start, reply } = await asking(a.t, visitor);
+    const onB = eventReader(await resume(b.t, visitor, conversationId, reply, 0));
+    await onB.until((events) => events.length > 0);
+    // The asker leaves; only B reads now.
+    await stream.cancel();
+    a.model.say('0123456789abcdef');
+    await onB.untilText('0123456789abcdef');
+    a.model.end();
+    expect((await onB.rest()).at(-1)).toEqual({ type: 'end', messageIds: [start.userMessageId, reply] });
+    expect(await storedRow(reply)).toMatchObject({ status: 'complete', content: '0123456789abcdef' });
   });
 
   it('an instance whose notification connection is cut connects again and serves readers live', async () => {
