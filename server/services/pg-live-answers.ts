@@ -274,13 +274,20 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
       if ((note.k === 'y' && note.f === f) || note.k === 's') ready();
     };
 
-    await subscribe(row.id, listener);
-    await command(row.leaseOwner ?? '', { k: 'c', m: row.id, c: 'sync', f });
-    // A writer silent for a lease is gone or cut off: start from what it saved; the sweep ends it.
-    const silent = setTimeout(ready, leaseMs);
-    await synced;
-    clearTimeout(silent);
-    const stored = await readStored(row.id);
+    let stored: Awaited<ReturnType<typeof readStored>>;
+    try {
+      await subscribe(row.id, listener);
+      await command(row.leaseOwner ?? '', { k: 'c', m: row.id, c: 'sync', f });
+      // A writer silent for a lease is gone or cut off: start from what it saved; the sweep ends it.
+      const silent = setTimeout(ready, leaseMs);
+      await synced;
+      clearTimeout(silent);
+      stored = await readStored(row.id);
+    } catch (error) {
+      over = true;
+      unsubscribe(row.id, listener);
+      throw error;
+    }
     const from = Math.min(Math.max(0, offset), stored.content.length);
     if (stored.content.length > from) reader({ type: 'delta', text: stored.content.slice(from) });
     length = stored.content.length;
