@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/contract/chat';
 import { endpoints } from '../../src/contract/endpoints';
+import type { Db } from '../db/client';
 import { messages } from '../db/schema';
 import { eventReader, postJson, puppetRuntime, waitFor } from '../test/chat-client';
 import { openHarness, type TestApp } from '../test/harness';
@@ -62,9 +63,13 @@ describe('leases of streaming answers', () => {
     const { stream, reply } = await asking(t, h.visitor());
     model.say('Saved part');
     await waitFor(() => storedRow(reply), (row) => row.content === 'Saved part');
-    // The lease lapsed (the instance stalled) and another instance took the answer over.
-    await h.db.update(messages).set({ leaseExpiresAt: new Date(0) }).where(eq(messages.id, reply));
-    expect(await takeOverAnswers(h.db, 'instance-sweeping')).toContain(reply);
+    // The lease lapsed (the instance stalled) and another instance took the answer over, in one
+    // step: the writer's next renewal waits for it, then finds the answer no longer its own.
+    const taken = await h.db.transaction(async (tx) => {
+      await tx.update(messages).set({ leaseExpiresAt: new Date(0) }).where(eq(messages.id, reply));
+      return takeOverAnswers(tx as unknown as Db, 'instance-sweeping');
+    });
+    expect(taken).toContain(reply);
 
     model.say(' and a late part');
     model.end();
