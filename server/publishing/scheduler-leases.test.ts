@@ -14,8 +14,8 @@ import { createScheduler, INTERRUPTED_REASON, type Scheduler } from './scheduler
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const TOKEN = 'fake-linkedin-token';
 const databaseUrl = process.env.DATABASE_URL;
-/** Short leases, so a test sees one lapse. */
-const LEASE = { leaseMs: 500, leaseRenewMs: 100 };
+/** Short leases, so a test sees one lapse, yet long enough that a busy machine never lets a live one lapse. */
+const LEASE = { leaseMs: 1500, leaseRenewMs: 100 };
 
 let h: Awaited<ReturnType<typeof openHarness>>;
 let linkedin: Awaited<ReturnType<typeof startFakeLinkedIn>>;

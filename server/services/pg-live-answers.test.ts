@@ -33,7 +33,7 @@ afterAll(() => h?.close());
 
 /**
  * One server instance over the file's PostgreSQL database: its own app, model, answers registry
- * and, when it is to be killed, its own connections. Leases are short so a test sees one lapse.
+ * and, when it is to be killed, its own connections.
  */
 async function instance(options: { ownConnections?: boolean; config?: Partial<ServerConfig> } = {}) {
   const model = puppetRuntime();
@@ -41,7 +41,8 @@ async function instance(options: { ownConnections?: boolean; config?: Partial<Se
   const handle = options.ownConnections ? await openDb({ databaseUrl: h.database.databaseUrl! }) : null;
   const db = handle?.db ?? h.db;
   const logs: string[] = [];
-  const config = { leaseMs: 500, leaseRenewMs: 100, answerSaveIntervalMs: 50, ...options.config };
+  // Leases long enough that a busy machine never lets a live one lapse, unless a test shortens them.
+  const config = { leaseMs: 10_000, leaseRenewMs: 100, answerSaveIntervalMs: 50, ...options.config };
   const answers: LiveAnswers = await pgLiveAnswers({ databaseUrl: h.database.databaseUrl!, db, instanceId, leaseMs: config.leaseMs, log: (line) => logs.push(line) });
   const t = h.makeApp({ runtime: model.runtime, db, instanceId, answers, config });
   let sweeper: ReturnType<typeof setInterval> | undefined;
@@ -216,7 +217,7 @@ describe.skipIf(!databaseUrl)('answers across instances on one PostgreSQL', () =
   });
 
   it('an instance killed mid-answer: once its lease lapses another stores the answer incomplete with its saved text, and tells its readers', async () => {
-    const a = await instance({ ownConnections: true });
+    const a = await instance({ ownConnections: true, config: { leaseMs: 500 } });
     const b = await instance();
     const visitor = h.visitor();
     const { conversationId, stream, reply } = await asking(a.t, visitor);
