@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -15,7 +16,6 @@ import { createDiskStorage } from './media/storage';
 import { createPublishing } from './publishing/publishing';
 import { ensureDemoAccount, type DemoAccount } from './seed/demo-account';
 import { seedCatalog } from './seed/seed';
-import { randomUUID } from 'node:crypto';
 import { takeOverAnswers } from './services/answer-leases';
 import { localLiveAnswers, type LiveAnswers } from './services/live-answers';
 import { pgLiveAnswers } from './services/pg-live-answers';
