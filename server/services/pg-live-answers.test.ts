@@ -233,4 +233,20 @@ describe.skipIf(!databaseUrl)('answers across instances on one PostgreSQL', () =
     expect(onB.text()).toBe('Saved before the crash');
     expect(await storedRow(reply)).toMatchObject({ status: 'incomplete', content: 'Saved before the crash', leaseOwner: null });
   });
+
+  it('stop on B of an answer whose instance was killed stores it incomplete with its saved text once the lease lapses', async () => {
+    const a = await instance({ ownConnections: true, config: { leaseMs: 500 } });
+    // B waits for an answer from A for its own lease, longer than A's: A's has lapsed by then.
+    const b = await instance({ config: { leaseMs: 1000 } });
+    const visitor = h.visitor();
+    const { conversationId, stream, reply } = await asking(a.t, visitor);
+    a.model.say('Written by A');
+    await stream.untilText('Written by A');
+    await waitFor(() => storedRow(reply), (row) => row.content === 'Written by A');
+
+    await a.kill();
+    const stopped = await stop(b.t, visitor, conversationId, reply);
+    expect(stopped.status).toBe(200);
+    expect((await stopped.json()).data).toMatchObject({ messageId: reply, status: 'incomplete', content: 'Written by A' });
+  });
 });
