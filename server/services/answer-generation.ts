@@ -144,22 +144,22 @@ export function startGeneration(
   };
 
   const followNow = (offset: number, reader: AnswerReader): Following => {
-      const from = Math.min(Math.max(0, offset), text.length);
-      const rest = text.slice(from);
-      if (rest) reader({ type: 'delta', text: rest });
-      if (outcome) {
-        reader({ type: 'settled', outcome });
-        return { offset: from, unfollow: () => {} };
-      }
-      readers.add(reader);
-      forgetUnwatched();
-      return {
-        offset: from,
-        unfollow: () => {
-          readers.delete(reader);
-          watchUnwatched();
-        },
-      };
+    const from = Math.min(Math.max(0, offset), text.length);
+    const rest = text.slice(from);
+    if (rest) reader({ type: 'delta', text: rest });
+    if (outcome) {
+      reader({ type: 'settled', outcome });
+      return { offset: from, unfollow: () => {} };
+    }
+    readers.add(reader);
+    forgetUnwatched();
+    return {
+      offset: from,
+      unfollow: () => {
+        readers.delete(reader);
+        watchUnwatched();
+      },
+    };
   };
 
   const answer: LocalAnswer = {
