@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { endpoints } from '../src/contract/endpoints';
@@ -24,6 +25,7 @@ import { conversationRoutes } from './routes/conversations';
 import { mediaRoutes } from './routes/media';
 import { taskRoutes } from './routes/tasks';
 import { userRoutes } from './routes/users';
+import { localLiveAnswers } from './services/live-answers';
 import { wechatRoutes } from './wechat/routes';
 
 export type { AppDeps } from './deps';
@@ -48,6 +50,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     log,
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     counters: createCounters(deps.db, deps.clock),
+    instanceId: deps.instanceId ?? randomUUID(),
+    answers: deps.answers ?? localLiveAnswers(),
   };
   const app = new Hono<AppEnv>();
 
@@ -64,7 +68,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   agentRoutes(app, services);
   conversationRoutes(app, services);
-  chatRoutes(app, services, deps.answers);
+  chatRoutes(app, services, services.answers);
   userRoutes(app, services);
   mediaRoutes(app, services);
   authRoutes(app, services, wechatRoutes(app, services));

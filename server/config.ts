@@ -110,6 +110,13 @@ export type ServerConfig = {
   answerUnwatchedMaxMs: number;
   /** An answer nobody reads is stopped once its text is this long, and kept incomplete. */
   answerUnwatchedMaxChars: number;
+  /**
+   * A streaming answer or a task being published belongs to the instance holding its lease, which
+   * renews it every `leaseRenewMs`; a lease not renewed for `leaseMs` (the instance is gone) is
+   * taken over by any instance.
+   */
+  leaseMs: number;
+  leaseRenewMs: number;
   /** Parts (fields and files) one upload may have. */
   uploadMaxParts: number;
   /** An upload that sends nothing for this long is cut. */
@@ -175,6 +182,8 @@ export const defaultConfig: ServerConfig = {
   answerSaveIntervalMs: 1000,
   answerUnwatchedMaxMs: 10 * 60 * 1000,
   answerUnwatchedMaxChars: 200_000,
+  leaseMs: 15 * 1000,
+  leaseRenewMs: 5 * 1000,
   uploadMaxParts: 8,
   uploadIdleMs: 30 * 1000,
   databasePoolMax: DEFAULT_POOL_MAX,
@@ -278,6 +287,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     answerSaveIntervalMs: defaultConfig.answerSaveIntervalMs,
     answerUnwatchedMaxMs: positiveNumber(env, 'ANSWER_UNWATCHED_MAX_SECONDS', defaultConfig.answerUnwatchedMaxMs / 1000) * 1000,
     answerUnwatchedMaxChars: positiveNumber(env, 'ANSWER_UNWATCHED_MAX_CHARS', defaultConfig.answerUnwatchedMaxChars),
+    leaseMs: positiveNumber(env, 'LEASE_SECONDS', defaultConfig.leaseMs / 1000) * 1000,
+    leaseRenewMs: positiveNumber(env, 'LEASE_RENEW_SECONDS', defaultConfig.leaseRenewMs / 1000) * 1000,
     uploadMaxParts: defaultConfig.uploadMaxParts,
     uploadIdleMs: positiveNumber(env, 'UPLOAD_IDLE_SECONDS', defaultConfig.uploadIdleMs / 1000) * 1000,
     databasePoolMax: poolSize(env.DATABASE_POOL_MAX),

@@ -24,14 +24,16 @@ export type AppDeps = {
   sleep?: (ms: number) => Promise<void>;
   /** The built SPA (`dist/`) to serve for every non-API GET; omitted in API-only tests. */
   spaDir?: string;
-  /** The answers running here; default a registry of the app's own (the shutdown passes one it watches). */
+  /** The answers being written; default: this process's only (`localLiveAnswers`); the shutdown passes one it watches. */
   answers?: LiveAnswers;
   /** True once the server shuts down: /readyz then answers 503. */
   draining?: () => boolean;
+  /** This server instance, as leases name it; default: a new id. */
+  instanceId?: string;
 };
 
 /** The deps after createApp filled in its own parts. */
-export type Services = Required<Omit<AppDeps, 'spaDir' | 'answers' | 'draining'>> & {
+export type Services = Required<Omit<AppDeps, 'spaDir' | 'draining'>> & {
   /** Every limit and quota, counted in the database so all instances share them. */
   counters: Counters;
 };

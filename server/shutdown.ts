@@ -1,8 +1,8 @@
-import type { LiveAnswer, LiveAnswers } from './services/live-answers';
+import type { LiveAnswers, LocalAnswer } from './services/live-answers';
 
-/** A registry of running answers that also lists them, so a shutdown can wait for them. */
-export function watchedAnswers(inner: LiveAnswers): { answers: LiveAnswers; running(): LiveAnswer[] } {
-  const running = new Set<LiveAnswer>();
+/** A registry of running answers that also lists those written here, so a shutdown can wait for them. */
+export function watchedAnswers(inner: LiveAnswers): { answers: LiveAnswers; running(): LocalAnswer[] } {
+  const running = new Set<LocalAnswer>();
   return {
     answers: {
       find: (messageId) => inner.find(messageId),
@@ -15,6 +15,9 @@ export function watchedAnswers(inner: LiveAnswers): { answers: LiveAnswers; runn
         inner.remove(answer);
         running.delete(answer);
       },
+      tell: (answer, update, offset) => inner.tell(answer, update, offset),
+      sweep: (options) => inner.sweep(options),
+      close: () => inner.close(),
     },
     running: () => [...running],
   };
@@ -25,7 +28,7 @@ export function watchedAnswers(inner: LiveAnswers): { answers: LiveAnswers; runn
  * stored incomplete with the text its readers were given, and its readers are told so. Resolves
  * once every answer is stored; answers how many finished and how many were stopped.
  */
-export async function settleAnswers(running: () => LiveAnswer[], graceMs: number): Promise<{ finished: number; stopped: number }> {
+export async function settleAnswers(running: () => LocalAnswer[], graceMs: number): Promise<{ finished: number; stopped: number }> {
   const before = running();
   if (before.length === 0) return { finished: 0, stopped: 0 };
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -16,8 +17,9 @@ import { openFileStores } from './media/file-stores';
 import { createPublishing } from './publishing/publishing';
 import { ensureDemoAccount, type DemoAccount } from './seed/demo-account';
 import { seedCatalog } from './seed/seed';
-import { closeInterruptedReplies } from './services/chat';
-import { localLiveAnswers } from './services/live-answers';
+import { takeOverAnswers } from './services/answer-leases';
+import { localLiveAnswers, type LiveAnswers } from './services/live-answers';
+import { pgLiveAnswers } from './services/pg-live-answers';
 import { settleAnswers, watchedAnswers } from './shutdown';
 
 /** How long a shutdown waits for the last events of settled answers to reach their readers. */
@@ -85,10 +87,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw error;
   }
   let server: ServerType | undefined;
+  let answers: LiveAnswers | undefined;
+  let sweeper: ReturnType<typeof setInterval> | undefined;
   try {
     await database.migrate();
     await seedCatalog(database.db);
-    await closeInterruptedReplies(database.db);
+    const instanceId = randomUUID();
     const demo = await ensureDemoAccount(database.db, systemClock, {
       dataDir,
       username: options.demo?.username ?? env.DEMO_USERNAME,
@@ -106,11 +110,25 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       log,
     });
     const storage = files.uploads;
-    const publishing = createPublishing({ env, db: database.db, clock: systemClock, storage, log });
-    const answers = watchedAnswers(localLiveAnswers());
+    // With PostgreSQL, answers of every instance are reached through it; the embedded database
+    // has one process, whose answers are all it needs. The shutdown waits for those written here.
+    const watched = watchedAnswers(
+      databaseUrl
+        ? await pgLiveAnswers({ databaseUrl, db: database.db, instanceId, leaseMs: config.leaseMs, log })
+        : localLiveAnswers(async (sweep = {}) => (await takeOverAnswers(database.db, instanceId, sweep)).length),
+    );
+    answers = watched.answers;
+    // The embedded database belongs to this process alone: every answer left streaming was written
+    // by a server that stopped. With PostgreSQL only answers whose lease lapsed are taken over.
+    await answers.sweep({ everyOther: !databaseUrl });
+    sweeper = setInterval(
+      () => void answers?.sweep().catch((error: unknown) => log(`answers: the lease sweep failed: ${(error as Error).message}`)),
+      config.leaseRenewMs,
+    );
+    sweeper.unref?.();
+    const publishing = createPublishing({ env, db: database.db, clock: systemClock, storage, log, instanceId, config, exclusive: !databaseUrl });
     let draining = false;
     const app = createApp({
-      answers: answers.answers,
       draining: () => draining,
       db: database.db,
       config,
@@ -119,6 +137,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       storage,
       downloads: files.downloads,
       publishing,
+      instanceId,
+      answers,
       log: options.log,
       ...(spaDir ? { spaDir } : {}),
     });
@@ -162,7 +182,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
           // No task is claimed from now on; one being published is finished meanwhile.
           const schedulerStopped = publishing.scheduler.stop();
           if ('closeIdleConnections' in listening) listening.closeIdleConnections();
-          const { finished, stopped } = await settleAnswers(answers.running, config.shutdownGraceMs);
+          const { finished, stopped } = await settleAnswers(watched.running, config.shutdownGraceMs);
           if (finished + stopped > 0) log(`shutdown: ${finished} running answers finished, ${stopped} stopped and kept incomplete`);
           // The streams of settled answers end on their own; idle keep-alive connections are closed.
           if ('closeIdleConnections' in listening) listening.closeIdleConnections();
@@ -170,7 +190,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
           if ('closeAllConnections' in listening) listening.closeAllConnections();
           await closed;
           try {
+            clearInterval(sweeper);
             await schedulerStopped;
+            await answers?.close();
             await database.close();
           } finally {
             lock?.release();
@@ -179,6 +201,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     };
   } catch (error) {
     server?.close();
+    clearInterval(sweeper);
+    await answers?.close().catch(() => {});
     await database.close().catch(() => {});
     lock?.release();
     throw error;

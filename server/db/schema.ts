@@ -160,6 +160,10 @@ export const messages = pgTable(
     promptTokens: integer('prompt_tokens'),
     completionTokens: integer('completion_tokens'),
     createdAt: at('created_at').notNull(),
+    /** While `streaming`: the server instance writing it, which renews the lease while it lives. */
+    leaseOwner: text('lease_owner'),
+    /** Past this, the writer is taken for gone and any instance may store the answer incomplete. */
+    leaseExpiresAt: at('lease_expires_at'),
   },
   (t) => [
     index('messages_conversation_idx').on(t.conversationId, t.seq),
@@ -277,6 +281,11 @@ export const tasks = pgTable(
     externalUrl: text('external_url'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
+    /** While `publishing`: the server instance publishing it, which renews the lease while it lives. */
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: at('lease_expires_at'),
+    /** Written before the platform is called: a task taken over with it set may already be posted. */
+    publishAttemptedAt: at('publish_attempted_at'),
   },
   (t) => [index('tasks_owner_idx').on(t.ownerUserId, t.updatedAt), index('tasks_due_idx').on(t.status, t.scheduledAt)],
 );

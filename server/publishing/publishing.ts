@@ -1,5 +1,5 @@
 import type { Platform, PublishMode } from '../../src/contract/tasks';
-import type { Clock } from '../config';
+import type { Clock, ServerConfig } from '../config';
 import type { Db } from '../db/client';
 import type { FileStorage } from '../media/storage';
 import { exportConnector, modesOf, type Connectors } from './connector';
@@ -42,8 +42,19 @@ export function createPublishing(options: {
   clock: Clock;
   storage: FileStorage;
   log: (line: string) => void;
+  instanceId: string;
+  config: Pick<ServerConfig, 'leaseMs' | 'leaseRenewMs'>;
+  /** This instance owns the database alone (the embedded database). */
+  exclusive: boolean;
 }): Publishing & { scheduler: Scheduler } {
   const connectors = connectorsFromEnv(options.env);
-  const scheduler = createScheduler({ ...options, connectors, intervalMs: publishIntervalFromEnv(options.env) });
+  const { config, ...rest } = options;
+  const scheduler = createScheduler({
+    ...rest,
+    connectors,
+    intervalMs: publishIntervalFromEnv(options.env),
+    leaseMs: config.leaseMs,
+    leaseRenewMs: config.leaseRenewMs,
+  });
   return { modes: modesOf(connectors), kick: scheduler.kick, scheduler };
 }

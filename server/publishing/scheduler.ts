@@ -1,9 +1,11 @@
-import { and, eq, lte } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { describeError } from '../http/log-line';
 import { tasks } from '../db/schema';
 import type { FileStorage } from '../media/storage';
+import { leaseLapsed, leaseUntil } from '../services/answer-leases';
 import { recordEvent, type TaskRow } from '../services/tasks';
 import { modesOf, PublishError, type Connectors } from './connector';
 
@@ -11,6 +13,8 @@ export const DEFAULT_PUBLISH_INTERVAL_MS = 30_000;
 
 export const INTERRUPTED_REASON =
   'The server stopped while this task was being published. Check the platform for the post before scheduling it again.';
+/** The note of a task taken over before its server reached the platform: it is simply published again. */
+export const RESUMED_NOTE = 'The server publishing this task stopped before reaching the platform; publishing it again.';
 const EXPORT_NOTE = 'Time to publish: export the text and images and post them by hand.';
 const UNEXPECTED_REASON = 'Publishing failed unexpectedly; the details are in the server log. Schedule the task again to retry.';
 
@@ -21,6 +25,16 @@ export type SchedulerOptions = {
   storage: FileStorage;
   log: (line: string) => void;
   intervalMs?: number;
+  /** This server instance, as task leases name it. */
+  instanceId?: string;
+  /** How long a claimed task stays this instance's without a renewal, and how often it is renewed. */
+  leaseMs?: number;
+  leaseRenewMs?: number;
+  /**
+   * This instance owns the database alone (the embedded database): at start every task left
+   * publishing was left by a server that stopped, whatever its lease says.
+   */
+  exclusive?: boolean;
 };
 
 export type Scheduler = {
@@ -28,7 +42,7 @@ export type Scheduler = {
   runDue(): Promise<number>;
   /** Runs `runDue` soon, once, outside the caller's request. */
   kick(): void;
-  /** Marks tasks left mid-publication by a stopped server as failed, then runs due tasks and every interval after. */
+  /** Takes over tasks left mid-publication by a stopped server, then runs due tasks and every interval after. */
   start(): Promise<void>;
   stop(): Promise<void>;
 };
@@ -36,22 +50,30 @@ export type Scheduler = {
 /**
  * The due tasks live in the database, so nothing is lost when the server stops: on start and on
  * every tick the scheduler claims what is due (scheduled → publishing, atomically, so two servers
- * never post a task twice) and moves each on to published, failed or due (posted by hand).
+ * never post a task twice) with a lease it renews while it works, and moves each on to published,
+ * failed or due (posted by hand). A task whose lease lapsed (its server is gone) is taken over:
+ * published again if its server never called the platform (the attempt is written before the
+ * call), failed with a reason if it may have, so no post ever goes out twice.
  */
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { db, clock, connectors, storage, log } = options;
   const intervalMs = options.intervalMs ?? DEFAULT_PUBLISH_INTERVAL_MS;
+  const instanceId = options.instanceId ?? randomUUID();
+  const leaseMs = options.leaseMs ?? 15_000;
+  const leaseRenewMs = options.leaseRenewMs ?? 5_000;
+  const mine = (task: TaskRow) => and(eq(tasks.id, task.id), eq(tasks.status, 'publishing'), eq(tasks.leaseOwner, instanceId));
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<number> | null = null;
   let again = false;
 
   const finish = async (task: TaskRow, changes: Partial<TaskRow> & { status: TaskRow['status'] }, note: string | null) => {
     const now = clock.now();
-    await db
+    const finished = await db
       .update(tasks)
-      .set({ ...changes, updatedAt: now })
-      .where(and(eq(tasks.id, task.id), eq(tasks.status, 'publishing')));
-    await recordEvent(db, task.id, { at: now, from: 'publishing', to: changes.status, by: 'scheduler', note });
+      .set({ ...changes, updatedAt: now, leaseOwner: null, leaseExpiresAt: null })
+      .where(mine(task))
+      .returning({ id: tasks.id });
+    if (finished.length > 0) await recordEvent(db, task.id, { at: now, from: 'publishing', to: changes.status, by: 'scheduler', note });
   };
 
   const publishOne = async (task: TaskRow) => {
@@ -67,6 +89,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         if (!bytes) throw new PublishError(`The image ${image.name} is no longer stored; remove it or upload it again.`);
         images.push({ ...image, bytes });
       }
+      // Written before the platform is called: whoever takes the task over knows a post may exist.
+      const attempting = await db.update(tasks).set({ publishAttemptedAt: clock.now() }).where(mine(task)).returning({ id: tasks.id });
+      if (attempting.length === 0) return;
       const result = await connector.publish({ taskId: task.id, title: task.title, body: task.body, images });
       await finish(
         task,
@@ -84,14 +109,48 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const now = clock.now();
     const claimed = await db
       .update(tasks)
-      .set({ status: 'publishing', updatedAt: now })
+      .set({ status: 'publishing', updatedAt: now, leaseOwner: instanceId, leaseExpiresAt: leaseUntil(leaseMs), publishAttemptedAt: null })
       .where(and(eq(tasks.status, 'scheduled'), lte(tasks.scheduledAt, now)))
       .returning();
     for (const task of claimed) await recordEvent(db, task.id, { at: now, from: 'scheduled', to: 'publishing', by: 'scheduler' });
     return claimed;
   };
 
+  /** Tasks left publishing by a server that is gone: published again if it never reached the platform. */
+  const takeOver = async (everyOther: boolean) => {
+    const now = clock.now();
+    const attempted = sql`${tasks.publishAttemptedAt} is not null`;
+    const taken = await db
+      .update(tasks)
+      .set({
+        status: sql`case when ${attempted} then 'failed' else 'scheduled' end`,
+        failureReason: sql`case when ${attempted} then ${INTERRUPTED_REASON} else null end`,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(tasks.status, 'publishing'),
+          everyOther ? or(isNull(tasks.leaseOwner), ne(tasks.leaseOwner, instanceId)) : leaseLapsed(tasks.leaseExpiresAt),
+        ),
+      )
+      .returning({ id: tasks.id, status: tasks.status });
+    for (const { id, status } of taken) {
+      const note = status === 'failed' ? INTERRUPTED_REASON : RESUMED_NOTE;
+      await recordEvent(db, id, { at: now, from: 'publishing', to: status, by: 'scheduler', note });
+    }
+  };
+
+  const renew = () =>
+    void db
+      .update(tasks)
+      .set({ leaseExpiresAt: leaseUntil(leaseMs) })
+      .where(and(eq(tasks.status, 'publishing'), eq(tasks.leaseOwner, instanceId)))
+      .catch((error: unknown) => log(`publishing: renewing a lease failed: ${describeError(error)}`));
+
   const runOnce = async (): Promise<number> => {
+    await takeOver(false);
     const due = await claimDue();
     for (const task of due) await publishOne(task);
     return due.length;
@@ -102,6 +161,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       again = true;
       return running;
     }
+    const renewing = setInterval(renew, leaseRenewMs);
+    renewing.unref?.();
     running = (async () => {
       let total = 0;
       do {
@@ -110,6 +171,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       } while (again);
       return total;
     })().finally(() => {
+      clearInterval(renewing);
       running = null;
     });
     return running;
@@ -122,14 +184,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     runDue,
     kick: () => setTimeout(safeRun, 0),
     async start() {
-      const interrupted = await db
-        .update(tasks)
-        .set({ status: 'failed', failureReason: INTERRUPTED_REASON, updatedAt: clock.now() })
-        .where(eq(tasks.status, 'publishing'))
-        .returning({ id: tasks.id });
-      for (const { id } of interrupted) {
-        await recordEvent(db, id, { at: clock.now(), from: 'publishing', to: 'failed', by: 'scheduler', note: INTERRUPTED_REASON });
-      }
+      await takeOver(options.exclusive ?? false);
       const modes = modesOf(connectors);
       log(`publishing: xiaohongshu by ${modes.xiaohongshu}, linkedin by ${modes.linkedin}; checking every ${Math.round(intervalMs / 1000)} s`);
       safeRun();

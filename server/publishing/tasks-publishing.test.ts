@@ -169,22 +169,37 @@ describe('the scheduler', () => {
     expect((await t.post('/api/kraken/task/update', { id: note.id, title: 'Too late' }, headers)).status).toBe(409);
   });
 
-  it('survives a restart: due tasks are found by a new scheduler, interrupted ones fail honestly', async () => {
+  it('survives a restart: due tasks are found by a new scheduler, interrupted ones fail honestly or are published once', async () => {
     const clock = testClock();
     const t = h.makeApp({ clock });
     const { headers } = await h.loggedIn(t);
     const waiting = await scheduledTask(t, headers, 'linkedin', 10_000);
     const interrupted = await scheduledTask(t, headers, 'linkedin', 10_000);
-    await h.db.update(tasks).set({ status: 'publishing' }).where(eq(tasks.id, interrupted.id));
+    const unstarted = await scheduledTask(t, headers, 'linkedin', 10_000);
+    // One server stopped after calling the platform, another before: both held leases not yet lapsed.
+    const lease = { status: 'publishing' as const, leaseOwner: 'stopped-server', leaseExpiresAt: new Date(Date.now() + 3600_000) };
+    await h.db.update(tasks).set({ ...lease, publishAttemptedAt: new Date() }).where(eq(tasks.id, interrupted.id));
+    await h.db.update(tasks).set(lease).where(eq(tasks.id, unstarted.id));
     clock.advance(20_000);
 
     const logs: string[] = [];
-    const scheduler = createScheduler({ db: h.db, clock, connectors: apiConnectors(), storage: t.storage, log: (line) => logs.push(line), intervalMs: 60_000 });
+    const scheduler = createScheduler({
+      db: h.db,
+      clock,
+      connectors: apiConnectors(),
+      storage: t.storage,
+      log: (line) => logs.push(line),
+      intervalMs: 60_000,
+      exclusive: true,
+    });
     await scheduler.start();
     await expect.poll(async () => (await detail(t, headers, waiting.id)).status).toBe('published');
+    await expect.poll(async () => (await detail(t, headers, unstarted.id)).status).toBe('published');
     await scheduler.stop();
     const failed = await detail(t, headers, interrupted.id);
     expect(failed).toMatchObject({ status: 'failed', failureReason: INTERRUPTED_REASON });
+    // The one that failed is not posted again: two tasks published, two posts.
+    expect(linkedin.posts()).toHaveLength(2);
     expect(logs[0]).toBe('publishing: xiaohongshu by export, linkedin by api; checking every 60 s');
   });
 });

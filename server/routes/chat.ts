@@ -13,7 +13,7 @@ import { startGeneration } from '../services/answer-generation';
 import { findOwnedAnswer } from '../services/answers';
 import { prepareChat, type PreparedChat } from '../services/chat';
 import { toMessage, type MessageRow } from '../services/conversations';
-import { localLiveAnswers, type AnswerOutcome, type LiveAnswer, type LiveAnswers } from '../services/live-answers';
+import { localLiveAnswers, type AnswerOutcome, type AnswerUpdate, type LiveAnswer, type LiveAnswers } from '../services/live-answers';
 
 /** How a retry waits for the answer it replaces to be stored, once told to stop. */
 const REPLACED_ANSWER_WAIT_MS = 3000;
@@ -25,7 +25,7 @@ const ownerKey = (owner: Owner) => (owner.userId ? `user:${owner.userId}` : `vis
  * retry stops the old answer itself and waits for it to be stored, instead of being refused.
  */
 async function stopRunningAnswer(answers: LiveAnswers, questionId: string, owner: string): Promise<void> {
-  const answer = answers.findByQuestion(questionId);
+  const answer = await answers.findByQuestion(questionId);
   if (!answer || answer.owner !== owner) return;
   await Promise.race([answer.stop(), new Promise((resolve) => setTimeout(resolve, REPLACED_ANSWER_WAIT_MS))]);
 }
@@ -68,10 +68,7 @@ function relay(services: Services, stream: SSEStreamingApi, answer: LiveAnswer, 
       void queue.then(() => resolve());
     };
     stream.onAbort(close);
-    // The offset and the text after it are read in the same step as the reader is added.
-    const from = Math.min(offset, answer.read().text.length);
-    send(first(from));
-    ({ unfollow } = answer.follow(from, (update) => {
+    const tell = (update: AnswerUpdate) => {
       if (over) return;
       if (update.type === 'delta') {
         send({ type: 'delta', messageId: answer.messageId, text: update.text });
@@ -80,8 +77,21 @@ function relay(services: Services, stream: SSEStreamingApi, answer: LiveAnswer, 
       const last = closing(update.outcome);
       if (last) send(last);
       close();
-    }));
-    if (over) unfollow();
+    };
+    // The text from the offset and every later piece come in order; what comes before the offset
+    // actually used is known (an answer written elsewhere) is held until `first` is sent.
+    let early: AnswerUpdate[] | null = [];
+    void answer
+      .follow(offset, (update) => (early ? early.push(update) : tell(update)))
+      .then((following) => {
+        unfollow = following.unfollow;
+        send(first(following.offset));
+        const held = early ?? [];
+        early = null;
+        for (const update of held) tell(update);
+        if (over) unfollow();
+      })
+      .catch(() => close());
   });
 }
 
@@ -117,6 +127,7 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveA
       chat = await prepareChat(services.db, services.clock, caller, owner, input, {
         historyCharBudget: services.config.historyCharBudget,
         streamingAnswers: services.config.streamingAnswersPerIdentity,
+        lease: { owner: services.instanceId, ms: services.config.leaseMs },
       });
     } catch (error) {
       // A question refused here never reaches the agent: it costs nothing.
@@ -138,7 +149,7 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveA
   defineRoute(app, services, 'chatResume', async ({ input, caller, c }) => {
     const owner = ownerOf(caller);
     const row = await findOwnedAnswer(services.db, owner, input.conversationId, input.messageId);
-    const live = answers.find(row.id);
+    const live = await answers.find(row.id);
     c.header('X-Accel-Buffering', 'no');
     if (live && live.owner === ownerKey(owner)) {
       return streamSSE(c, (stream) =>
@@ -153,7 +164,7 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveA
   defineRoute(app, services, 'chatStop', async ({ input, caller }) => {
     const owner = ownerOf(caller);
     const row = await findOwnedAnswer(services.db, owner, input.conversationId, input.messageId);
-    const live = answers.find(row.id);
+    const live = await answers.find(row.id);
     if (live && live.owner === ownerKey(owner)) await live.stop();
     return toMessage(await findOwnedAnswer(services.db, owner, input.conversationId, input.messageId));
   });

@@ -3,8 +3,9 @@ import { agentFailureMessage } from '../../src/contract/agent-failure';
 import type { Services } from '../deps';
 import { newReference } from '../http/incident';
 import { describeError } from '../http/log-line';
-import { finishReply, saveStreamingText, type PreparedChat } from './chat';
-import type { AnswerOutcome, AnswerReader, LiveAnswer, LiveAnswers } from './live-answers';
+import type { PreparedChat } from './chat';
+import { saveAndRenew, storeAnswer } from './answer-leases';
+import type { AnswerOutcome, AnswerReader, Following, LiveAnswers, LocalAnswer } from './live-answers';
 
 /** Iterates until the signal aborts, even when the source ignores the signal and hangs. */
 async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
@@ -26,20 +27,34 @@ async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): 
 
 /**
  * Saves the text written so far every `answerSaveIntervalMs` (not per token: one write a second
- * whatever the pace), so a server killed mid-answer still has it after a restart. `stop` waits for
- * a save under way, so it cannot land after the final write.
+ * whatever the pace), so a server killed mid-answer still has it after a restart, and renews the
+ * answer's lease at least every `leaseRenewMs`, so other instances know its writer lives. `stop`
+ * waits for a write under way, so it cannot land after the final one. `lost` is called when the
+ * answer turns out to be another's: taken over after a lease this instance failed to renew.
  */
-function periodicSave(services: Services, replyMessageId: string, read: () => string) {
+function periodicSave(services: Services, replyMessageId: string, read: () => string, lost: () => void) {
+  const { answerSaveIntervalMs, leaseRenewMs, leaseMs } = services.config;
   let saved = '';
+  let savedAt = Date.now();
+  let renewedAt = Date.now();
   let saving: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
+    const now = Date.now();
     const text = read();
-    if (text === saved) return;
-    saved = text;
+    const save = text !== saved && now - savedAt >= answerSaveIntervalMs;
+    if (!save && now - renewedAt < leaseRenewMs) return;
+    renewedAt = now;
+    if (save) {
+      saved = text;
+      savedAt = now;
+    }
     saving = saving
-      .then(() => saveStreamingText(services.db, replyMessageId, text))
+      .then(() => saveAndRenew(services.db, replyMessageId, services.instanceId, leaseMs, save ? text : undefined))
+      .then((ours) => {
+        if (!ours) lost();
+      })
       .catch((error: unknown) => services.log(`chat: saving a streaming answer failed: ${(error as Error).message}`));
-  }, services.config.answerSaveIntervalMs);
+  }, Math.max(1, Math.min(answerSaveIntervalMs, leaseRenewMs)));
   return {
     stop: async () => {
       clearInterval(timer);
@@ -61,7 +76,7 @@ export function startGeneration(
   owner: string,
   /** The language the asker reads the product in, for answers the server writes itself. */
   language: ResponderLanguage | null = null,
-): LiveAnswer {
+): LocalAnswer {
   const { answerUnwatchedMaxMs, answerUnwatchedMaxChars } = services.config;
   const abort = new AbortController();
   const readers = new Set<AnswerReader>();
@@ -72,7 +87,12 @@ export function startGeneration(
   let outcome: AnswerOutcome | null = null;
   let storedAs: () => void = () => {};
   const stored = new Promise<void>((resolve) => (storedAs = resolve));
-  const saver = periodicSave(services, chat.replyMessageId, () => text);
+  /** Set when another instance took the answer over: it is stored already, nothing more is written. */
+  let lost = false;
+  const saver = periodicSave(services, chat.replyMessageId, () => text, () => {
+    lost = true;
+    void end({ status: 'incomplete' });
+  });
 
   let unwatchedTimer: ReturnType<typeof setTimeout> | null = null;
   const watchUnwatched = () => {
@@ -90,16 +110,19 @@ export function startGeneration(
     return { status: 'failed', msg: agentFailureMessage(ref), ref };
   };
 
+  const finish = (outcome: { content: string; status: AnswerOutcome['status']; error?: string; usage?: TokenUsage | null }) =>
+    storeAnswer(services.db, chat.replyMessageId, services.instanceId, outcome);
   const store = async (decided: AnswerOutcome): Promise<AnswerOutcome> => {
     await saver.stop();
+    if (lost) return { status: 'incomplete' };
     const error = decided.status === 'failed' ? decided.msg : undefined;
     try {
-      await finishReply(services.db, chat.replyMessageId, { content: text, status: decided.status, usage, ...(error ? { error } : {}) });
-      return decided;
+      // Not stored when another instance took the answer over: it stored it incomplete.
+      return (await finish({ content: text, status: decided.status, usage, ...(error ? { error } : {}) })) ? decided : { status: 'incomplete' };
     } catch (storeError) {
       if (decided.status === 'failed') return decided;
       const failed = failure(`storing the answer failed: ${describeError(storeError, services.config.logLevel)}`);
-      await finishReply(services.db, chat.replyMessageId, { content: text, status: 'failed', error: failed.msg }).catch(() => {});
+      await finish({ content: text, status: 'failed', error: failed.msg }).catch(() => {});
       return failed;
     }
   };
@@ -114,40 +137,41 @@ export function startGeneration(
       outcome = final;
       for (const reader of [...readers]) reader({ type: 'settled', outcome: final });
       readers.clear();
+      answers.tell(answer, { type: 'settled', outcome: final }, text.length);
       answers.remove(answer);
       storedAs();
     });
     return ended;
   };
 
-  const answer: LiveAnswer = {
+  const followNow = (offset: number, reader: AnswerReader): Following => {
+    const from = Math.min(Math.max(0, offset), text.length);
+    const rest = text.slice(from);
+    if (rest) reader({ type: 'delta', text: rest });
+    if (outcome) {
+      reader({ type: 'settled', outcome });
+      return { offset: from, unfollow: () => {} };
+    }
+    readers.add(reader);
+    forgetUnwatched();
+    return {
+      offset: from,
+      unfollow: () => {
+        readers.delete(reader);
+        watchUnwatched();
+      },
+    };
+  };
+
+  const answer: LocalAnswer = {
     messageId: chat.replyMessageId,
     questionId: chat.userMessageId,
     conversationId: chat.conversationId,
     owner,
     read: () => ({ text, outcome }),
-    follow(offset, reader) {
-      const from = Math.min(Math.max(0, offset), text.length);
-      const rest = text.slice(from);
-      if (rest) reader({ type: 'delta', text: rest });
-      if (outcome) {
-        reader({ type: 'settled', outcome });
-        return { offset: from, unfollow: () => {} };
-      }
-      readers.add(reader);
-      forgetUnwatched();
-      return {
-        offset: from,
-        unfollow: () => {
-          readers.delete(reader);
-          watchUnwatched();
-        },
-      };
-    },
-    stop: async () => {
-      await end({ status: 'incomplete' });
-      return text;
-    },
+    followNow,
+    follow: async (offset, reader) => followNow(offset, reader),
+    stop: () => end({ status: 'incomplete' }),
     stored,
   };
   answers.add(answer);
@@ -165,8 +189,10 @@ export function startGeneration(
       let cut = false;
       for await (const piece of untilAborted(pieces, abort.signal)) {
         if (ending) break;
+        const offset = text.length;
         text += piece;
         for (const reader of [...readers]) reader({ type: 'delta', text: piece });
+        answers.tell(answer, { type: 'delta', text: piece }, offset);
         // Nobody reads it: an answer that runs on unattended is cut at the length cap.
         cut = readers.size === 0 && text.length >= answerUnwatchedMaxChars;
         if (cut) break;

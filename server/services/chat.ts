@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, gt, ne, sql } from 'drizzle-orm';
-import type { HistoryMessage, RuntimeAgent, TokenUsage } from '../agents/runtime';
+import { and, count, eq, gt, sql } from 'drizzle-orm';
+import type { HistoryMessage, RuntimeAgent } from '../agents/runtime';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { agents, conversations, messages, type StoredFileRef } from '../db/schema';
@@ -13,12 +13,16 @@ import { MessageTree } from './message-tree';
 import { ownedBy } from './ownership';
 import { resolveOwnFiles } from './uploads';
 import { visibleAgent } from './visibility';
+import { leaseUntil } from './answer-leases';
 
 /** How many earlier messages the agent sees; older ones are left out to bound the request. */
 export const HISTORY_LIMIT = 40;
 
-/** What bounds one chat request: what the model is sent, and how many answers stream at once. */
-export type ChatLimits = { historyCharBudget: number; streamingAnswers: number };
+/**
+ * What bounds one chat request: what the model is sent, and how many answers stream at once; and
+ * the lease the answer is created with (the instance that will write it, and for how long).
+ */
+export type ChatLimits = { historyCharBudget: number; streamingAnswers: number; lease: { owner: string; ms: number } };
 
 /** An answer still `streaming` after this long was left by an instance that stopped: it no longer counts. */
 const ABANDONED_STREAM_MS = 15 * 60 * 1000;
@@ -178,7 +182,7 @@ export async function prepareChat(
     await lockStreaming(tx, owner);
     const { streaming, leafId, tree } = await readForAnswer(tx, owner, conversation.id, now);
     refuseOverStreamingLimit(streaming, limits.streamingAnswers);
-    const exchange = await storeExchange(tx, tree, leafId, { conversationId: conversation.id, text, files, now }, input);
+    const exchange = await storeExchange(tx, tree, leafId, { conversationId: conversation.id, text, files, now, lease: limits.lease }, input);
     // The first question names the conversation, unless it was named already: in the same write.
     const title = exchange.newQuestion ? titleFromQuestion(text || files[0]?.name || '') : null;
     await tx
@@ -208,7 +212,7 @@ type Exchange = {
   newQuestion: boolean;
 };
 
-type Asked = { conversationId: string; text: string; files: StoredFileRef[]; now: Date };
+type Asked = { conversationId: string; text: string; files: StoredFileRef[]; now: Date; lease: ChatLimits['lease'] };
 
 /**
  * Stores what a chat request asks for, in the conversation's message tree: a new question at
@@ -218,6 +222,7 @@ type Asked = { conversationId: string; text: string; files: StoredFileRef[]; now
  */
 async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: string | null, asked: Asked, input: ChatInput): Promise<Exchange> {
   const { conversationId, now } = asked;
+  const lease = { leaseOwner: asked.lease.owner, leaseExpiresAt: leaseUntil(asked.lease.ms) };
   /** A question and its empty answer, in one statement (the answer's seq after the question's). */
   const ask = async (parentId: string | null, content: string, files: StoredFileRef[]) => {
     const questionId = randomUUID();
@@ -226,7 +231,7 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
       .insert(messages)
       .values([
         { id: questionId, conversationId, role: 'user', content, status: 'complete', files, parentId, createdAt: now },
-        newReply(replyMessageId, conversationId, questionId, now),
+        { ...newReply(replyMessageId, conversationId, questionId, now), ...lease },
       ])
       .returning();
     const question = rows.find((row) => row.id === questionId)!;
@@ -235,7 +240,10 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
     return { question, replyMessageId };
   };
   const answer = async (question: MessageRow) => {
-    const [reply] = await tx.insert(messages).values(newReply(randomUUID(), conversationId, question.id, now)).returning();
+    const [reply] = await tx
+      .insert(messages)
+      .values({ ...newReply(randomUUID(), conversationId, question.id, now), ...lease })
+      .returning();
     tree.add(reply!);
     return reply!.id;
   };
@@ -262,7 +270,17 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
     // A new text in place: the old one's rating and cost go with it.
     await tx
       .update(messages)
-      .set({ content: '', status: 'streaming', error: null, feedback: null, feedbackComment: null, promptTokens: null, completionTokens: null, createdAt: now })
+      .set({
+        content: '',
+        status: 'streaming',
+        error: null,
+        feedback: null,
+        feedbackComment: null,
+        promptTokens: null,
+        completionTokens: null,
+        createdAt: now,
+        ...lease,
+      })
       .where(eq(messages.id, kept.id));
     return { question, replyMessageId: kept.id, leafId: onPath.has(kept.id) ? null : kept.id, newQuestion: false };
   }
@@ -298,28 +316,3 @@ const newReply = (id: string, conversationId: string, replyTo: string, now: Date
   parentId: replyTo,
   createdAt: now,
 });
-
-export async function finishReply(
-  db: Db,
-  replyMessageId: string,
-  outcome: { content: string; status: 'complete' | 'incomplete' | 'failed'; error?: string; usage?: TokenUsage | null },
-): Promise<void> {
-  const usage = outcome.usage ? { promptTokens: outcome.usage.promptTokens, completionTokens: outcome.usage.completionTokens } : {};
-  await db
-    .update(messages)
-    .set({ content: outcome.content, status: outcome.status, error: outcome.error ?? null, ...usage })
-    .where(eq(messages.id, replyMessageId));
-}
-
-/** The text of an answer still streaming; a finished answer is never overwritten by a late save. */
-export async function saveStreamingText(db: Db, replyMessageId: string, content: string): Promise<void> {
-  await db
-    .update(messages)
-    .set({ content })
-    .where(and(eq(messages.id, replyMessageId), eq(messages.status, 'streaming')));
-}
-
-/** Answers left `streaming` by a server that stopped mid-answer are kept as incomplete. */
-export async function closeInterruptedReplies(db: Db): Promise<void> {
-  await db.update(messages).set({ status: 'incomplete' }).where(and(eq(messages.status, 'streaming'), ne(messages.role, 'user')));
-}

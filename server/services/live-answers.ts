@@ -3,8 +3,8 @@ import type { TokenUsage } from '../agents/runtime';
  * Answers being written right now, which any number of readers follow. An answer belongs to no
  * request: the request that asked for it, a resume after a reload, a second tab, all read the same
  * answer from wherever they start. This registry is the one place that knows which answers run
- * and tells their readers what happens; it is kept behind this small interface so that another
- * kind (answers of every instance, over PostgreSQL LISTEN/NOTIFY) can take its place.
+ * and tells their readers what happens. With the embedded database it holds the answers of this
+ * process; with PostgreSQL (`pgLiveAnswers`) it also reaches answers written by other instances.
  */
 
 /** How an answer ended. `incomplete`: stopped by a person, a cap or a retry, with the text sent. */
@@ -18,44 +18,64 @@ export type AnswerUpdate = { type: 'delta'; text: string } | { type: 'settled'; 
 
 export type AnswerReader = (update: AnswerUpdate) => void;
 
+export type Following = { offset: number; unfollow: () => void };
+
 export type LiveAnswer = {
   readonly messageId: string;
   readonly questionId: string;
   readonly conversationId: string;
   /** Whose answer this is (`user:<id>` or `visitor:<id>`); readers and Stop must be the same owner. */
   readonly owner: string;
-  /** The text readers were given so far, and how the answer ended once it has. */
-  read(): { text: string; outcome: AnswerOutcome | null };
   /**
    * Hands the text from `offset` and every later update to `reader`, in order, with nothing lost
-   * between the two: the text so far is read and the reader added in one step. Returns the offset
-   * actually used (never past the text) and a way to stop reading.
+   * or doubled between the two. Resolves with the offset actually used (never past the text) and
+   * a way to stop reading; the reader may be called before it resolves.
    */
-  follow(offset: number, reader: AnswerReader): { offset: number; unfollow: () => void };
-  /** Stops the answer where it is; resolves once it is stored, with the stored text. */
-  stop(): Promise<string>;
+  follow(offset: number, reader: AnswerReader): Promise<Following>;
+  /** Stops the answer where it is, wherever it is written; resolves once it is stored. */
+  stop(): Promise<void>;
+};
+
+/** An answer written by this process. */
+export type LocalAnswer = LiveAnswer & {
+  /** The text readers were given so far, and how the answer ended once it has. */
+  read(): { text: string; outcome: AnswerOutcome | null };
+  /** The same as `follow`, in one step, for readers in this process. */
+  followNow(offset: number, reader: AnswerReader): Following;
   /** Resolves once the answer is stored, however it ended. */
   readonly stored: Promise<void>;
 };
 
 export interface LiveAnswers {
-  /** The running answer with this message id, if it runs here. */
-  find(messageId: string): LiveAnswer | undefined;
-  /** The running answer to this question, if it runs here. */
-  findByQuestion(questionId: string): LiveAnswer | undefined;
-  add(answer: LiveAnswer): void;
-  remove(answer: LiveAnswer): void;
+  /** The running answer with this message id, wherever it is written. */
+  find(messageId: string): Promise<LiveAnswer | undefined>;
+  /** The running answer to this question, wherever it is written. */
+  findByQuestion(questionId: string): Promise<LiveAnswer | undefined>;
+  add(answer: LocalAnswer): void;
+  remove(answer: LocalAnswer): void;
+  /** What happened to an answer written here (a delta starting at `offset`), for readers elsewhere. */
+  tell(answer: LocalAnswer, update: AnswerUpdate, offset: number): void;
+  /**
+   * Stores incomplete, with their saved text, the answers whose writer is gone: those whose lease
+   * expired, or with `everyOther`, every answer not written by this instance (an instance that
+   * owns the database alone). Answers how many.
+   */
+  sweep(options?: { everyOther?: boolean }): Promise<number>;
+  close(): Promise<void>;
 }
 
-/** The answers this process writes. */
-export function localLiveAnswers(): LiveAnswers {
-  const byMessage = new Map<string, LiveAnswer>();
+/** The answers this process writes: the registry of the embedded database, one process alone. */
+export function localLiveAnswers(sweep: LiveAnswers['sweep'] = async () => 0): LiveAnswers {
+  const byMessage = new Map<string, LocalAnswer>();
   return {
-    find: (messageId) => byMessage.get(messageId),
-    findByQuestion: (questionId) => [...byMessage.values()].find((answer) => answer.questionId === questionId),
+    find: async (messageId) => byMessage.get(messageId),
+    findByQuestion: async (questionId) => [...byMessage.values()].find((answer) => answer.questionId === questionId),
     add: (answer) => void byMessage.set(answer.messageId, answer),
     remove: (answer) => {
       if (byMessage.get(answer.messageId) === answer) byMessage.delete(answer.messageId);
     },
+    tell: () => {},
+    sweep,
+    close: async () => {},
   };
 }

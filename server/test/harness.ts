@@ -3,7 +3,8 @@ import { createOfflineResponder } from '../agents/offline-responder';
 import type { AgentRuntime } from '../agents/runtime';
 import { createApp } from '../app';
 import { defaultConfig, type Clock, type ServerConfig } from '../config';
-import type { DbHandle } from '../db/client';
+import type { Db, DbHandle } from '../db/client';
+import type { LiveAnswers } from '../services/live-answers';
 import { createMemoryStorage, type FileStorage } from '../media/storage';
 import { createUser } from '../seed/users';
 import { openTestDb } from './test-db';
@@ -41,7 +42,7 @@ export type TestApp = {
 
 /** One database per test file (PGlite start is slow); as many apps over it as a test wants. */
 export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
-  const database: DbHandle = shared?.a ?? (await openTestDb());
+  const database: DbHandle & { databaseUrl?: string } = shared?.a ?? (await openTestDb());
   const db = database.db;
 
   function makeApp(
@@ -56,6 +57,10 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
       /** `b`: the app of a second instance, over its own connections to the same database. */
       instance?: 'a' | 'b';
       draining?: () => boolean;
+      /** Another connection to the file's database: an instance of its own. */
+      db?: Db;
+      instanceId?: string;
+      answers?: LiveAnswers;
     } = {},
   ): TestApp {
     const config: ServerConfig = { ...defaultConfig, offlineTokenDelayMs: 0, ...options.config };
@@ -67,8 +72,10 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
     // spent quotas from refusing the next test's requests.
     const address = options.address ?? `198.51.${randomInt(256)}.${randomInt(256)}`;
     const app = createApp({
-      db: options.instance === 'b' && shared ? shared.b.db : db,
+      db: options.db ?? (options.instance === 'b' && shared ? shared.b.db : db),
       ...(options.draining ? { draining: options.draining } : {}),
+      ...(options.instanceId ? { instanceId: options.instanceId } : {}),
+      ...(options.answers ? { answers: options.answers } : {}),
       config,
       clock,
       runtime: options.runtime ?? createOfflineResponder(0),

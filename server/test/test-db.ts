@@ -7,9 +7,9 @@ import { seedCatalog } from '../seed/seed';
  * One migrated, seeded database per test file: in-memory PGlite, or, when DATABASE_URL is set,
  * a fresh database on that PostgreSQL server, dropped again on close.
  */
-export async function openTestDb(options: { migrated?: boolean } = {}): Promise<DbHandle & { url?: string }> {
+export async function openTestDb(options: { migrated?: boolean } = {}): Promise<DbHandle & { url?: string; databaseUrl?: string }> {
   const adminUrl = process.env.DATABASE_URL;
-  let handle: DbHandle & { url?: string };
+  let handle: DbHandle & { url?: string; databaseUrl?: string };
   if (adminUrl) {
     const name = `kraken_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: adminUrl });
@@ -22,6 +22,7 @@ export async function openTestDb(options: { migrated?: boolean } = {}): Promise<
     handle = {
       ...inner,
       url: url.toString(),
+      databaseUrl: url.toString(),
       close: async () => {
         await inner.close();
         const cleanup = new pg.Client({ connectionString: adminUrl });

@@ -1,0 +1,72 @@
+import type { TokenUsage } from '../agents/runtime';
+import { and, eq, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client';
+import { messages } from '../db/schema';
+
+/**
+ * Leases say which instance writes a streaming answer: the row carries the writer's id and a time
+ * past which it is taken for gone. Times are the database's (`now()`), the one clock every
+ * instance shares.
+ */
+export const leaseUntil = (ms: number): SQL => sql`now() + make_interval(secs => ${ms / 1000})`;
+
+/** A lease whose writer is gone: expired, or never set (a row from before leases). */
+export const leaseLapsed = (expiresAt: AnyPgColumn): SQL => or(isNull(expiresAt), lt(expiresAt, sql`now()`))!;
+
+const heldBy = (messageId: string, instanceId: string) =>
+  and(eq(messages.id, messageId), eq(messages.status, 'streaming'), eq(messages.leaseOwner, instanceId));
+
+/**
+ * Saves the text of an answer this instance still writes and renews its lease. False when the
+ * answer is no longer this instance's: stored, or taken over after a lease that was not renewed.
+ */
+export async function saveAndRenew(db: Db, messageId: string, instanceId: string, leaseMs: number, content?: string): Promise<boolean> {
+  const rows = await db
+    .update(messages)
+    .set({
+      // Text only grows: a save that lands after a longer one (a reader's sync) keeps the longer.
+      ...(content === undefined ? {} : { content: sql`case when starts_with(${content}, ${messages.content}) then ${content} else ${messages.content} end` }),
+      leaseExpiresAt: leaseUntil(leaseMs),
+    })
+    .where(heldBy(messageId, instanceId))
+    .returning({ id: messages.id });
+  return rows.length > 0;
+}
+
+/** Stores how an answer ended, unless another instance took it over meanwhile. */
+export async function storeAnswer(
+  db: Db,
+  messageId: string,
+  instanceId: string,
+  outcome: { content: string; status: 'complete' | 'incomplete' | 'failed'; error?: string; usage?: TokenUsage | null },
+): Promise<boolean> {
+  // Token counts as the model reported them, when it did.
+  const usage = outcome.usage ? { promptTokens: outcome.usage.promptTokens, completionTokens: outcome.usage.completionTokens } : {};
+  const rows = await db
+    .update(messages)
+    .set({ content: outcome.content, status: outcome.status, error: outcome.error ?? null, ...usage, leaseOwner: null, leaseExpiresAt: null })
+    .where(heldBy(messageId, instanceId))
+    .returning({ id: messages.id });
+  return rows.length > 0;
+}
+
+/**
+ * Stores incomplete, with the text saved so far, the streaming answers whose writer is gone; with
+ * `everyOther`, every streaming answer another instance held. Answers their ids.
+ */
+export async function takeOverAnswers(db: Db, instanceId: string, options: { everyOther?: boolean; messageId?: string } = {}): Promise<string[]> {
+  const rows = await db
+    .update(messages)
+    .set({ status: 'incomplete', leaseOwner: null, leaseExpiresAt: null })
+    .where(
+      and(
+        eq(messages.role, 'assistant'),
+        eq(messages.status, 'streaming'),
+        options.messageId ? eq(messages.id, options.messageId) : undefined,
+        options.everyOther ? or(isNull(messages.leaseOwner), ne(messages.leaseOwner, instanceId)) : leaseLapsed(messages.leaseExpiresAt),
+      ),
+    )
+    .returning({ id: messages.id });
+  return rows.map((row) => row.id);
+}
