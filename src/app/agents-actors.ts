@@ -12,7 +12,15 @@ export const agentsMarketLogic = ({ chat, navigate }: Pick<Runtime, 'chat'> & { 
   agentsMarketMachine.provide({
     actors: {
       fetchPage: fromPromise(({ input }) =>
-        listPublishedAgents({ current: input.current, pageSize: input.pageSize, ...(input.keyword ? { keyword: input.keyword } : {}) }, { silent: true }),
+        listPublishedAgents(
+          {
+            current: input.current,
+            pageSize: input.pageSize,
+            ...(input.keyword ? { keyword: input.keyword } : {}),
+            ...(input.category ? { category: input.category } : {}),
+          },
+          { silent: true },
+        ),
       ),
     },
     actions: {

@@ -264,7 +264,10 @@ const chatSteps = (input: ChatInput, caller: Caller): StreamStep[] => {
 export const handlers = {
   agentPublishedList: route('agentPublishedList', ({ input }) => {
     const keyword = (input.keyword ?? '').toLowerCase();
-    const items = db.agents.filter((agent) => agent.published && !agent.isDraft && agent.name.toLowerCase().includes(keyword));
+    const items = db.agents.filter(
+      (agent) =>
+        agent.published && !agent.isDraft && agent.name.toLowerCase().includes(keyword) && (!input.category || agent.category === input.category),
+    );
     return ok('agentPublishedList', page(items, input.current, input.pageSize));
   }),
   agentDetail: route('agentDetail', ({ input }) => {

@@ -112,6 +112,29 @@ describe('the agents market', () => {
     expect(await screen.findByText('No agents match “nothing like it”')).toBeInTheDocument();
   });
 
+  it('filters by category at one click, and shows every category again with All', async () => {
+    seedAgent({ name: 'SQL Helper', category: 'development' });
+    seedAgent({ name: 'Note Writer', category: 'writing' });
+    const requests = recordRequests(endpoints.agentPublishedList.path);
+    const view = await openMarket();
+    await screen.findByRole('button', { name: 'About Note Writer' });
+    const categories = screen.getByRole('group', { name: 'Categories' });
+    expect(within(categories).getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
+
+    await view.user.click(within(categories).getByRole('button', { name: 'Development' }));
+    await expect.poll(() => screen.queryAllByTestId('agent-card').length).toBe(1);
+    expect(screen.getByRole('button', { name: 'About SQL Helper' })).toBeInTheDocument();
+    expect(within(categories).getByRole('button', { name: 'Development' })).toHaveAttribute('aria-pressed', 'true');
+    expect(JSON.parse(await requests.at(-1)!.text)).toMatchObject({ category: 'development', current: 1 });
+
+    await view.user.click(within(categories).getByRole('button', { name: 'Marketing' }));
+    expect(await screen.findByText('No agents in this category yet')).toBeInTheDocument();
+
+    await view.user.click(within(categories).getByRole('button', { name: 'All' }));
+    await expect.poll(() => screen.queryAllByTestId('agent-card').length).toBe(3);
+    expect(JSON.parse(await requests.at(-1)!.text)).not.toHaveProperty('category');
+  });
+
   it('opens an agent’s detail and starts a new chat with it, shown in the header', async () => {
     seedAgent({ agentId: 'travel', name: 'Travel Planner', intro: 'Plans day-by-day trips.', createByName: 'Maya' });
     const view = await openMarket();

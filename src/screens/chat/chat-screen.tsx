@@ -13,7 +13,8 @@ import { useMessageWindow } from '../../components/use-message-window';
 import { useStickToBottom } from '../../components/use-stick-to-bottom';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { isAnswering, type ChatRoute } from '../../machines/chat.machine';
-import { AgentHeader } from './agent-header';
+import { AgentHeaderView, useAgentDetail } from './agent-header';
+import { StarterQuestions } from './starter-questions';
 import { ConversationHistory } from './conversation-history';
 import { useChatHistory } from '../../app/use-chat-history';
 
@@ -48,6 +49,9 @@ const ChatScreen = () => {
   const editing = useSelector(chat, (state) => state.context.editing);
   const versionsEnabled = useSelector(chat, (state) => state.hasTag('settled'));
   const detached = useSelector(chat, (state) => state.matches('detached'));
+  // A new conversation with nothing typed yet offers its agent's starter questions.
+  const offerStarters = useSelector(chat, (state) => state.context.conversationId === null && state.context.draft.trim() === '');
+  const agentDetail = useAgentDetail(agentId);
   const attachments = useChatAttachments(chat);
   const { ref: scrollRef, atBottom, onScroll, jumpToLatest } = useStickToBottom<HTMLDivElement>(messages);
   const windowed = useMessageWindow(messages, scrollRef, conversationId);
@@ -107,7 +111,7 @@ const ChatScreen = () => {
           {showMarket ? (
             <p className="m-0 flex-1 font-semibold">{t('agents.title')}</p>
           ) : (
-            <AgentHeader agentId={agentId} />
+            <AgentHeaderView detail={agentDetail} />
           )}
           {/* On a wide screen the history beside the chat has the market's button; a phone's drawer is closed. */}
           {!showMarket && mobile && (
@@ -145,7 +149,18 @@ const ChatScreen = () => {
                   </button>
                 </div>
               ) : messages.length === 0 ? (
-                <p className="p-12 text-center text-xl text-muted">{t('chat.empty')}</p>
+                <>
+                  <p className="p-12 text-center text-xl text-muted">{t('chat.empty')}</p>
+                  {offerStarters && (
+                    <StarterQuestions
+                      detail={agentDetail}
+                      onAsk={(question) => {
+                        chat.send({ type: 'draft.change', text: question });
+                        chat.send({ type: 'send' });
+                      }}
+                    />
+                  )}
+                </>
               ) : (
                 <>
                   {windowed.hidden > 0 && (
