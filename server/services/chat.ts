@@ -5,9 +5,9 @@ import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { conversations, messages, type StoredFileRef } from '../db/schema';
 import type { Caller, Owner } from '../http/caller';
-import { badRequest, conflict, notFound, tooLarge, tooManyRequests } from '../http/errors';
+import { conflict, notFound, tooLarge, tooManyRequests } from '../http/errors';
 import { identityLockKey } from '../limits/identity-quotas';
-import { findVisibleAgent } from './agents';
+import { answeringAgent } from './answering-agent';
 import { titleFromQuestion } from '../../src/contract/chat-title';
 import { findOwnedConversation, type MessageRow } from './conversations';
 import { readTree, type MessageTree } from './message-tree';
@@ -116,11 +116,7 @@ export async function prepareChat(
   limits: ChatLimits,
 ): Promise<PreparedChat> {
   const conversation = await findOwnedConversation(db, owner, input.conversationId);
-  if (conversation.source === 'agent' && conversation.sourceId !== input.agentId) {
-    throw badRequest('This conversation is with another agent; start a new conversation to talk to this one.');
-  }
-  const agentRow = await findVisibleAgent(db, caller, input.agentId);
-  const agent: RuntimeAgent = { id: agentRow.id, name: agentRow.name, systemPrompt: agentRow.systemPrompt };
+  const agent = await answeringAgent(db, caller, conversation, input.agentId);
   const now = clock.now();
 
   const text = (input.text ?? '').trim();

@@ -275,10 +275,14 @@ export const handlers = {
     if (!agent) throw new FakeApiError(404, 'Agent not found');
     return ok('agentDetail', agent);
   }),
-  applicationList: route('applicationList', ({ input }) => ok('applicationList', page([], input.current, input.pageSize))),
+  applicationList: route('applicationList', ({ input }) =>
+    ok('applicationList', page(db.applications.filter((item) => item.published && !item.isDraft), input.current, input.pageSize)),
+  ),
   conversationCreate: route('conversationCreate', ({ input, caller }) => {
     const owner = ownerOf(caller);
-    if (!db.agents.some((agent) => agent.agentId === input.sourceId)) throw new FakeApiError(404, 'Agent not found');
+    if (input.source === 'workflow') {
+      if (!db.applications.some((item) => item.applicationId === input.sourceId)) throw new FakeApiError(404, 'Application not found');
+    } else if (!db.agents.some((agent) => agent.agentId === input.sourceId)) throw new FakeApiError(404, 'Agent not found');
     const now = nextTimestamp();
     const conversation = {
       conversationId: nextId('conv'),

@@ -7,6 +7,7 @@ import { useNearEnd } from '../../components/use-near-end';
 import { agentsMarketLogic } from '../../app/agents-actors';
 import { AgentCard } from './agent-card';
 import { AgentDetailDialog } from './agent-detail-dialog';
+import { ApplicationsSection } from './applications-section';
 import { CategoryFilter } from './category-filter';
 import { useScreenActor } from '../../app/use-screen-actor';
 
@@ -59,6 +60,7 @@ const AgentsMarket = () => {
             }}
           />
         </div>
+        <ApplicationsSection />
         <CategoryFilter selected={category} onPick={(picked) => market.send({ type: 'category.pick', category: picked })} />
         {phase === 'loading' ? (
           <p role="status" className="text-muted">

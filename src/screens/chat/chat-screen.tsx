@@ -14,6 +14,7 @@ import { useStickToBottom } from '../../components/use-stick-to-bottom';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { isAnswering, type ChatRoute } from '../../machines/chat.machine';
 import { AgentHeaderView, useAgentDetail } from './agent-header';
+import { ApplicationHeader } from './application-header';
 import { StarterQuestions } from './starter-questions';
 import { ConversationHistory } from './conversation-history';
 import { useChatHistory } from '../../app/use-chat-history';
@@ -40,6 +41,7 @@ const ChatScreen = () => {
 
   const conversationId = useSelector(chat, (state) => state.context.conversationId);
   const agentId = useSelector(chat, (state) => state.context.agentId);
+  const withApplication = useSelector(chat, (state) => state.context.source === 'workflow');
   const messages = useSelector(chat, (state) => state.context.messages);
   const draft = useSelector(chat, (state) => state.context.draft);
   const failure = useSelector(chat, (state) => state.context.failure);
@@ -111,7 +113,7 @@ const ChatScreen = () => {
           {showMarket ? (
             <p className="m-0 flex-1 font-semibold">{t('agents.title')}</p>
           ) : (
-            <AgentHeaderView detail={agentDetail} />
+            withApplication ? <ApplicationHeader /> : <AgentHeaderView detail={agentDetail} />
           )}
           {/* On a wide screen the history beside the chat has the market's button; a phone's drawer is closed. */}
           {!showMarket && mobile && (
@@ -151,7 +153,7 @@ const ChatScreen = () => {
               ) : messages.length === 0 ? (
                 <>
                   <p className="p-12 text-center text-xl text-muted">{t('chat.empty')}</p>
-                  {offerStarters && (
+                  {offerStarters && !withApplication && (
                     <StarterQuestions
                       detail={agentDetail}
                       onAsk={(question) => {
