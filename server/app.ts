@@ -20,6 +20,7 @@ import { chatRoutes } from './routes/chat';
 import { conversationRoutes } from './routes/conversations';
 import { mediaRoutes } from './routes/media';
 import { taskRoutes } from './routes/tasks';
+import { shareRoutes } from './routes/shares';
 import { userRoutes } from './routes/users';
 import { wechatRoutes } from './wechat/routes';
 
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   conversationRoutes(app, services);
   chatRoutes(app, services);
   userRoutes(app, services);
+  shareRoutes(app, services);
   mediaRoutes(app, services);
   authRoutes(app, services, wechatRoutes(app, services));
   taskRoutes(app, services);

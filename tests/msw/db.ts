@@ -1,3 +1,4 @@
+import type { Share, SharedConversation } from '../../src/contract/shares';
 import type { Application } from '../../src/contract/applications';
 import { DEFAULT_AGENT_ID, type Agent } from '../../src/contract/agents';
 import type { Conversation, ConversationSource } from '../../src/contract/conversations';
@@ -36,6 +37,8 @@ type Db = {
   sessionDetails: Map<string, SessionDetails>;
   agents: Agent[];
   applications: Application[];
+  /** Share links by token, with the owner who made each. */
+  shares: Map<string, { share: Share; owner: string; shared: SharedConversation }>;
   conversations: Map<string, StoredConversation>;
   /** Every stored message of a conversation, versions included, oldest first. */
   messages: Map<string, Message[]>;
@@ -60,6 +63,7 @@ const fresh = (): Db => ({
   sessionDetails: new Map(),
   agents: [],
   applications: [],
+  shares: new Map(),
   conversations: new Map(),
   messages: new Map(),
   leaves: new Map(),

@@ -415,6 +415,50 @@ export const handlers = {
     db.sessionDetails.delete(found[0]);
     return ok('sessionRevoke', null);
   }),
+  shareCreate: route('shareCreate', ({ input, caller }) => {
+    const user = requireUser(caller);
+    const conversation = db.conversations.get(input.conversationId);
+    if (!conversation || conversation.owner !== userOwner(user.id)) throw new FakeApiError(404, 'Conversation not found');
+    const token = `${nextId('token')}`.padEnd(43, 'x');
+    const messages = (db.messages.get(conversation.conversationId) ?? []).map((message) => ({
+      role: message.role,
+      content: message.content,
+      files: message.files.map((file) => ({ name: file.name, mimeType: file.mimeType, size: file.size })),
+      createdAt: message.createdAt,
+    }));
+    const share = {
+      shareId: nextId('share'),
+      token,
+      conversationId: conversation.conversationId,
+      title: conversation.title,
+      showOwnerName: input.showOwnerName ?? false,
+      messageCount: messages.length,
+      createdAt: nextTimestamp(),
+    };
+    const shared = { title: conversation.title, sharedAt: share.createdAt, messages, ...(share.showOwnerName ? { ownerName: user.nickname } : {}) };
+    db.shares.set(token, { share, owner: user.id, shared });
+    return ok('shareCreate', share);
+  }),
+  shareList: route('shareList', ({ input, caller }) => {
+    const user = requireUser(caller);
+    const mine = [...db.shares.values()]
+      .filter((entry) => entry.owner === user.id && (!input.conversationId || entry.share.conversationId === input.conversationId))
+      .map((entry) => entry.share)
+      .reverse();
+    return ok('shareList', mine);
+  }),
+  shareRevoke: route('shareRevoke', ({ input, caller }) => {
+    const user = requireUser(caller);
+    const found = [...db.shares.values()].find((entry) => entry.share.shareId === input.shareId && entry.owner === user.id);
+    if (!found) throw new FakeApiError(404, 'Share not found');
+    db.shares.delete(found.share.token);
+    return ok('shareRevoke', null);
+  }),
+  sharedConversation: route('sharedConversation', ({ input }) => {
+    const found = db.shares.get(input.token);
+    if (!found) throw new FakeApiError(404, 'Share not found');
+    return ok('sharedConversation', found.shared);
+  }),
   sessionRevokeOthers: route('sessionRevokeOthers', ({ caller }) => {
     const user = requireUser(caller);
     const current = caller.kind === 'user' ? caller.token : '';

@@ -15,6 +15,7 @@ import { useDocumentTitle } from '../../i18n/use-document-title';
 import { isAnswering, type ChatRoute } from '../../machines/chat.machine';
 import { AgentHeaderView, useAgentDetail } from './agent-header';
 import { ApplicationHeader } from './application-header';
+import { ShareDialog } from './share-dialog';
 import { StarterQuestions } from './starter-questions';
 import { ConversationHistory } from './conversation-history';
 import { useChatHistory } from '../../app/use-chat-history';
@@ -26,7 +27,9 @@ const MARKET_PATH = 'agents';
 
 const ChatScreen = () => {
   const { t, i18n } = useTranslation();
-  const { chat } = useRuntime();
+  const { chat, app } = useRuntime();
+  const signedIn = useSelector(app, (state) => state.context.user !== null);
+  const [shareOpen, setShareOpen] = useState(false);
   const params = useParams<{ '*': string }>();
   const [location] = useLocation();
   const [searchParams] = useSearchParams();
@@ -114,6 +117,13 @@ const ChatScreen = () => {
             <p className="m-0 flex-1 font-semibold">{t('agents.title')}</p>
           ) : (
             withApplication ? <ApplicationHeader /> : <AgentHeaderView detail={agentDetail} />
+          )}
+          {!showMarket && conversationId && (
+            <button type="button" className="btn-ghost shrink-0" aria-haspopup="dialog" onClick={() => setShareOpen(true)}>
+              <span className="i-lucide-share-2" aria-hidden="true" />
+              <span className="hidden sm:inline">{t('share.open')}</span>
+              <span className="sr-only sm:hidden">{t('share.open')}</span>
+            </button>
           )}
           {/* On a wide screen the history beside the chat has the market's button; a phone's drawer is closed. */}
           {!showMarket && mobile && (
@@ -224,6 +234,9 @@ const ChatScreen = () => {
           </>
         )}
       </section>
+      {conversationId && (
+        <ShareDialog key={conversationId} open={shareOpen} onClose={() => setShareOpen(false)} conversationId={conversationId} signedIn={signedIn} />
+      )}
     </div>
   );
 };
