@@ -261,6 +261,13 @@ const chatSteps = (input: ChatInput, caller: Caller): StreamStep[] => {
   ];
 };
 
+/** Like the server: the newest message of the conversation holding the words, as a snippet. */
+const matchIn = (conversationId: string, keyword: string): string | undefined => {
+  if (!keyword) return undefined;
+  const found = (db.messages.get(conversationId) ?? []).findLast((message) => message.content.toLowerCase().includes(keyword));
+  return found?.content;
+};
+
 export const handlers = {
   agentPublishedList: route('agentPublishedList', ({ input }) => {
     const keyword = (input.keyword ?? '').toLowerCase();
@@ -300,11 +307,15 @@ export const handlers = {
   }),
   conversationList: route('conversationList', ({ input, caller }) => {
     const owner = ownerOf(caller);
+    const keyword = (input.keyword ?? '').toLowerCase();
     const items = [...db.conversations.values()]
       .filter((item) => item.owner === owner && item.source === input.source)
-      .filter((item) => item.title.toLowerCase().includes((input.keyword ?? '').toLowerCase()))
+      .filter((item) => item.title.toLowerCase().includes(keyword) || matchIn(item.conversationId, keyword) !== undefined)
       .sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt.localeCompare(a.updatedAt))
-      .map(visible);
+      .map((item) => {
+        const match = keyword ? matchIn(item.conversationId, keyword) : undefined;
+        return match ? { ...visible(item), match } : visible(item);
+      });
     return ok('conversationList', page(items, input.current, input.pageSize));
   }),
   conversationDetail: route('conversationDetail', ({ input, caller }) =>
