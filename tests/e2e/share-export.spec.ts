@@ -44,6 +44,21 @@ test('a starter question sends at a click, and the market filters by category', 
   await expectAccessible(page);
 });
 
+test('an application from the market starts a workflow conversation that the server answers', async ({ page }) => {
+  await page.goto('/chat/agents');
+  await page.getByRole('region', { name: 'Applications' }).getByRole('button', { name: 'Start LinkedIn Weekly Digest' }).click();
+  await expect(page).toHaveURL(/\/chat$/);
+  await expect(page.getByTestId('chat-application')).toBeVisible();
+  await box(page).fill('Shipped the new onboarding this week');
+  await box(page).press('Enter');
+  await expect(page).toHaveURL(/\/chat\/[^/?]+$/);
+  await answered(page);
+  // opened again from its address, it is still the application's
+  await page.reload();
+  await expect(page.getByTestId('chat-application')).toBeVisible();
+  await expect(page.getByTestId('question')).toHaveText('Shipped the new onboarding this week');
+});
+
 test('export as Markdown and JSON, downloaded by the browser', async ({ page }) => {
   await page.goto('/chat');
   await box(page).fill('Plan a picnic for four');
