@@ -119,10 +119,11 @@ const ChatScreen = () => {
             withApplication ? <ApplicationHeader /> : <AgentHeaderView detail={agentDetail} />
           )}
           {!showMarket && conversationId && (
-            <button type="button" className="btn-ghost shrink-0" aria-haspopup="dialog" onClick={() => setShareOpen(true)}>
+            <button type="button" className="btn-ghost shrink-0" aria-haspopup="dialog" aria-label={t('share.open')} onClick={() => setShareOpen(true)}>
               <span className="i-lucide-share-2" aria-hidden="true" />
-              <span className="hidden sm:inline">{t('share.open')}</span>
-              <span className="sr-only sm:hidden">{t('share.open')}</span>
+              <span className="hidden sm:inline" aria-hidden="true">
+                {t('share.open')}
+              </span>
             </button>
           )}
           {/* On a wide screen the history beside the chat has the market's button; a phone's drawer is closed. */}
