@@ -24,6 +24,7 @@ import { chatRoutes } from './routes/chat';
 import { conversationRoutes } from './routes/conversations';
 import { mediaRoutes } from './routes/media';
 import { taskRoutes } from './routes/tasks';
+import { shareRoutes } from './routes/shares';
 import { userRoutes } from './routes/users';
 import { localLiveAnswers } from './services/live-answers';
 import { wechatRoutes } from './wechat/routes';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   conversationRoutes(app, services);
   chatRoutes(app, services, services.answers);
   userRoutes(app, services);
+  shareRoutes(app, services);
   mediaRoutes(app, services);
   authRoutes(app, services, wechatRoutes(app, services));
   taskRoutes(app, services);

@@ -407,3 +407,28 @@ export const providerTokens = pgTable('provider_tokens', {
   expiresAt: at('expires_at').notNull(),
   updatedAt: at('updated_at').notNull(),
 });
+
+/**
+ * A conversation shared by link: a snapshot of its chosen path when the link was made (later
+ * messages are not in it), readable by anyone holding the token. The token is stored as is: it
+ * guards a copy of text the same database already holds, and the owner can show the link again.
+ */
+export const shares = pgTable(
+  'shares',
+  {
+    id: text('id').primaryKey(),
+    token: text('token').notNull(),
+    ownerUserId: text('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    /** Null unless the owner chose to show their name; taken when the link was made. */
+    ownerName: text('owner_name'),
+    messages: jsonb('messages').$type<{ role: 'user' | 'assistant'; content: string; files: { name: string; mimeType: string; size: number }[]; createdAt: string }[]>().notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('shares_token_unique').on(t.token), index('shares_owner_idx').on(t.ownerUserId), index('shares_conversation_idx').on(t.conversationId)],
+);

@@ -52,6 +52,19 @@ async function sendFile(c: Context, path: string, immutable: boolean) {
   });
 }
 
+/** Shared conversations: read by the people given the link, never listed by search engines. */
+const SHARE_PAGES = '/share/';
+
+async function sendSharePage(c: Context, index: string) {
+  const html = (await readFile(index, 'utf8')).replace('<head>', '<head><meta name="robots" content="noindex, nofollow">');
+  return c.body(html, 200, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-robots-tag': 'noindex, nofollow',
+    'referrer-policy': 'no-referrer',
+  });
+}
+
 /**
  * Serves the built SPA: a file of dist/ when one matches, otherwise index.html, so every client
  * route loads the app. Only for GET and HEAD outside /api. `*.map` only with `sourceMaps`.
@@ -68,6 +81,7 @@ export function serveSpa<E extends Env>(app: Hono<E>, spaDir: string, options: {
     if (file) return sendFile(c, file, path.startsWith('/assets/'));
     // A missing asset is a real 404, not the app's page.
     if (path.startsWith('/assets/')) return c.text('Not found', 404);
+    if (path.startsWith(SHARE_PAGES)) return sendSharePage(c, index);
     return sendFile(c, index, false);
   });
 }

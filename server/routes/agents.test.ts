@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { agentPageSchema, agentSchema, DEFAULT_AGENT_ID } from '../../src/contract/agents';
+import { agentPageSchema, agentSchema, agentStarters, DEFAULT_AGENT_ID } from '../../src/contract/agents';
 import { applicationPageSchema } from '../../src/contract/applications';
 import { AGENTS } from '../seed/catalog';
+import { AGENT_STARTERS } from '../seed/catalog-starters';
 import { AGENT_WORDS } from '../seed/catalog-words';
 import { openHarness } from '../test/harness';
 
@@ -93,7 +94,7 @@ describe('agent detail', () => {
     const t = h.makeApp();
     const reply = await t.get(DETAIL, { agentId: DEFAULT_AGENT_ID });
     const agent = v.parse(agentSchema, reply.body.data);
-    expect(agent.translations?.['fr-FR']).toEqual({
+    expect(agent.translations?.['fr-FR']).toMatchObject({
       name: 'Assistant Kraken',
       intro: 'L’assistant polyvalent de Kraken AI : questions, rédaction, résumés, code et organisation du quotidien.',
     });
@@ -106,6 +107,34 @@ describe('agent detail', () => {
         if (language !== 'en-US') expect(intro, `${row.id} ${language}`).not.toBe(row.intro);
       }
     }
+  });
+
+  it('gives every seeded agent three or four starter questions in each of the five languages', async () => {
+    const t = h.makeApp();
+    const reply = await t.post(LIST, { pageSize: 50 });
+    const page = v.parse(agentPageSchema, reply.body.data);
+    expect(page.list.length).toBeGreaterThan(0);
+    for (const agent of page.list) {
+      expect(agent.starters?.length, agent.agentId).toBeGreaterThanOrEqual(3);
+      expect(agent.starters).toEqual(AGENT_STARTERS[agent.agentId]?.['en-US']);
+      for (const language of ['zh-CN', 'fr-FR', 'de-DE', 'ja'] as const) {
+        const starters = agentStarters(agent, language);
+        expect(starters.length, `${agent.agentId} ${language}`).toBeGreaterThanOrEqual(3);
+        expect(starters.length).toBeLessThanOrEqual(4);
+        // each language has its own words, never the English ones
+        for (const [index, question] of starters.entries()) expect(question, `${agent.agentId} ${language}`).not.toBe(agent.starters![index]);
+      }
+    }
+  });
+
+  it('filters the market by category, and refuses an overlong one', async () => {
+    const t = h.makeApp();
+    const reply = await t.post(LIST, { category: 'development', pageSize: 50 });
+    const expected = AGENTS.filter((a) => a.public && a.published && !a.isDraft && a.category === 'development').map((a) => a.id);
+    expect(ids(reply).sort()).toEqual(expected.sort());
+    expect(expected.length).toBeGreaterThan(0);
+    expect(ids(await t.post(LIST, { category: 'no-such-category' }))).toEqual([]);
+    expect((await t.post(LIST, { category: 'x'.repeat(51) })).status).toBe(400);
   });
 
   it('answers 404 for drafts, unknown ids and other companies’ agents', async () => {

@@ -1,10 +1,11 @@
 import { and, count, desc, eq, ilike, or } from 'drizzle-orm';
-import type { Agent } from '../../src/contract/agents';
+import type { Agent, AgentLanguage, AgentTranslations } from '../../src/contract/agents';
 import type { Page } from '../../src/contract/paging';
 import type { Db } from '../db/client';
 import { agents } from '../db/schema';
 import type { Caller } from '../http/caller';
 import { notFound } from '../http/errors';
+import { AGENT_STARTERS } from '../seed/catalog-starters';
 import { AGENT_WORDS } from '../seed/catalog-words';
 import { containsPattern, visibleAgent } from './visibility';
 
@@ -29,9 +30,22 @@ export function toAgent(row: AgentRow, visionOverride: boolean | null = null): A
     published: row.published,
     isDraft: row.isDraft,
     updatedAt: row.updatedAt.toISOString(),
-    ...(AGENT_WORDS[row.id] ? { translations: AGENT_WORDS[row.id] } : {}),
+    ...translationsOf(row.id),
+    ...(AGENT_STARTERS[row.id] ? { starters: AGENT_STARTERS[row.id]!['en-US'] } : {}),
     vision: visionOverride ?? row.vision,
   };
+}
+
+/** The seeded words in each language, with the starter questions beside them. */
+function translationsOf(agentId: string): { translations?: AgentTranslations } {
+  const words = AGENT_WORDS[agentId];
+  if (!words) return {};
+  const starters = AGENT_STARTERS[agentId];
+  const translations: AgentTranslations = {};
+  for (const [language, entry] of Object.entries(words) as [AgentLanguage, NonNullable<AgentTranslations[AgentLanguage]>][]) {
+    translations[language] = starters ? { ...entry, starters: starters[language] } : entry;
+  }
+  return { translations };
 }
 
 export async function listAgents(

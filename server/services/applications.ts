@@ -1,9 +1,10 @@
-import { and, count, desc, ilike, or } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or } from 'drizzle-orm';
 import type { Application } from '../../src/contract/applications';
 import type { Page } from '../../src/contract/paging';
 import type { Db } from '../db/client';
 import { applications } from '../db/schema';
 import type { Caller } from '../http/caller';
+import { notFound } from '../http/errors';
 import { containsPattern, visibleApplication } from './visibility';
 
 const toApplication = (row: typeof applications.$inferSelect): Application => ({
@@ -40,4 +41,15 @@ export async function listApplications(
     db.select({ value: count() }).from(applications).where(where),
   ]);
   return { list: rows.map(toApplication), total: total?.value ?? 0, current: query.current, pageSize: query.pageSize };
+}
+
+/** The application when the caller may see it; 404 otherwise, whether it exists or not. */
+export async function findVisibleApplication(db: Db, caller: Caller, applicationId: string): Promise<typeof applications.$inferSelect> {
+  const [row] = await db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.id, applicationId), visibleApplication(caller)))
+    .limit(1);
+  if (!row) throw notFound('Application');
+  return row;
 }

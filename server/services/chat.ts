@@ -7,8 +7,9 @@ import { agents, conversations, messages, type StoredFileRef } from '../db/schem
 import type { Caller, Owner } from '../http/caller';
 import { badRequest, conflict, notFound, tooLarge, tooManyRequests } from '../http/errors';
 import { identityLockKey } from '../limits/identity-quotas';
+import { applicationAgent } from './answering-agent';
 import { titleFromQuestion } from '../../src/contract/chat-title';
-import { type MessageRow } from './conversations';
+import { type ConversationRow, type MessageRow } from './conversations';
 import { MessageTree } from './message-tree';
 import { ownedBy } from './ownership';
 import { resolveOwnFiles } from './uploads';
@@ -136,7 +137,7 @@ function refuseOverStreamingLimit(streaming: number, max: number): void {
 }
 
 /** The conversation when the owner holds it, and the agent when the caller may see it, in one read. */
-async function findConversationAndAgent(db: Db, caller: Caller, owner: Owner, input: ChatInput) {
+async function findConversationAndAgent(db: Db, caller: Caller, owner: Owner, input: ChatInput): Promise<{ conversation: ConversationRow; agent: RuntimeAgent }> {
   const [row] = await db
     .select({ conversation: conversations, agent: agents })
     .from(conversations)
@@ -144,11 +145,16 @@ async function findConversationAndAgent(db: Db, caller: Caller, owner: Owner, in
     .where(and(eq(conversations.id, input.conversationId), ownedBy(conversations, owner)))
     .limit(1);
   if (!row) throw notFound('Conversation');
+  // A workflow conversation is answered by its application when the request names it.
+  if (row.conversation.source === 'workflow' && row.conversation.sourceId === input.agentId) {
+    return { conversation: row.conversation, agent: await applicationAgent(db, caller, input.agentId) };
+  }
   if (row.conversation.source === 'agent' && row.conversation.sourceId !== input.agentId) {
     throw badRequest('This conversation is with another agent; start a new conversation to talk to this one.');
   }
   if (!row.agent) throw notFound('Agent');
-  return { conversation: row.conversation, agentRow: row.agent };
+  const { id, name, systemPrompt, vision } = row.agent;
+  return { conversation: row.conversation, agent: { id, name, systemPrompt, vision } };
 }
 
 /**
@@ -166,8 +172,7 @@ export async function prepareChat(
   input: ChatInput,
   limits: ChatLimits,
 ): Promise<PreparedChat> {
-  const { conversation, agentRow } = await findConversationAndAgent(db, caller, owner, input);
-  const agent: RuntimeAgent = { id: agentRow.id, name: agentRow.name, systemPrompt: agentRow.systemPrompt, vision: agentRow.vision };
+  const { conversation, agent } = await findConversationAndAgent(db, caller, owner, input);
   const now = clock.now();
 
   const text = (input.text ?? '').trim();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, ilike } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import { failureReference, GENERIC_AGENT_FAILURE } from '../../src/contract/agent-failure';
 import type { Conversation, ConversationSource } from '../../src/contract/conversations';
 import type { Message } from '../../src/contract/messages';
@@ -93,10 +93,11 @@ export async function listConversations(
   owner: Owner,
   query: { current: number; pageSize: number; source: ConversationSource; keyword?: string },
 ): Promise<Page<Conversation>> {
+  const pattern = query.keyword ? containsPattern(query.keyword) : null;
   const where = and(
     ownedBy(conversations, owner),
     eq(conversations.source, query.source),
-    query.keyword ? ilike(conversations.title, containsPattern(query.keyword)) : undefined,
+    pattern ? or(ilike(conversations.title, pattern), inMessages(pattern)) : undefined,
   );
   const [rows, [total]] = await Promise.all([
     db
@@ -108,7 +109,44 @@ export async function listConversations(
       .offset((query.current - 1) * query.pageSize),
     db.select({ value: count() }).from(conversations).where(where),
   ]);
-  return { list: rows.map(toConversation), total: total?.value ?? 0, current: query.current, pageSize: query.pageSize };
+  const found = query.keyword ? await matchesIn(db, rows.map((row) => row.id), query.keyword) : new Map<string, string>();
+  const list = rows.map((row) => {
+    const match = found.get(row.id);
+    return match ? { ...toConversation(row), match } : toConversation(row);
+  });
+  return { list, total: total?.value ?? 0, current: query.current, pageSize: query.pageSize };
+}
+
+/**
+ * A conversation with a message (any version) holding the words. Scans only the owner's
+ * conversations, which the rest of the filter narrows to first; the wildcards the person typed
+ * are escaped, so `%` and `_` match themselves.
+ */
+const inMessages = (pattern: string) =>
+  sql`exists (select 1 from ${messages} where ${messages.conversationId} = ${conversations.id} and ${messages.content} ilike ${pattern})`;
+
+const SNIPPET_BEFORE = 30;
+const SNIPPET_AFTER = 70;
+
+/** The words in their sentence: a short piece of the message around the first place they occur. */
+export const snippetAround = (content: string, keyword: string): string => {
+  const flat = content.replace(/\s+/g, ' ').trim();
+  const at = flat.toLowerCase().indexOf(keyword.toLowerCase());
+  if (at < 0) return flat.slice(0, SNIPPET_BEFORE + SNIPPET_AFTER);
+  const start = Math.max(0, at - SNIPPET_BEFORE);
+  const end = Math.min(flat.length, at + keyword.length + SNIPPET_AFTER);
+  return `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
+};
+
+/** For each listed conversation whose messages hold the words, a snippet of the newest such message. */
+async function matchesIn(db: Db, conversationIds: string[], keyword: string): Promise<Map<string, string>> {
+  if (conversationIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([messages.conversationId], { conversationId: messages.conversationId, content: messages.content })
+    .from(messages)
+    .where(and(inArray(messages.conversationId, conversationIds), ilike(messages.content, containsPattern(keyword))))
+    .orderBy(messages.conversationId, desc(messages.seq));
+  return new Map(rows.map((row) => [row.conversationId, snippetAround(row.content, keyword)]));
 }
 
 /** The conversation when the owner holds it; 404 otherwise, whether it exists or not. */

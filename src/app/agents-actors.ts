@@ -1,6 +1,8 @@
 import { fromPromise } from 'xstate';
 import { agentDetailMachine } from '../machines/agent-detail.machine';
 import { agentsMarketMachine } from '../machines/agents-market.machine';
+import { applicationsListMachine } from '../machines/applications-list.machine';
+import { listApplications } from '../services/api/applications';
 import { getAgentDetail, listPublishedAgents } from '../services/api/agents';
 import type { Navigate, Runtime } from './runtime';
 
@@ -12,7 +14,15 @@ export const agentsMarketLogic = ({ chat, navigate }: Pick<Runtime, 'chat'> & { 
   agentsMarketMachine.provide({
     actors: {
       fetchPage: fromPromise(({ input }) =>
-        listPublishedAgents({ current: input.current, pageSize: input.pageSize, ...(input.keyword ? { keyword: input.keyword } : {}) }, { silent: true }),
+        listPublishedAgents(
+          {
+            current: input.current,
+            pageSize: input.pageSize,
+            ...(input.keyword ? { keyword: input.keyword } : {}),
+            ...(input.category ? { category: input.category } : {}),
+          },
+          { silent: true },
+        ),
       ),
     },
     actions: {
@@ -26,3 +36,14 @@ export const agentsMarketLogic = ({ chat, navigate }: Pick<Runtime, 'chat'> & { 
 export const agentDetailLogic = agentDetailMachine.provide({
   actors: { fetchAgent: fromPromise(({ input }) => getAgentDetail(input.agentId, { silent: true })) },
 });
+
+export const applicationsListLogic = ({ chat, navigate }: Pick<Runtime, 'chat'> & { navigate: Navigate }) =>
+  applicationsListMachine.provide({
+    actors: { fetchApplications: fromPromise(({ input }) => listApplications({ current: 1, pageSize: input.pageSize }, { silent: true })) },
+    actions: {
+      startWorkflow: (_, { applicationId }) => {
+        chat.send({ type: 'conversation.new', agentId: applicationId, source: 'workflow' });
+        navigate('/chat');
+      },
+    },
+  });

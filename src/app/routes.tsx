@@ -15,6 +15,7 @@ const AccountScreen = lazyScreen(() => import('../screens/account/account-screen
 const DownloadScreen = lazyScreen(() => import('../screens/download/download-screen'));
 const OperationsArea = lazyScreen(() => import('../screens/operations/operations-area'));
 const ScanApprovalScreen = lazyScreen(() => import('../screens/scan-approval/scan-approval-screen'));
+const SharedConversationScreen = lazyScreen(() => import('../screens/share/shared-conversation-screen'));
 const NotFoundScreen = lazyScreen(() => import('../screens/not-found/not-found-screen'));
 
 const PageLoading = () => {
@@ -48,6 +49,7 @@ export const Routes = () => {
           <Route path="/account" component={AccountScreen} />
           <Route path={SCAN_APPROVAL_PATH} component={ScanApprovalScreen} />
           <Route path="/download" component={DownloadScreen} />
+          <Route path="/share/:token" component={SharedConversationScreen} />
           <Route path="/kraken-operation" component={OperationsArea} />
           <Route path="/kraken-operation/*" component={OperationsArea} />
           <Route path="/index.html">

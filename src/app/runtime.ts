@@ -113,7 +113,7 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
         }),
         createConversation: fromPromise(async ({ input }) =>
           (await conversationsApi()).createConversation(
-            { sourceId: input.agentId, source: 'agent', title: input.title || undefined },
+            { sourceId: input.agentId, source: input.source, title: input.title || undefined },
             { silent: true },
           ),
         ),

@@ -4,7 +4,15 @@ import { pageRequestEntries, pageSchema } from './paging';
 
 export { DEFAULT_AGENT_ID } from './constants';
 
-const agentWordsSchema = v.object({ name: v.pipe(v.string(), v.maxLength(200)), intro: v.pipe(v.string(), v.maxLength(1000)) });
+/** Up to four questions a new conversation with the agent offers to ask with one click. */
+export const STARTERS_MAX = 4;
+const startersSchema = v.pipe(v.array(v.pipe(v.string(), v.maxLength(300))), v.maxLength(STARTERS_MAX));
+
+const agentWordsSchema = v.object({
+  name: v.pipe(v.string(), v.maxLength(200)),
+  intro: v.pipe(v.string(), v.maxLength(1000)),
+  starters: v.optional(startersSchema),
+});
 
 /** An agent's name and intro in the product's languages, each optional: `{ "fr-FR": { name, intro } }`. */
 export const agentTranslationsSchema = v.object({
@@ -15,6 +23,7 @@ export const agentTranslationsSchema = v.object({
   ja: v.optional(agentWordsSchema),
 });
 export type AgentTranslations = v.InferOutput<typeof agentTranslationsSchema>;
+export type AgentLanguage = keyof AgentTranslations;
 
 export const agentSchema = v.object({
   id: idSchema,
@@ -37,6 +46,8 @@ export const agentSchema = v.object({
   translations: v.optional(agentTranslationsSchema),
   /** Its model sees images sent with a question; without it, only their names reach the model. */
   vision: v.optional(v.boolean()),
+  /** Questions a new conversation offers as buttons; in other languages under `translations`. */
+  starters: v.optional(startersSchema),
 });
 export type Agent = v.InferOutput<typeof agentSchema>;
 
@@ -45,6 +56,13 @@ export const agentWords = (agent: Pick<Agent, 'name' | 'intro' | 'translations'>
   const words = agent.translations?.[language as keyof AgentTranslations];
   return words ?? { name: agent.name, intro: agent.intro };
 };
+
+/** An agent's starter questions in the reader's language when it has them, else its own. */
+export const agentStarters = (agent: Pick<Agent, 'starters' | 'translations'>, language: string): string[] =>
+  agent.translations?.[language as AgentLanguage]?.starters ?? agent.starters ?? [];
+
+/** The categories the market offers as filters (an agent's `category` is one of them). */
+export const AGENT_CATEGORIES = ['general', 'writing', 'career', 'development', 'language', 'lifestyle', 'productivity', 'marketing'] as const;
 
 export const publishedListRequestSchema = v.object({
   ...pageRequestEntries,

@@ -16,6 +16,8 @@ export const conversationSchema = v.object({
   pinned: v.boolean(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
+  /** In a keyword search: a piece of a message holding the words, when one does. */
+  match: v.optional(v.string()),
 });
 export type Conversation = v.InferOutput<typeof conversationSchema>;
 

@@ -14,6 +14,15 @@ import {
   updateConversationRequestSchema,
 } from './conversations';
 import { fileRefSchema } from './media';
+import {
+  createShareRequestSchema,
+  revokeShareRequestSchema,
+  sharedConversationQuerySchema,
+  sharedConversationSchema,
+  shareListRequestSchema,
+  shareListSchema,
+  shareSchema,
+} from './shares';
 import { messageFeedbackRequestSchema, messageListSchema, messageSchema, selectMessageRequestSchema } from './messages';
 import {
   createTaskRequestSchema,
@@ -89,6 +98,10 @@ export const endpoints = {
   sessionList: { ...routes.sessionList, response: sessionListSchema },
   sessionRevoke: { ...routes.sessionRevoke, request: sessionIdRequestSchema, response: nothing },
   sessionRevokeOthers: { ...routes.sessionRevokeOthers, response: revokedCountSchema },
+  shareCreate: { ...routes.shareCreate, request: createShareRequestSchema, response: shareSchema },
+  shareList: { ...routes.shareList, request: shareListRequestSchema, response: shareListSchema },
+  shareRevoke: { ...routes.shareRevoke, request: revokeShareRequestSchema, response: nothing },
+  sharedConversation: { ...routes.sharedConversation, request: sharedConversationQuerySchema, response: sharedConversationSchema },
   upload: { ...routes.upload, response: fileRefSchema },
   appDownloadManifest: { ...routes.appDownloadManifest, response: downloadManifestSchema },
   wxConfig: { ...routes.wxConfig, request: wxConfigQuerySchema, response: wxConfigSchema },

@@ -127,6 +127,22 @@ export const routes = {
     method: 'POST', path: '/api/system/user/sessions/revoke-others', access: 'user', input: 'none',
     summary: "Sign out every session of the account but the caller's own.",
   },
+  shareCreate: {
+    method: 'POST', path: '/api/workflow/agent-im/share/create', access: 'user', input: 'body',
+    summary: 'Share a snapshot of one of your conversations by link (messages up to now).',
+  },
+  shareList: {
+    method: 'POST', path: '/api/workflow/agent-im/share/list', access: 'user', input: 'body',
+    summary: 'Your share links, newest first; of one conversation when it is named.',
+  },
+  shareRevoke: {
+    method: 'POST', path: '/api/workflow/agent-im/share/revoke', access: 'user', input: 'body',
+    summary: 'Revoke one of your share links: it answers 404 from then on.',
+  },
+  sharedConversation: {
+    method: 'GET', path: '/api/workflow/share/detail', access: 'public', input: 'query',
+    summary: 'A shared conversation by its token, read-only, for anyone with the link.',
+  },
   upload: {
     method: 'POST', path: '/api/media/upload', access: 'visitor', input: 'multipart',
     summary: 'Store one file (multipart field `file`); its kind comes from its content.',

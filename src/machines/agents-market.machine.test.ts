@@ -62,7 +62,7 @@ describe('the agents market machine', () => {
     vi.advanceTimersByTime(1);
     await vi.waitFor(() => expect(actor.getSnapshot().matches('ready')).toBe(true));
     expect(fetchPage).toHaveBeenCalledTimes(2);
-    expect(fetchPage).toHaveBeenLastCalledWith({ current: 1, pageSize: 10, keyword: 'Agent 2' });
+    expect(fetchPage).toHaveBeenLastCalledWith({ current: 1, pageSize: 10, keyword: 'Agent 2', category: null });
     expect(actor.getSnapshot().context.items.map((item) => item.name)).toEqual(['Agent 2', 'Agent 20', 'Agent 21', 'Agent 22', 'Agent 23', 'Agent 24']);
   });
 

@@ -7,6 +7,8 @@ export const MARKET_SEARCH_DEBOUNCE_MS = 300;
 
 export type AgentsMarketContext = {
   keyword: string;
+  /** The category shown; null shows every category. */
+  category: string | null;
   items: Agent[];
   total: number;
   page: number;
@@ -17,13 +19,14 @@ export type AgentsMarketContext = {
 
 export type AgentsMarketEvent =
   | { type: 'search'; keyword: string }
+  | { type: 'category.pick'; category: string | null }
   | { type: 'loadMore' }
   | { type: 'retry' }
   | { type: 'agent.open'; agentId: string }
   | { type: 'agent.close' }
   | { type: 'agent.start'; agentId: string };
 
-export type MarketFetchInput = { current: number; pageSize: number; keyword: string };
+export type MarketFetchInput = { current: number; pageSize: number; keyword: string; category: string | null };
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -34,7 +37,7 @@ const merge = (current: Agent[], incoming: Agent[]): Agent[] => {
 
 /**
  * The agents market: published agents page by page (current 1, page size 10), a debounced
- * keyword search that starts over from the first page, more pages as the list nears its end,
+ * keyword search and a category filter that start over from the first page, more pages as the list nears its end,
  * an agent's detail, and "start a new chat" with the chosen agent.
  */
 export const agentsMarketMachine = setup({
@@ -50,6 +53,10 @@ export const agentsMarketMachine = setup({
     setKeyword: assign(({ event }) => {
       assertEvent(event, 'search');
       return { keyword: event.keyword.trim() };
+    }),
+    setCategory: assign(({ event }) => {
+      assertEvent(event, 'category.pick');
+      return { category: event.category };
     }),
     select: assign(({ context, event }) => {
       assertEvent(event, 'agent.open');
@@ -69,14 +76,17 @@ export const agentsMarketMachine = setup({
   guards: {
     hasMore: ({ context }) => context.items.length < context.total,
     keywordChanged: ({ context, event }) => event.type === 'search' && event.keyword.trim() !== context.keyword,
+    categoryChanged: ({ context, event }) => event.type === 'category.pick' && event.category !== context.category,
   },
   delays: { searchDebounce: MARKET_SEARCH_DEBOUNCE_MS },
 }).createMachine({
   id: 'agentsMarket',
-  context: { keyword: '', items: [], total: 0, page: 0, error: null, selected: null },
+  context: { keyword: '', category: null, items: [], total: 0, page: 0, error: null, selected: null },
   initial: 'loading',
   on: {
     search: { guard: 'keywordChanged', target: '.debouncing', actions: 'setKeyword' },
+    /** A category is one click, not typing: the list starts over at once. */
+    'category.pick': { guard: 'categoryChanged', target: '.loading', actions: 'setCategory' },
     'agent.open': { actions: 'select' },
     'agent.close': { actions: 'closeDetail' },
     'agent.start': {
@@ -91,7 +101,7 @@ export const agentsMarketMachine = setup({
       entry: 'clearResults',
       invoke: {
         src: 'fetchPage',
-        input: ({ context }) => ({ current: DEFAULT_CURRENT, pageSize: DEFAULT_PAGE_SIZE, keyword: context.keyword }),
+        input: ({ context }) => ({ current: DEFAULT_CURRENT, pageSize: DEFAULT_PAGE_SIZE, keyword: context.keyword, category: context.category }),
         onDone: {
           target: 'ready',
           actions: { type: 'setFirstPage', params: ({ event }) => ({ page: event.output }) },
@@ -105,7 +115,7 @@ export const agentsMarketMachine = setup({
     loadingMore: {
       invoke: {
         src: 'fetchPage',
-        input: ({ context }) => ({ current: context.page + 1, pageSize: DEFAULT_PAGE_SIZE, keyword: context.keyword }),
+        input: ({ context }) => ({ current: context.page + 1, pageSize: DEFAULT_PAGE_SIZE, keyword: context.keyword, category: context.category }),
         onDone: {
           target: 'ready',
           actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },

@@ -11,8 +11,8 @@ import { agentsMarketMachine, MARKET_SEARCH_DEBOUNCE_MS, type MarketFetchInput }
 /**
  * The agents market on paths generated from the machine that ships: the pages the server gives
  * (a first page of 12 agents, then the rest; or all of them at once), its failures, a keyword
- * typed and the pause after it, more pages near the end of the list, an agent's detail and
- * "start a new chat". Each path is played on the production machine as an actor whose page
+ * typed and the pause after it, more pages near the end of the list, a category picked
+ * (the list starts over at once), an agent's detail and "start a new chat". Each path is played on the production machine as an actor whose page
  * requests wait until the path says how they end, on fake time for the search's pause.
  */
 type Snapshot = SnapshotFrom<typeof agentsMarketMachine>;
@@ -38,13 +38,15 @@ const EVENTS: ModelEvent[] = [
   { type: 'loadMore' },
   { type: 'retry' },
   { type: 'search', keyword: ' tea ' },
+  { type: 'category.pick', category: 'writing' },
+  { type: 'category.pick', category: null },
   { type: PAUSE },
   { type: 'agent.open', agentId: 'a1' },
   { type: 'agent.close' },
   { type: 'agent.start', agentId: 'a1' },
 ];
 const serializeState = (state: Snapshot) =>
-  `${JSON.stringify(state.value)} "${state.context.keyword}" ${state.context.items.length}/${state.context.total} ${state.context.selected?.agentId ?? '-'}`;
+  `${JSON.stringify(state.value)} "${state.context.keyword}" [${state.context.category ?? '*'}] ${state.context.items.length}/${state.context.total} ${state.context.selected?.agentId ?? '-'}`;
 const { paths, transitionCount } = productionPaths(agentsMarketMachine, { events: EVENTS, serializeState });
 
 type World = {
@@ -53,6 +55,7 @@ type World = {
   started: string[];
   /** What the market must hold, from what happened. */
   keyword: string;
+  category: string | null;
   items: number;
   selected: string | null;
   /** Where the market must be: set by what happened; opening or closing a detail moves nothing. */
@@ -72,6 +75,7 @@ const EXPECTED_AFTER: Record<string, string | null> = {
   'click try again at the end': 'loadingMore',
   'typed a new keyword': 'debouncing',
   'pause after typing': 'loading',
+  'picked a category': 'loading',
   'open an agent': null,
   'close the detail': null,
   'start a chat': null,
@@ -88,6 +92,7 @@ const check = (world: World, state: string) => {
   const { value, context } = world.actor.getSnapshot();
   expect(value).toBe(state);
   expect(context.keyword).toBe(world.keyword);
+  expect(context.category).toBe(world.category);
   expect(context.items.map((item) => item.agentId)).toEqual(Array.from({ length: world.items }, (_, index) => `a${index + 1}`));
   expect(context.selected?.agentId ?? null).toBe(world.selected);
 };
@@ -104,7 +109,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
     loading: () => {
       check(world(), 'loading');
       // a search starts over from the first page
-      expect(fetching(world())).toEqual([{ current: 1, pageSize: 10, keyword: world().keyword }]);
+      expect(fetching(world())).toEqual([{ current: 1, pageSize: 10, keyword: world().keyword, category: world().category }]);
     },
     ready: () => {
       check(world(), 'ready');
@@ -114,7 +119,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
     },
     loadingMore: () => {
       check(world(), 'loadingMore');
-      expect(fetching(world())).toEqual([{ current: 2, pageSize: 10, keyword: world().keyword }]);
+      expect(fetching(world())).toEqual([{ current: 2, pageSize: 10, keyword: world().keyword, category: world().category }]);
     },
     moreFailed: () => {
       check(world(), 'moreFailed');
@@ -162,6 +167,14 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       world().keyword = keyword.trim();
       world().actor.send({ type: 'search', keyword });
     },
+    'category.pick': ({ event }) => {
+      const { category } = event as ModelEvent & { category: string | null };
+      follow(world(), 'picked a category');
+      world().category = category;
+      // the list starts over at once, without the pause typing has
+      world().items = 0;
+      world().actor.send({ type: 'category.pick', category });
+    },
     [PAUSE]: () => {
       follow(world(), 'pause after typing');
       // the list starts over
@@ -202,9 +215,9 @@ describe('the agents market, paths generated from the production machine', () =>
     const reached = new Set(paths.flatMap((path) => path.steps.map((step) => JSON.stringify(step.state.value))));
     const declared = Object.keys(agentsMarketMachine.root.states);
     expect([...reached].map((value) => JSON.parse(value) as string).sort()).toEqual(declared.sort());
-    // Every event from every place the market can be in (where, which keyword, how much is listed,
+    // Every event from every place the market can be in (where, which keyword and category, how much is listed,
     // which detail is open) that the machine takes.
-    expect(transitionCount).toBe(146);
+    expect(transitionCount).toBe(396);
     for (const state of declared) expect(testParams.states, `no assertion for ${state}`).toHaveProperty(state);
   });
 
@@ -213,7 +226,7 @@ describe('the agents market, paths generated from the production machine', () =>
     async (_name, path) => {
       vi.useFakeTimers();
       const stubs = stubCalls();
-      const w = { stubs, started: [], keyword: '', items: 0, selected: null, expected: 'loading', last: 'start' } as unknown as World;
+      const w = { stubs, started: [], keyword: '', category: null, items: 0, selected: null, expected: 'loading', last: 'start' } as unknown as World;
       w.actor = createActor(
         agentsMarketMachine.provide({
           actors: { fetchPage: stubs.logic('fetchPage') },

@@ -2,7 +2,7 @@ import { and, assertEvent, assign, fromCallback, fromPromise, setup, type Snapsh
 import { DEFAULT_AGENT_ID } from '../contract/constants';
 import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import { titleFromQuestion } from '../contract/chat-title';
-import type { Conversation } from '../contract/conversations';
+import type { Conversation, ConversationSource } from '../contract/conversations';
 import type { FileRef } from '../contract/media';
 import type { Message, MessageFeedback, TokenUsage } from '../contract/messages';
 import type { StreamFailureKind } from '../services/chat-stream';
@@ -51,7 +51,9 @@ type Outgoing = {
 };
 
 export type ChatContext = {
+  /** Who answers: an agent, or for a `workflow` conversation the application (its id here). */
   agentId: string;
+  source: ConversationSource;
   conversationId: string | null;
   messages: ChatMessage[];
   draft: string;
@@ -102,7 +104,7 @@ export type ChatRoute = { market: boolean; conversationId: string | null; agentI
 
 export type ChatEvent =
   | ({ type: 'route.changed' } & ChatRoute)
-  | { type: 'conversation.new'; agentId?: string }
+  | { type: 'conversation.new'; agentId?: string; source?: ConversationSource }
   | { type: 'conversation.open'; conversationId: string }
   | { type: 'draft.change'; text: string }
   | { type: 'attachments.change'; files: FileRef[] }
@@ -190,11 +192,13 @@ const regenerable = (messages: ChatMessage[], key: string) => {
 
 const blankConversation = (
   agentId: string,
+  source: ConversationSource = 'agent',
 ): Pick<
   ChatContext,
-  'agentId' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'editing' | 'versionTarget' | 'addressPending' | 'stopWanted'
+  'agentId' | 'source' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'editing' | 'versionTarget' | 'addressPending' | 'stopWanted'
 > => ({
   agentId,
+  source,
   conversationId: null,
   addressPending: false,
   messages: [],
@@ -239,7 +243,7 @@ export const chatMachine = setup({
     loadConversation: fromPromise<LoadedConversation, { conversationId: string }>(async () => {
       throw new Error('loadConversation is provided where the app starts');
     }),
-    createConversation: fromPromise<Conversation, { agentId: string; title: string }>(async () => {
+    createConversation: fromPromise<Conversation, { agentId: string; source: ConversationSource; title: string }>(async () => {
       throw new Error('createConversation is provided where the app starts');
     }),
     chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(() => () => undefined),
@@ -461,18 +465,19 @@ export const chatMachine = setup({
     /** The address now names the conversation created here. */
     noteAddressReached: assign({ addressPending: false }),
     /** A new conversation: nothing said yet, with this agent, and what was left unsent for it. */
-    startBlank: assign(({ context }, params: { agentId: string }) => ({
-      ...blankConversation(params.agentId),
+    startBlank: assign(({ context }, params: { agentId: string; source?: ConversationSource }) => ({
+      ...blankConversation(params.agentId, params.source),
       draft: draftIn(context.drafts, `new:${params.agentId}`),
     })),
     /** Another stored conversation: its id, its messages to come, what was left unsent in it. */
     startOpening: assign(({ context }, params: { conversationId: string }) => ({
-      ...blankConversation(context.agentId),
+      ...blankConversation(context.agentId, context.source),
       conversationId: params.conversationId,
       draft: draftIn(context.drafts, params.conversationId),
     })),
     setLoaded: assign((_, params: { loaded: LoadedConversation }) => ({
       agentId: params.loaded.conversation.sourceId,
+      source: params.loaded.conversation.source,
       messages: params.loaded.messages.map(fromServer),
       replyKey: answerBeingWritten(params.loaded.messages)?.messageId ?? null,
     })),
@@ -559,13 +564,17 @@ export const chatMachine = setup({
       {
         guard: 'routeLeavesConversation',
         target: '.idle',
-        actions: { type: 'startBlank', params: ({ context }) => ({ agentId: context.agentId }) },
+        actions: { type: 'startBlank', params: ({ context }) => ({ agentId: context.agentId, source: context.source }) },
       },
       { guard: 'routeNamesCreated', actions: 'noteAddressReached' },
     ],
     'conversation.new': {
       target: '.idle',
-      actions: { type: 'startBlank', params: ({ context, event }) => ({ agentId: event.agentId ?? context.agentId }) },
+      actions: {
+        type: 'startBlank',
+        params: ({ context, event }) =>
+          event.agentId ? { agentId: event.agentId, source: event.source ?? 'agent' } : { agentId: context.agentId, source: context.source },
+      },
     },
     'conversation.open': {
       target: '.loading',
@@ -629,7 +638,7 @@ export const chatMachine = setup({
       invoke: {
         id: 'createConversation',
         src: 'createConversation',
-        input: ({ context }) => ({ agentId: context.agentId, title: titleFromQuestion(context.outgoing?.text ?? '') }),
+        input: ({ context }) => ({ agentId: context.agentId, source: context.source, title: titleFromQuestion(context.outgoing?.text ?? '') }),
         onDone: {
           target: 'streaming',
           actions: [

@@ -1,3 +1,5 @@
+import type { Share, SharedConversation } from '../../src/contract/shares';
+import type { Application } from '../../src/contract/applications';
 import { DEFAULT_AGENT_ID, type Agent } from '../../src/contract/agents';
 import type { Conversation, ConversationSource } from '../../src/contract/conversations';
 import type { FileRef } from '../../src/contract/media';
@@ -34,6 +36,9 @@ type Db = {
   sessions: Map<string, string>;
   sessionDetails: Map<string, SessionDetails>;
   agents: Agent[];
+  applications: Application[];
+  /** Share links by token, with the owner who made each. */
+  shares: Map<string, { share: Share; owner: string; shared: SharedConversation }>;
   conversations: Map<string, StoredConversation>;
   /** Every stored message of a conversation, versions included, oldest first. */
   messages: Map<string, Message[]>;
@@ -57,6 +62,8 @@ const fresh = (): Db => ({
   sessions: new Map(),
   sessionDetails: new Map(),
   agents: [],
+  applications: [],
+  shares: new Map(),
   conversations: new Map(),
   messages: new Map(),
   leaves: new Map(),
@@ -104,6 +111,24 @@ export const seedAgent = (partial: Partial<Agent> = {}): Agent => {
   };
   db.agents.push(agent);
   return agent;
+};
+
+export const seedApplication = (partial: Partial<Application> = {}): Application => {
+  const applicationId = partial.applicationId ?? nextId('app');
+  const application: Application = {
+    id: applicationId,
+    applicationId,
+    name: 'Application',
+    avatar: '',
+    intro: 'Runs a few steps.',
+    companyId: 'company',
+    public: true,
+    published: true,
+    isDraft: false,
+    ...partial,
+  };
+  db.applications.push(application);
+  return application;
 };
 
 export type SeededUser = { user: UserInfo; password: string };

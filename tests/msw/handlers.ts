@@ -261,10 +261,20 @@ const chatSteps = (input: ChatInput, caller: Caller): StreamStep[] => {
   ];
 };
 
+/** Like the server: the newest message of the conversation holding the words, as a snippet. */
+const matchIn = (conversationId: string, keyword: string): string | undefined => {
+  if (!keyword) return undefined;
+  const found = (db.messages.get(conversationId) ?? []).findLast((message) => message.content.toLowerCase().includes(keyword));
+  return found?.content;
+};
+
 export const handlers = {
   agentPublishedList: route('agentPublishedList', ({ input }) => {
     const keyword = (input.keyword ?? '').toLowerCase();
-    const items = db.agents.filter((agent) => agent.published && !agent.isDraft && agent.name.toLowerCase().includes(keyword));
+    const items = db.agents.filter(
+      (agent) =>
+        agent.published && !agent.isDraft && agent.name.toLowerCase().includes(keyword) && (!input.category || agent.category === input.category),
+    );
     return ok('agentPublishedList', page(items, input.current, input.pageSize));
   }),
   agentDetail: route('agentDetail', ({ input }) => {
@@ -272,10 +282,14 @@ export const handlers = {
     if (!agent) throw new FakeApiError(404, 'Agent not found');
     return ok('agentDetail', agent);
   }),
-  applicationList: route('applicationList', ({ input }) => ok('applicationList', page([], input.current, input.pageSize))),
+  applicationList: route('applicationList', ({ input }) =>
+    ok('applicationList', page(db.applications.filter((item) => item.published && !item.isDraft), input.current, input.pageSize)),
+  ),
   conversationCreate: route('conversationCreate', ({ input, caller }) => {
     const owner = ownerOf(caller);
-    if (!db.agents.some((agent) => agent.agentId === input.sourceId)) throw new FakeApiError(404, 'Agent not found');
+    if (input.source === 'workflow') {
+      if (!db.applications.some((item) => item.applicationId === input.sourceId)) throw new FakeApiError(404, 'Application not found');
+    } else if (!db.agents.some((agent) => agent.agentId === input.sourceId)) throw new FakeApiError(404, 'Agent not found');
     const now = nextTimestamp();
     const conversation = {
       conversationId: nextId('conv'),
@@ -293,11 +307,15 @@ export const handlers = {
   }),
   conversationList: route('conversationList', ({ input, caller }) => {
     const owner = ownerOf(caller);
+    const keyword = (input.keyword ?? '').toLowerCase();
     const items = [...db.conversations.values()]
       .filter((item) => item.owner === owner && item.source === input.source)
-      .filter((item) => item.title.toLowerCase().includes((input.keyword ?? '').toLowerCase()))
+      .filter((item) => item.title.toLowerCase().includes(keyword) || matchIn(item.conversationId, keyword) !== undefined)
       .sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt.localeCompare(a.updatedAt))
-      .map(visible);
+      .map((item) => {
+        const match = keyword ? matchIn(item.conversationId, keyword) : undefined;
+        return match ? { ...visible(item), match } : visible(item);
+      });
     return ok('conversationList', page(items, input.current, input.pageSize));
   }),
   conversationDetail: route('conversationDetail', ({ input, caller }) =>
@@ -413,6 +431,50 @@ export const handlers = {
     db.sessions.delete(found[0]);
     db.sessionDetails.delete(found[0]);
     return ok('sessionRevoke', null);
+  }),
+  shareCreate: route('shareCreate', ({ input, caller }) => {
+    const user = requireUser(caller);
+    const conversation = db.conversations.get(input.conversationId);
+    if (!conversation || conversation.owner !== userOwner(user.id)) throw new FakeApiError(404, 'Conversation not found');
+    const token = `${nextId('token')}`.padEnd(43, 'x');
+    const messages = (db.messages.get(conversation.conversationId) ?? []).map((message) => ({
+      role: message.role,
+      content: message.content,
+      files: message.files.map((file) => ({ name: file.name, mimeType: file.mimeType, size: file.size })),
+      createdAt: message.createdAt,
+    }));
+    const share = {
+      shareId: nextId('share'),
+      token,
+      conversationId: conversation.conversationId,
+      title: conversation.title,
+      showOwnerName: input.showOwnerName ?? false,
+      messageCount: messages.length,
+      createdAt: nextTimestamp(),
+    };
+    const shared = { title: conversation.title, sharedAt: share.createdAt, messages, ...(share.showOwnerName ? { ownerName: user.nickname } : {}) };
+    db.shares.set(token, { share, owner: user.id, shared });
+    return ok('shareCreate', share);
+  }),
+  shareList: route('shareList', ({ input, caller }) => {
+    const user = requireUser(caller);
+    const mine = [...db.shares.values()]
+      .filter((entry) => entry.owner === user.id && (!input.conversationId || entry.share.conversationId === input.conversationId))
+      .map((entry) => entry.share)
+      .reverse();
+    return ok('shareList', mine);
+  }),
+  shareRevoke: route('shareRevoke', ({ input, caller }) => {
+    const user = requireUser(caller);
+    const found = [...db.shares.values()].find((entry) => entry.share.shareId === input.shareId && entry.owner === user.id);
+    if (!found) throw new FakeApiError(404, 'Share not found');
+    db.shares.delete(found.share.token);
+    return ok('shareRevoke', null);
+  }),
+  sharedConversation: route('sharedConversation', ({ input }) => {
+    const found = db.shares.get(input.token);
+    if (!found) throw new FakeApiError(404, 'Share not found');
+    return ok('sharedConversation', found.shared);
   }),
   sessionRevokeOthers: route('sessionRevokeOthers', ({ caller }) => {
     const user = requireUser(caller);

@@ -7,6 +7,7 @@ import { accountFormLogic } from '../../app/account-actors';
 import type { AccountField } from '../../machines/account-form.machine';
 import { AvatarField } from './avatar-field';
 import { SessionsPanel } from './sessions-panel';
+import { SharesPanel } from './shares-panel';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoadingStatus } from '../../components/loading-status';
@@ -148,6 +149,7 @@ const AccountScreen = () => {
         <p className="mb-6 mt-0 text-muted">{t('account.subtitle')}</p>
         <AccountForm />
         <SessionsPanel />
+        <SharesPanel />
       </section>
     </div>
   );

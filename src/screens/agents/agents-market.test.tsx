@@ -5,7 +5,7 @@ import { Route, Switch } from 'wouter';
 import { endpoints } from '../../contract/endpoints';
 import { initI18n } from '../../i18n';
 import { fail } from '../../../tests/msw/handlers';
-import { db, seedAgent } from '../../../tests/msw/db';
+import { db, queueAnswer, seedAgent, seedApplication } from '../../../tests/msw/db';
 import { recordRequests, server } from '../../../tests/msw/server';
 import { gate } from '../../../tests/msw/sse';
 import { renderWithRuntime } from '../../../tests/spa/harness';
@@ -110,6 +110,51 @@ describe('the agents market', () => {
     await view.user.clear(screen.getByRole('searchbox', { name: 'Search agents' }));
     await view.user.type(screen.getByRole('searchbox', { name: 'Search agents' }), 'nothing like it');
     expect(await screen.findByText('No agents match “nothing like it”')).toBeInTheDocument();
+  });
+
+  it('filters by category at one click, and shows every category again with All', async () => {
+    seedAgent({ name: 'SQL Helper', category: 'development' });
+    seedAgent({ name: 'Note Writer', category: 'writing' });
+    const requests = recordRequests(endpoints.agentPublishedList.path);
+    const view = await openMarket();
+    await screen.findByRole('button', { name: 'About Note Writer' });
+    const categories = screen.getByRole('group', { name: 'Categories' });
+    expect(within(categories).getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
+
+    await view.user.click(within(categories).getByRole('button', { name: 'Development' }));
+    await expect.poll(() => screen.queryAllByTestId('agent-card').length).toBe(1);
+    expect(screen.getByRole('button', { name: 'About SQL Helper' })).toBeInTheDocument();
+    expect(within(categories).getByRole('button', { name: 'Development' })).toHaveAttribute('aria-pressed', 'true');
+    expect(JSON.parse(await requests.at(-1)!.text)).toMatchObject({ category: 'development', current: 1 });
+
+    await view.user.click(within(categories).getByRole('button', { name: 'Marketing' }));
+    expect(await screen.findByText('No agents in this category yet')).toBeInTheDocument();
+
+    await view.user.click(within(categories).getByRole('button', { name: 'All' }));
+    await expect.poll(() => screen.queryAllByTestId('agent-card').length).toBe(3);
+    expect(JSON.parse(await requests.at(-1)!.text)).not.toHaveProperty('category');
+  });
+
+  it('shows published applications beside the agents and starts a workflow conversation with one', async () => {
+    seedApplication({ applicationId: 'digest', name: 'Weekly Digest', intro: 'Drafts three posts from your week.' });
+    seedApplication({ applicationId: 'hidden', name: 'Draft App', isDraft: true });
+    queueAnswer('Here are your three posts.');
+    const creates = recordRequests(endpoints.conversationCreate.path);
+    const chats = recordRequests(endpoints.chat.path);
+    const view = await openMarket();
+    const applications = await screen.findByRole('region', { name: 'Applications' });
+    const card = await within(applications).findByRole('button', { name: 'Start Weekly Digest' });
+    expect(card).toHaveTextContent('Drafts three posts from your week.');
+    expect(within(applications).queryByText('Draft App')).toBeNull();
+
+    await view.user.click(card);
+    expect(view.url()).toBe('/chat');
+    expect(await screen.findByTestId('chat-application')).toHaveTextContent('Application');
+    expect(screen.queryByRole('region', { name: 'Try asking' })).toBeNull();
+    await view.user.type(screen.getByRole('textbox', { name: /Ask anything/ }), 'My week{Enter}');
+    await expect.poll(() => screen.queryByTestId('answer')?.textContent).toBe('Here are your three posts.');
+    expect(JSON.parse(await creates[0]!.text)).toMatchObject({ sourceId: 'digest', source: 'workflow' });
+    expect(JSON.parse(await chats[0]!.text)).toMatchObject({ agentId: 'digest', text: 'My week' });
   });
 
   it('opens an agent’s detail and starts a new chat with it, shown in the header', async () => {

@@ -7,6 +7,8 @@ import { useNearEnd } from '../../components/use-near-end';
 import { agentsMarketLogic } from '../../app/agents-actors';
 import { AgentCard } from './agent-card';
 import { AgentDetailDialog } from './agent-detail-dialog';
+import { ApplicationsSection } from './applications-section';
+import { CategoryFilter } from './category-filter';
 import { useScreenActor } from '../../app/use-screen-actor';
 
 /** The agents market: published agents, searchable, paged as the list nears its end. */
@@ -17,6 +19,7 @@ const AgentsMarket = () => {
   const market = useScreenActor(agentsMarketLogic({ chat, navigate }));
   const items = useSelector(market, (state) => state.context.items);
   const keyword = useSelector(market, (state) => state.context.keyword);
+  const category = useSelector(market, (state) => state.context.category);
   const selected = useSelector(market, (state) => state.context.selected);
   const phase = useSelector(market, (state) =>
     state.matches('failed')
@@ -57,6 +60,8 @@ const AgentsMarket = () => {
             }}
           />
         </div>
+        <ApplicationsSection />
+        <CategoryFilter selected={category} onPick={(picked) => market.send({ type: 'category.pick', category: picked })} />
         {phase === 'loading' ? (
           <p role="status" className="text-muted">
             {t('agents.loading')}
@@ -69,7 +74,7 @@ const AgentsMarket = () => {
             </button>
           </div>
         ) : items.length === 0 ? (
-          <p className="text-muted">{keyword ? t('agents.noMatch', { keyword }) : t('agents.empty')}</p>
+          <p className="text-muted">{keyword ? t('agents.noMatch', { keyword }) : category ? t('agents.noMatchCategory') : t('agents.empty')}</p>
         ) : (
           <>
             <ul aria-label={t('agents.title')} className="m-0 grid list-none grid-cols-1 gap-3 p-0 sm:grid-cols-2 xl:grid-cols-3">

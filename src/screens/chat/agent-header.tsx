@@ -6,14 +6,22 @@ import { agentDetailLogic } from '../../app/agents-actors';
 import { useFollow } from '../../app/use-follow';
 import { useScreenActor } from '../../app/use-screen-actor';
 
-/** The agent the open chat talks to: avatar, name and intro. */
-export const AgentHeader = ({ agentId }: { agentId: string }) => {
-  const { t, i18n } = useTranslation();
+/** The agent a chat talks to, fetched once per agent and followed as the chat changes agent. */
+export const useAgentDetail = (agentId: string) => {
   const detail = useScreenActor(agentDetailLogic, { input: { agentId } });
+  useFollow(detail, { type: 'agent.change', agentId });
+  return detail;
+};
+export type AgentDetailActor = ReturnType<typeof useAgentDetail>;
+
+/** The agent the open chat talks to: avatar, name and intro. */
+export const AgentHeader = ({ agentId }: { agentId: string }) => <AgentHeaderView detail={useAgentDetail(agentId)} />;
+
+export const AgentHeaderView = ({ detail }: { detail: AgentDetailActor }) => {
+  const { t, i18n } = useTranslation();
   const agent = useSelector(detail, (state) => state.context.agent);
   const failed = useSelector(detail, (state) => state.matches('failed'));
   const canRetry = useSelector(detail, (state) => state.can({ type: 'retry' }));
-  useFollow(detail, { type: 'agent.change', agentId });
 
   if (!agent) {
     return (

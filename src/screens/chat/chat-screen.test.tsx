@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Route, Switch } from 'wouter';
 import { endpoints } from '../../contract/endpoints';
 import type { UserInfo } from '../../contract/users';
-import { db, queueAnswer, queueCutAnswer, seedConversation, seedUser, userOwner, visitorOwner } from '../../../tests/msw/db';
+import { db, queueAnswer, queueCutAnswer, seedAgent, seedConversation, seedUser, userOwner, visitorOwner } from '../../../tests/msw/db';
 import { recordRequests, server } from '../../../tests/msw/server';
 import { chatNetworkErrorHandler, chatRefusedHandler, chatStreamHandler, gate } from '../../../tests/msw/sse';
 import { renderWithRuntime } from '../../../tests/spa/harness';
@@ -48,6 +48,42 @@ describe('the chat screen', () => {
     // and it shows up in the history
     const history = screen.getByRole('navigation', { name: 'Chat history' });
     expect(await within(history).findByRole('link', { name: 'What sells best?' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('offers the agent’s starter questions in a new chat, in the reader’s language, and sends one at a click', async () => {
+    seedAgent({
+      agentId: 'sql',
+      name: 'SQL Helper',
+      starters: ['Explain LEFT JOIN', 'Index this query', 'Sum orders by month'],
+      translations: { 'en-US': { name: 'SQL Helper', intro: 'SQL.', starters: ['Explain a LEFT JOIN to me', 'Which index helps here?', 'Sum orders by month'] } },
+    });
+    queueAnswer('A LEFT JOIN keeps every row on the left.');
+    const posts = recordRequests(endpoints.chat.path);
+    const view = await openChat('/chat?agent=sql');
+    const starters = await screen.findByRole('region', { name: 'Try asking' });
+    expect(within(starters).getAllByRole('button').map((button) => button.textContent)).toEqual([
+      'Explain a LEFT JOIN to me',
+      'Which index helps here?',
+      'Sum orders by month',
+    ]);
+
+    await view.user.click(within(starters).getByRole('button', { name: 'Explain a LEFT JOIN to me' }));
+
+    expect(await screen.findByTestId('question')).toHaveTextContent('Explain a LEFT JOIN to me');
+    await expect.poll(() => answer().textContent).toBe('A LEFT JOIN keeps every row on the left.');
+    expect(posts).toHaveLength(1);
+    expect(JSON.parse(await posts[0]!.text)).toMatchObject({ agentId: 'sql', text: 'Explain a LEFT JOIN to me' });
+    expect(screen.queryByRole('region', { name: 'Try asking' })).toBeNull();
+  });
+
+  it('hides the starter questions while something is typed, so a click never replaces it', async () => {
+    seedAgent({ agentId: 'sql', name: 'SQL Helper', starters: ['Explain LEFT JOIN', 'Index this query', 'Sum orders by month'] });
+    const view = await openChat('/chat?agent=sql');
+    await screen.findByRole('region', { name: 'Try asking' });
+    await view.user.type(box(), 'My own question');
+    expect(screen.queryByRole('region', { name: 'Try asking' })).toBeNull();
+    await view.user.clear(box());
+    expect(await screen.findByRole('region', { name: 'Try asking' })).toBeInTheDocument();
   });
 
   it('shows the answer while it is still streaming, and the stop button', async () => {

@@ -13,7 +13,10 @@ import { useMessageWindow } from '../../components/use-message-window';
 import { useStickToBottom } from '../../components/use-stick-to-bottom';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { isAnswering, type ChatRoute } from '../../machines/chat.machine';
-import { AgentHeader } from './agent-header';
+import { AgentHeaderView, useAgentDetail } from './agent-header';
+import { ApplicationHeader } from './application-header';
+import { ShareDialog } from './share-dialog';
+import { StarterQuestions } from './starter-questions';
 import { ConversationHistory } from './conversation-history';
 import { useChatHistory } from '../../app/use-chat-history';
 import { answerFeedbackLogic } from '../../app/answer-feedback-actors';
@@ -28,7 +31,9 @@ const MARKET_PATH = 'agents';
 
 const ChatScreen = () => {
   const { t, i18n } = useTranslation();
-  const { chat } = useRuntime();
+  const { chat, app } = useRuntime();
+  const signedIn = useSelector(app, (state) => state.context.user !== null);
+  const [shareOpen, setShareOpen] = useState(false);
   const params = useParams<{ '*': string }>();
   const [location] = useLocation();
   const [searchParams] = useSearchParams();
@@ -43,6 +48,7 @@ const ChatScreen = () => {
 
   const conversationId = useSelector(chat, (state) => state.context.conversationId);
   const agentId = useSelector(chat, (state) => state.context.agentId);
+  const withApplication = useSelector(chat, (state) => state.context.source === 'workflow');
   const messages = useSelector(chat, (state) => state.context.messages);
   const draft = useSelector(chat, (state) => state.context.draft);
   const failure = useSelector(chat, (state) => state.context.failure);
@@ -52,6 +58,9 @@ const ChatScreen = () => {
   const editing = useSelector(chat, (state) => state.context.editing);
   const versionsEnabled = useSelector(chat, (state) => state.hasTag('settled'));
   const detached = useSelector(chat, (state) => state.matches('detached'));
+  // A new conversation with nothing typed yet offers its agent's starter questions.
+  const offerStarters = useSelector(chat, (state) => state.context.conversationId === null && state.context.draft.trim() === '');
+  const agentDetail = useAgentDetail(agentId);
   const attachments = useChatAttachments(chat);
   const feedback = useScreenActor(answerFeedbackLogic);
   const imageAttached = attachments.files.some((file) => file.kind === 'image');
@@ -113,7 +122,15 @@ const ChatScreen = () => {
           {showMarket ? (
             <p className="m-0 flex-1 font-semibold">{t('agents.title')}</p>
           ) : (
-            <AgentHeader agentId={agentId} />
+            withApplication ? <ApplicationHeader /> : <AgentHeaderView detail={agentDetail} />
+          )}
+          {!showMarket && conversationId && (
+            <button type="button" className="btn-ghost shrink-0" aria-haspopup="dialog" aria-label={t('share.open')} onClick={() => setShareOpen(true)}>
+              <span className="i-lucide-share-2" aria-hidden="true" />
+              <span className="hidden sm:inline" aria-hidden="true">
+                {t('share.open')}
+              </span>
+            </button>
           )}
           {/* On a wide screen the history beside the chat has the market's button; a phone's drawer is closed. */}
           {!showMarket && mobile && (
@@ -151,7 +168,18 @@ const ChatScreen = () => {
                   </button>
                 </div>
               ) : messages.length === 0 ? (
-                <p className="p-12 text-center text-xl text-muted">{t('chat.empty')}</p>
+                <>
+                  <p className="p-12 text-center text-xl text-muted">{t('chat.empty')}</p>
+                  {offerStarters && !withApplication && (
+                    <StarterQuestions
+                      detail={agentDetail}
+                      onAsk={(question) => {
+                        chat.send({ type: 'draft.change', text: question });
+                        chat.send({ type: 'send' });
+                      }}
+                    />
+                  )}
+                </>
               ) : (
                 <>
                   {windowed.hidden > 0 && (
@@ -216,6 +244,9 @@ const ChatScreen = () => {
           </>
         )}
       </section>
+      {conversationId && (
+        <ShareDialog key={conversationId} open={shareOpen} onClose={() => setShareOpen(false)} conversationId={conversationId} signedIn={signedIn} />
+      )}
     </div>
   );
 };

@@ -175,6 +175,26 @@ describe('the chat history', () => {
     expect(await within(nav()).findByText('No chats match “doughzzz”')).toBeInTheDocument();
   });
 
+  it('finds words inside messages and shows where they are', async () => {
+    seedConversation({
+      owner: visitorOwner(getVisitorId()),
+      title: 'Weekend baking',
+      messages: [
+        { role: 'user', content: 'How long should rye proof overnight?' },
+        { role: 'assistant', content: 'About twelve hours in the fridge.' },
+      ],
+    });
+    seedChat('Tax return');
+    const view = await openChat();
+    await within(nav()).findByRole('link', { name: 'Tax return' });
+
+    await view.user.type(within(nav()).getByRole('searchbox', { name: 'Search chats' }), 'rye');
+    await expect.poll(() => titles()).toEqual(['Weekend baking']);
+    const row = within(nav()).getByRole('link', { name: 'Weekend baking' });
+    expect(row).toHaveAccessibleDescription('How long should rye proof overnight?');
+    expect(within(row).getByTestId('history-match')).toHaveTextContent('How long should rye proof overnight?');
+  });
+
   it('refreshes when another screen says the list changed, and on window focus at most every 5 s', async () => {
     const view = await openChat();
     expect(await within(nav()).findByText('No conversations yet')).toBeInTheDocument();

@@ -82,9 +82,16 @@ export const HistoryRow = memo(({ conversation, active, editing, now, send }: Hi
             {title}
           </span>
         </span>
-        <time id={timeId} dateTime={conversation.updatedAt} title={formatDateTime(conversation.updatedAt, i18n.language)} className="text-xs text-muted">
-          {formatRelativeTime(conversation.updatedAt, i18n.language, now)}
-        </time>
+        {conversation.match ? (
+          // A search found the words in a message: where they are says more than when.
+          <span id={timeId} dir="auto" className="truncate text-xs text-muted" data-testid="history-match">
+            {conversation.match}
+          </span>
+        ) : (
+          <time id={timeId} dateTime={conversation.updatedAt} title={formatDateTime(conversation.updatedAt, i18n.language)} className="text-xs text-muted">
+            {formatRelativeTime(conversation.updatedAt, i18n.language, now)}
+          </time>
+        )}
       </Link>
       <div
         role="group"

@@ -1,0 +1,60 @@
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { applicationsListLogic } from '../../app/agents-actors';
+import { useRuntime } from '../../app/runtime-context';
+import { useScreenActor } from '../../app/use-screen-actor';
+import { AgentAvatar } from '../../components/agent-avatar';
+
+/** Published applications (workflows) in the market; starting one opens a workflow conversation. */
+export const ApplicationsSection = () => {
+  const { t } = useTranslation();
+  const { chat } = useRuntime();
+  const [, navigate] = useLocation();
+  const list = useScreenActor(applicationsListLogic({ chat, navigate }));
+  const items = useSelector(list, (state) => state.context.items);
+  const phase = useSelector(list, (state) => String(state.value));
+  if (phase === 'ready' && items.length === 0) return null;
+  return (
+    <section aria-labelledby="market-applications" className="flex flex-col gap-2" data-testid="applications">
+      <div>
+        <h3 id="market-applications" className="m-0 text-lg font-semibold">
+          {t('agents.applications')}
+        </h3>
+        <p className="m-0 text-sm text-muted">{t('agents.applicationsHint')}</p>
+      </div>
+      {phase === 'loading' ? (
+        <p role="status" className="m-0 text-sm text-muted">
+          {t('agents.applicationsLoading')}
+        </p>
+      ) : phase === 'failed' ? (
+        <div role="alert" className="flex items-center gap-2 text-sm">
+          <p className="m-0">{t('agents.applicationsFailed')}</p>
+          <button type="button" className="btn-outline" onClick={() => list.send({ type: 'retry' })}>
+            {t('agents.retry')}
+          </button>
+        </div>
+      ) : (
+        <ul className="m-0 grid list-none grid-cols-1 gap-3 p-0 sm:grid-cols-2 xl:grid-cols-3">
+          {items.map((application) => (
+            <li key={application.applicationId} className="list-none">
+              <button
+                type="button"
+                className="flex h-full w-full items-start gap-3 rounded-xl border border-line bg-surface p-3 text-start text-fg shadow-sm transition-colors hover:border-accent focus-visible:outline-2 focus-visible:outline-accent focus-visible:outline-offset-2"
+                aria-label={t('agents.startApplication', { name: application.name })}
+                data-testid="application-card"
+                onClick={() => list.send({ type: 'application.start', applicationId: application.applicationId })}
+              >
+                <AgentAvatar src={application.avatar} name={application.name} size={36} />
+                <span className="min-w-0">
+                  <span className="block truncate font-semibold">{application.name}</span>
+                  <span className="line-clamp-2 text-sm text-muted">{application.intro}</span>
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+};

@@ -1,0 +1,61 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { Route, Switch } from 'wouter';
+import { endpoints } from '../../contract/endpoints';
+import { db, seedConversation, seedUser, userOwner, visitorOwner } from '../../../tests/msw/db';
+import { recordRequests } from '../../../tests/msw/server';
+import { renderWithRuntime } from '../../../tests/spa/harness';
+import { getVisitorId } from '../../services/visitor';
+import ChatScreen from './chat-screen';
+
+const routes = (
+  <Switch>
+    <Route path="/chat" component={ChatScreen} />
+    <Route path="/chat/*" component={ChatScreen} />
+  </Switch>
+);
+
+const MESSAGES = [
+  { role: 'user' as const, content: 'Plan a picnic' },
+  { role: 'assistant' as const, content: 'Bring bread.' },
+];
+
+describe('sharing a conversation from the chat', () => {
+  it('makes a link without the owner’s name unless chosen, shows it to copy, and revokes it', async () => {
+    const { user } = seedUser({ nickname: 'Ada' });
+    const conversation = seedConversation({ owner: userOwner(user.id), title: 'Picnic', messages: MESSAGES });
+    const creates = recordRequests(endpoints.shareCreate.path);
+    const view = await renderWithRuntime(routes, { url: `/chat/${conversation.conversationId}`, signedInAs: user });
+    await view.user.click(await screen.findByRole('button', { name: 'Share or export' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Share or export this chat' });
+    const showName = await within(dialog).findByRole('checkbox', { name: 'Show my name' });
+    expect(showName).not.toBeChecked();
+
+    await view.user.click(within(dialog).getByRole('button', { name: 'Create link' }));
+    const address = await within(dialog).findByRole('textbox', { name: 'Link address' });
+    expect((address as HTMLInputElement).value).toMatch(/\/share\/\S{43}$/);
+    expect(JSON.parse(await creates[0]!.text)).toEqual({ conversationId: conversation.conversationId, showOwnerName: false });
+    expect(within(dialog).getByTestId('share-link')).toHaveTextContent('without your name');
+
+    await view.user.click(showName);
+    await view.user.click(within(dialog).getByRole('button', { name: 'Create link' }));
+    await expect.poll(() => within(dialog).queryAllByTestId('share-link').length).toBe(2);
+    expect(JSON.parse(await creates[1]!.text)).toMatchObject({ showOwnerName: true });
+
+    await view.user.click(within(dialog).getAllByRole('button', { name: 'Revoke link' })[0]!);
+    await expect.poll(() => within(dialog).queryAllByTestId('share-link').length).toBe(1);
+    expect(db.shares.size).toBe(1);
+  });
+
+  it('lets a visitor export but tells them sharing needs an account', async () => {
+    const conversation = seedConversation({ owner: visitorOwner(getVisitorId()), title: 'Picnic', messages: MESSAGES });
+    const lists = recordRequests(endpoints.shareList.path);
+    const view = await renderWithRuntime(routes, { url: `/chat/${conversation.conversationId}` });
+    await view.user.click(await screen.findByRole('button', { name: 'Share or export' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Share or export this chat' });
+    expect(within(dialog).getByText('Log in to share chats by link and revoke them any time.')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Create link' })).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Export as Markdown' })).toBeEnabled();
+    expect(lists).toHaveLength(0);
+  });
+});
