@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
-import { useRuntime } from '../../app/runtime-context';
+import { useChatActor } from '../../app/chat-runtime';
 import { useChatAttachments } from '../../components/attachment-tray';
 import { ChatComposer } from '../../components/chat-composer';
 import { describeFailure } from '../../components/describe-failure';
@@ -24,7 +24,7 @@ const MARKET_PATH = 'agents';
 
 const ChatScreen = () => {
   const { t, i18n } = useTranslation();
-  const { chat } = useRuntime();
+  const chat = useChatActor();
   const params = useParams<{ '*': string }>();
   const [location] = useLocation();
   const [searchParams] = useSearchParams();
