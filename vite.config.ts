@@ -38,6 +38,8 @@ export default defineConfig({
   },
   build: {
     target: 'es2022',
+    // Fonts stay files: the CSP's font-src allows this site, not data: addresses (KaTeX's small fonts).
+    assetsInlineLimit: (file: string) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
     sourcemap: true,
     rollupOptions: {
       output: {

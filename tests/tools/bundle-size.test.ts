@@ -11,7 +11,7 @@ const outDir = mkdtempSync(join(tmpdir(), 'kraken-size-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 describe('the home page bundle', () => {
-  it('downloads at most 120 kB of gzipped JavaScript; the chat machine, market, markdown, history and toasts come later', () => {
+  it('downloads at most 120 kB of gzipped JavaScript; the chat machine, market, markdown, formulas, diagrams, history and toasts come later', () => {
     const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error', '--sourcemap', 'false'], {
       cwd: ROOT,
       encoding: 'utf8',
@@ -22,7 +22,7 @@ describe('the home page bundle', () => {
 
     const { files, gzip } = homePageJs(outDir);
     const names = files.map((file) => file.path.replace(/^assets\//, ''));
-    for (const lazy of [/^agents-market-/, /^markdown-/, /^chat-screen-/, /^chat-runtime-/, /^toaster-/, /^highlighter-/]) {
+    for (const lazy of [/^agents-market-/, /^markdown-/, /^chat-screen-/, /^chat-runtime-/, /^toaster-/, /^highlighter-/, /^katex/, /^mermaid/]) {
       expect(names.some((name) => lazy.test(name)), `${lazy} must not load with the home page`).toBe(false);
     }
     const listing = files.map((file) => `${file.path} ${(file.gzip / 1000).toFixed(1)} kB`).join('\n');
