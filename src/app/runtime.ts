@@ -225,6 +225,8 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
       return chat;
     },
     attachChat,
+    /** The chat actor if a screen has created it, else null (a shortcut never creates it). */
+    peekChat: (): ChatActor | null => chat,
     loadChat,
     homeDraft,
     changeHomeDraft,
