@@ -3,6 +3,7 @@ import UnoCSS from 'unocss/vite';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 import { pickShell } from './src/i18n/shell.ts';
 
@@ -28,8 +29,49 @@ const localeShell = (): Plugin => {
 /** `npm run dev` proxies the API to the reference server, or to any backend named by API_TARGET. */
 const apiTarget = process.env.API_TARGET ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 
+/**
+ * The installable app: a manifest with icons, and a service worker that keeps the app shell (the
+ * page, its code and styles) so the app opens offline. It never answers /api or /downloads from a
+ * cache: those always go to the network. A new version waits until the reader chooses to reload
+ * (`registerType: 'prompt'`; src/app/app-updates.ts shows the toast).
+ */
+const installable = () =>
+  VitePWA({
+    registerType: 'prompt',
+    injectRegister: false,
+    includeAssets: ['favicon.svg', 'boot.js'],
+    manifest: {
+      name: 'Kraken AI',
+      short_name: 'Kraken AI',
+      description: 'Talk to expert AI agents',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      background_color: '#ffffff',
+      theme_color: '#4f46e5',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    workbox: {
+      // The shell and every page's code; diagrams (Mermaid, megabytes) and fonts come on first use.
+      globPatterns: ['**/*.{js,css,html,svg,png}'],
+      globIgnores: ['**/*.map', 'assets/*Diagram*.js', 'assets/mermaid*.js', 'assets/cytoscape*.js', 'assets/elk*.js'],
+      maximumFileSizeToCacheInBytes: 1_500_000,
+      navigateFallback: '/index.html',
+      navigateFallbackDenylist: [/^\/api\//, /^\/downloads\//],
+      runtimeCaching: [
+        { urlPattern: ({ url }) => url.pathname.startsWith('/api/') || url.pathname.startsWith('/downloads/'), handler: 'NetworkOnly' },
+        { urlPattern: ({ url }) => url.pathname.startsWith('/assets/'), handler: 'CacheFirst', options: { cacheName: 'assets' } },
+      ],
+      cleanupOutdatedCaches: true,
+    },
+  });
+
 export default defineConfig({
-  plugins: [localeShell(), UnoCSS(), react()],
+  plugins: [localeShell(), UnoCSS(), react(), installable()],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },

@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { OfflineNotice } from '../components/offline-notice';
 import { SiteHeader } from '../components/site-header';
 import { usePageShown } from '../components/use-page-shown';
 
@@ -16,6 +17,7 @@ export const RootLayout = ({ children }: { children: ReactNode }) => {
         {t('app.skipToContent')}
       </a>
       <SiteHeader />
+      <OfflineNotice />
       <main id="main" className="flex min-h-0 flex-1 flex-col">
         {children}
       </main>
