@@ -22,6 +22,8 @@ export type ChatMessage = {
   error: string | null;
   /** This message and its other versions (server ids, oldest first); empty until the server names it. */
   siblingIds: string[];
+  /** When the server stored it (ISO 8601); null for a message sent from this page until it is read again. */
+  sentAt: string | null;
 };
 
 export type ChatFailure = {
@@ -121,6 +123,7 @@ const fromServer = (message: Message, index: number, messages: Message[]): ChatM
   files: message.files,
   error: message.error ?? null,
   siblingIds: message.siblingIds ?? [message.messageId],
+  sentAt: message.createdAt,
 });
 
 const localMessage = (key: string, role: ChatMessage['role'], content: string, files: FileRef[], siblingIds: string[]): ChatMessage => ({
@@ -132,6 +135,7 @@ const localMessage = (key: string, role: ChatMessage['role'], content: string, f
   files,
   error: null,
   siblingIds,
+  sentAt: null,
 });
 
 const newOutgoing = (patch: Partial<Outgoing>): Outgoing => ({
