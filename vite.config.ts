@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import UnoCSS from 'unocss/vite';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -28,6 +28,44 @@ const localeShell = (): Plugin => {
 
 /** `npm run dev` proxies the API to the reference server, or to any backend named by API_TARGET. */
 const apiTarget = process.env.API_TARGET ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`;
+
+let outDir = 'dist';
+const rememberOutDir = (): Plugin => ({
+  name: 'remember-out-dir',
+  configResolved: (config) => {
+    outDir = config.build.outDir;
+  },
+});
+
+/**
+ * The chunks only diagrams need: everything Mermaid's loader reaches that nothing else does. They
+ * are megabytes a reader may never use, so the service worker does not download them ahead.
+ */
+const diagramOnlyChunks = (): Set<string> => {
+  const assets = join(outDir, 'assets');
+  const edges = (file: string): string[] => {
+    const path = join(assets, file);
+    if (!file.endsWith('.js') || !existsSync(path)) return [];
+    return [...new Set([...readFileSync(path, 'utf8').matchAll(/[\w.-]+\.js(?=["'])/g)].map((match) => match[0]))].filter((name) => existsSync(join(assets, name)));
+  };
+  const reach = (roots: string[], skip: (name: string) => boolean): Set<string> => {
+    const seen = new Set<string>();
+    const queue = roots.filter((root) => !skip(root));
+    while (queue.length > 0) {
+      const name = queue.pop()!;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      for (const next of edges(name)) if (!skip(next) && !seen.has(next)) queue.push(next);
+    }
+    return seen;
+  };
+  const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+  const entries = [...html.matchAll(/\/assets\/([\w.-]+\.js)/g)].map((match) => match[1]!);
+  const isLoader = (name: string) => /^mermaid-render-/.test(name);
+  const shell = reach(entries, isLoader);
+  const loaders = [...reach(entries, () => false)].filter(isLoader);
+  return new Set([...reach(loaders, () => false)].filter((name) => !shell.has(name)));
+};
 
 /**
  * The installable app: a manifest with icons, and a service worker that keeps the app shell (the
@@ -58,8 +96,14 @@ const installable = () =>
     workbox: {
       // The shell and every page's code; diagrams (Mermaid, megabytes) and fonts come on first use.
       globPatterns: ['**/*.{js,css,html,svg,png}'],
-      globIgnores: ['**/*.map', 'assets/*Diagram*.js', 'assets/mermaid*.js', 'assets/cytoscape*.js', 'assets/elk*.js'],
+      globIgnores: ['**/*.map'],
       maximumFileSizeToCacheInBytes: 1_500_000,
+      manifestTransforms: [
+        (entries) => {
+          const diagrams = diagramOnlyChunks();
+          return { manifest: entries.filter((entry) => !diagrams.has(entry.url.replace(/^assets\//, ''))), warnings: [] };
+        },
+      ],
       navigateFallback: '/index.html',
       navigateFallbackDenylist: [/^\/api\//, /^\/downloads\//],
       runtimeCaching: [
@@ -71,7 +115,7 @@ const installable = () =>
   });
 
 export default defineConfig({
-  plugins: [localeShell(), UnoCSS(), react(), installable()],
+  plugins: [localeShell(), UnoCSS(), react(), rememberOutDir(), installable()],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },
