@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
 import UnoCSS from 'unocss/vite';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 import { pickShell } from './src/i18n/shell.ts';
 
@@ -28,8 +29,93 @@ const localeShell = (): Plugin => {
 /** `npm run dev` proxies the API to the reference server, or to any backend named by API_TARGET. */
 const apiTarget = process.env.API_TARGET ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 
+let outDir = 'dist';
+const rememberOutDir = (): Plugin => ({
+  name: 'remember-out-dir',
+  configResolved: (config) => {
+    outDir = config.build.outDir;
+  },
+});
+
+/**
+ * The chunks only diagrams need: everything Mermaid's loader reaches that nothing else does. They
+ * are megabytes a reader may never use, so the service worker does not download them ahead.
+ */
+const diagramOnlyChunks = (): Set<string> => {
+  const assets = join(outDir, 'assets');
+  const edges = (file: string): string[] => {
+    const path = join(assets, file);
+    if (!file.endsWith('.js') || !existsSync(path)) return [];
+    return [...new Set([...readFileSync(path, 'utf8').matchAll(/[\w.-]+\.js(?=["'])/g)].map((match) => match[0]))].filter((name) => existsSync(join(assets, name)));
+  };
+  const reach = (roots: string[], skip: (name: string) => boolean): Set<string> => {
+    const seen = new Set<string>();
+    const queue = roots.filter((root) => !skip(root));
+    while (queue.length > 0) {
+      const name = queue.pop()!;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      for (const next of edges(name)) if (!skip(next) && !seen.has(next)) queue.push(next);
+    }
+    return seen;
+  };
+  const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+  const entries = [...html.matchAll(/\/assets\/([\w.-]+\.js)/g)].map((match) => match[1]!);
+  const isLoader = (name: string) => /^mermaid-render-/.test(name);
+  const shell = reach(entries, isLoader);
+  const loaders = [...reach(entries, () => false)].filter(isLoader);
+  return new Set([...reach(loaders, () => false)].filter((name) => !shell.has(name)));
+};
+
+/**
+ * The installable app: a manifest with icons, and a service worker that keeps the app shell (the
+ * page, its code and styles) so the app opens offline. It never answers /api or /downloads from a
+ * cache: those always go to the network. A new version waits until the reader chooses to reload
+ * (`registerType: 'prompt'`; src/app/app-updates.ts shows the toast).
+ */
+const installable = () =>
+  VitePWA({
+    registerType: 'prompt',
+    injectRegister: false,
+    includeAssets: ['favicon.svg', 'boot.js'],
+    manifest: {
+      name: 'Kraken AI',
+      short_name: 'Kraken AI',
+      description: 'Talk to expert AI agents',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      background_color: '#ffffff',
+      theme_color: '#4f46e5',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    workbox: {
+      // The shell and every page's code; diagrams (Mermaid, megabytes) and fonts come on first use.
+      globPatterns: ['**/*.{js,css,html,svg,png}'],
+      globIgnores: ['**/*.map'],
+      maximumFileSizeToCacheInBytes: 1_500_000,
+      manifestTransforms: [
+        (entries) => {
+          const diagrams = diagramOnlyChunks();
+          return { manifest: entries.filter((entry) => !diagrams.has(entry.url.replace(/^assets\//, ''))), warnings: [] };
+        },
+      ],
+      navigateFallback: '/index.html',
+      navigateFallbackDenylist: [/^\/api\//, /^\/downloads\//],
+      runtimeCaching: [
+        { urlPattern: ({ url }) => url.pathname.startsWith('/api/') || url.pathname.startsWith('/downloads/'), handler: 'NetworkOnly' },
+        { urlPattern: ({ url }) => url.pathname.startsWith('/assets/'), handler: 'CacheFirst', options: { cacheName: 'assets' } },
+      ],
+      cleanupOutdatedCaches: true,
+    },
+  });
+
 export default defineConfig({
-  plugins: [localeShell(), UnoCSS(), react()],
+  plugins: [localeShell(), UnoCSS(), react(), rememberOutDir(), installable()],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },
@@ -38,6 +124,8 @@ export default defineConfig({
   },
   build: {
     target: 'es2022',
+    // Fonts stay files: the CSP's font-src allows this site, not data: addresses (KaTeX's small fonts).
+    assetsInlineLimit: (file: string) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
     sourcemap: true,
     rollupOptions: {
       output: {

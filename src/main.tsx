@@ -30,6 +30,8 @@ const start = async () => {
       <App runtime={runtime} />
     </StrictMode>,
   );
+  // The offline shell and the update prompt: production only (a worker would cache the dev server).
+  if (import.meta.env.PROD) void import('./app/app-updates').then(({ watchForUpdates }) => watchForUpdates(runtime.toast));
 };
 
 void start();

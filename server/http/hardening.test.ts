@@ -23,6 +23,8 @@ function builtSpa() {
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Kraken</title>');
   writeFileSync(join(dir, 'assets', 'app-1234.js'), 'console.log(1)\n//# sourceMappingURL=app-1234.js.map');
   writeFileSync(join(dir, 'assets', 'app-1234.js.map'), '{"version":3,"sourcesContent":["// the secret plan"]}');
+  writeFileSync(join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+  writeFileSync(join(dir, 'manifest.webmanifest'), '{"name":"Kraken AI"}');
   return dir;
 }
 
@@ -60,6 +62,13 @@ describe('caching', () => {
     const upload = (await (await t.raw('/api/media/upload', { method: 'POST', headers: account.headers, body: form })).json()) as { data: { url: string } };
     expect((await t.raw(upload.data.url)).headers.get('cache-control')).toContain('max-age=31536000');
     expect((await spaApp().request('/assets/app-1234.js')).headers.get('cache-control')).toContain('immutable');
+    // The service worker and the manifest are checked on every visit, so a new version is found at once.
+    const worker = await spaApp().request('/sw.js');
+    expect(worker.headers.get('cache-control')).toBe('no-cache');
+    expect(worker.headers.get('content-type')).toContain('text/javascript');
+    const manifest = await spaApp().request('/manifest.webmanifest');
+    expect(manifest.headers.get('cache-control')).toBe('no-cache');
+    expect(manifest.headers.get('content-type')).toContain('application/manifest+json');
   });
 });
 

@@ -78,6 +78,8 @@ export function serveSpa<E extends Env>(app: Hono<E>, spaDir: string, options: {
     const file = path === '/' ? null : await fileIn(root, path);
     // Source maps would publish the whole client source with its comments: only when asked for.
     if (file && !options.sourceMaps && extname(file).toLowerCase() === '.map') return c.text('Not found', 404);
+    // Only hashed /assets/ files are immutable: sw.js, the manifest and index.html are checked on
+    // every visit, so a new version's service worker is found as soon as it is deployed.
     if (file) return sendFile(c, file, path.startsWith('/assets/'));
     // A missing asset is a real 404, not the app's page.
     if (path.startsWith('/assets/')) return c.text('Not found', 404);

@@ -1,12 +1,12 @@
 import { fromPromise } from 'xstate';
 import type { Message } from '../contract/messages';
-import type { DraftBook } from '../machines/chat.machine';
+import type { DraftBook } from '../machines/draft-book';
 import { CHAT_DRAFTS_KEY, readPreference, writePreference } from '../services/storage';
 
 /**
  * The chat's versions and drafts, apart from `chat-actors.ts` (the history list's, loaded with
- * the chat screen): the app starts the chat machine on every page, and the first page carries
- * neither the HTTP client nor the history list.
+ * the chat screen): the drafts are read on every page (the home page keeps one), and the first
+ * page carries neither the HTTP client nor the history list.
  */
 
 /** Shows another version of a message; the server answers the conversation's new path. */

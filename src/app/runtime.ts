@@ -1,8 +1,6 @@
-import { createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
+import { createActor, fromPromise, fromTransition, type InspectionEvent, type Observer } from 'xstate';
 import { changeLocale, i18n, initI18n } from '../i18n';
 import { matchLocale } from '../i18n/locale';
-import { chatMachine } from '../machines/chat.machine';
-import { createChatStreamActor, type ChatTransport, type ResumeTransport } from '../machines/chat-stream.actor';
 import { appMachine } from '../machines/app.machine';
 import { colorSchemeWatcher, preferencesMachine, VISITOR_USER_ID, type StoredPreferences } from '../machines/preferences.machine';
 import type { ToastInput } from '../machines/toast.machine';
@@ -15,7 +13,10 @@ import { createScreenEvents } from '../services/screen-events';
 import type { createWechatActors, WechatRuntimeOptions } from './wechat-runtime';
 import { detectDevice } from '../services/env';
 import { PREFERENCE_KEYS, readPreference, writePreference } from '../services/storage';
-import { chatDrafts, selectVersionActor } from './chat-versions-actors';
+import { chatDrafts } from './chat-versions-actors';
+import type { ChatActor, createChatActor } from './chat-runtime';
+import { DEFAULT_AGENT_ID } from '../contract/constants';
+import { draftIn, newChatScope, writeDraft, type DraftBook } from '../machines/draft-book';
 
 /**
  * Services arrive with their first use: a visitor's home page makes no call, so it downloads
@@ -23,19 +24,6 @@ import { chatDrafts, selectVersionActor } from './chat-versions-actors';
  */
 const usersApi = () => import('../services/api/users');
 const authApi = () => import('../services/api/auth');
-const conversationsApi = () => import('../services/api/conversations');
-
-/** The stream transport arrives with the first question. */
-const streamChatOnDemand: ChatTransport = async (request, options) => {
-  const { streamChat } = await import('../services/chat-stream');
-  return streamChat(request, options);
-};
-
-const resumeChatOnDemand: ResumeTransport = async (request, options) => {
-  const { resumeChat } = await import('../services/chat-stream');
-  return resumeChat(request, options);
-};
-
 export type Navigate = (to: string, options?: { replace?: boolean }) => void;
 
 export type RuntimeOptions = {
@@ -100,41 +88,57 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
 
   // Whose preferences and drafts are in use: set once the session says who is here.
   let knownUserId: string | null = null;
-  const chat = createActor(
-    chatMachine.provide({
-      actors: {
-        loadConversation: fromPromise(async ({ input }) => {
-          const { getConversation, listMessages } = await conversationsApi();
-          const [conversation, messages] = await Promise.all([
-            getConversation(input.conversationId),
-            listMessages(input.conversationId),
-          ]);
-          return { conversation, messages };
-        }),
-        createConversation: fromPromise(async ({ input }) =>
-          (await conversationsApi()).createConversation(
-            { sourceId: input.agentId, source: input.source, title: input.title || undefined },
-            { silent: true },
-          ),
-        ),
-        chatStream: createChatStreamActor(streamChatOnDemand),
-        selectVersion: selectVersionActor,
-        resumeStream: createChatStreamActor(resumeChatOnDemand),
-        stopAnswer: fromPromise(async ({ input }) => (await conversationsApi()).stopAnswer(input.conversationId, input.messageId, { silent: true })),
-      },
-      actions: {
-        persistDrafts: (_, { drafts }) => {
-          if (knownUserId !== null) chatDrafts.write(knownUserId, drafts);
-        },
-        conversationCreated: (_, { conversationId }) => {
-          navigate(`/chat/${conversationId}`, { replace: true });
-          screenEvents.emit('updateChatList');
-        },
-        exchangeSettled: () => screenEvents.emit('updateChatList'),
-      },
-    }),
-    { inspect, input: {} },
+  /**
+   * The chat actor is created on first use (the chat page, or the first question asked from
+   * home), so the home page carries no chat machine; until then the home page keeps its own
+   * draft, in the same book as the chat's drafts (a new chat with the default agent).
+   */
+  let chat: ChatActor | null = null;
+  const homeScope = newChatScope(DEFAULT_AGENT_ID);
+  const homeDraft = createActor(
+    fromTransition((draft: string, event: { type: 'change'; text: string } | { type: 'loaded'; text: string }) =>
+      event.type === 'change' ? event.text : draft || event.text, ''),
   );
+  const persistDrafts = (drafts: DraftBook) => {
+    if (knownUserId !== null) chatDrafts.write(knownUserId, drafts);
+  };
+  const attachChat = (create: typeof createChatActor): ChatActor => {
+    if (chat) return chat;
+    const created = create({ navigate, screenEvents, inspect, persistDrafts });
+    chat = created;
+    created.subscribe(({ context }) => {
+      homeDraft.send({ type: 'change', text: draftIn(context.drafts, homeScope) });
+      if (!context.conversationId) return;
+      preferences.send({ type: 'agent.used', agentId: context.agentId });
+      preferences.send({ type: 'chat.opened', chatId: context.conversationId });
+    });
+    created.start();
+    if (knownUserId !== null) created.send({ type: 'drafts.loaded', drafts: chatDrafts.read(knownUserId) });
+    return created;
+  };
+  const loadChat = (): Promise<ChatActor> => import('./chat-runtime').then(({ createChatActor }) => attachChat(createChatActor));
+
+  /** Text typed on the home page: kept in the drafts book, and in the chat's once it exists. */
+  const changeHomeDraft = (text: string): void => {
+    // The chat's code starts downloading with the first keystroke, ready when the question goes.
+    if (!chat) void import('./chat-runtime');
+    homeDraft.send({ type: 'change', text });
+    if (knownUserId === null) return;
+    const drafts = writeDraft(chatDrafts.read(knownUserId), homeScope, text);
+    persistDrafts(drafts);
+    chat?.send({ type: 'drafts.loaded', drafts });
+  };
+
+  /** The question asked on the home page goes to a new chat with the default agent. */
+  const askFromHome = async (): Promise<void> => {
+    const text = homeDraft.getSnapshot().context;
+    const actor = await loadChat();
+    actor.send({ type: 'conversation.new', agentId: DEFAULT_AGENT_ID });
+    actor.send({ type: 'draft.change', text });
+    actor.send({ type: 'send' });
+    homeDraft.send({ type: 'change', text: '' });
+    navigate('/chat');
+  };
 
   const preferences = createActor(
     preferencesMachine.provide({
@@ -158,7 +162,9 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     if (userId === knownUserId) return;
     knownUserId = userId;
     preferences.send({ type: 'user.changed', userId, stored: readStoredPreferences(userId) });
-    chat.send({ type: 'drafts.loaded', drafts: chatDrafts.read(userId) });
+    const drafts = chatDrafts.read(userId);
+    homeDraft.send({ type: 'loaded', text: draftIn(drafts, homeScope) });
+    chat?.send({ type: 'drafts.loaded', drafts });
   });
   const onLanguageChanged = (language: string) => {
     const locale = matchLocale(language);
@@ -166,12 +172,7 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
   };
   i18n.on('languageChanged', onLanguageChanged);
   // An answer whose connection was lost is read again as soon as the browser is back online.
-  const onOnline = () => chat.send({ type: 'connection.restored' });
-  chat.subscribe(({ context }) => {
-    if (!context.conversationId) return;
-    preferences.send({ type: 'agent.used', agentId: context.agentId });
-    preferences.send({ type: 'chat.opened', chatId: context.conversationId });
-  });
+  const onOnline = () => chat?.send({ type: 'connection.restored' });
 
   const toast = (input: ToastInput): void => {
     app.system.get('toasts')?.send({ type: 'toast.add', toast: input });
@@ -218,7 +219,18 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
 
   return {
     app,
-    chat,
+    /** The chat actor, once a screen has attached it (`useChatActor`). */
+    get chat(): ChatActor {
+      if (!chat) throw new Error('the chat actor is created by the first screen that needs it (useChatActor)');
+      return chat;
+    },
+    attachChat,
+    /** The chat actor if a screen has created it, else null (a shortcut never creates it). */
+    peekChat: (): ChatActor | null => chat,
+    loadChat,
+    homeDraft,
+    changeHomeDraft,
+    askFromHome,
     preferences,
     screenEvents,
     toast,
@@ -230,12 +242,13 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     start() {
       preferences.start();
       app.start();
-      chat.start();
+      homeDraft.start();
       window.addEventListener('online', onOnline);
     },
     stop() {
       window.removeEventListener('online', onOnline);
-      chat.stop();
+      chat?.stop();
+      homeDraft.stop();
       app.stop();
       wechatActors?.wechatLogin.stop();
       preferences.stop();

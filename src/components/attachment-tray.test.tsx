@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromCallback } from 'xstate';
-import { useRuntime } from '../app/runtime-context';
+import { useChatActor } from '../app/chat-runtime';
 import { endpoints } from '../contract/endpoints';
 import { uploadQueueMachine } from '../machines/upload-queue.machine';
 import { uploadMachine, type TransferReport } from '../machines/upload.machine';
@@ -14,7 +14,7 @@ import { ChatComposer } from './chat-composer';
 
 /** The composer wired as the chat screen wires it: draft and attachments live in the chat machine. */
 const Composer = ({ logic = uploadQueueLogic }: { logic?: typeof uploadQueueLogic }) => {
-  const { chat } = useRuntime();
+  const chat = useChatActor();
   const attachments = useChatAttachments(chat, logic);
   return (
     <ChatComposer

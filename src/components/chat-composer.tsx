@@ -143,6 +143,7 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
           rows={1}
           value={value}
           aria-label={label}
+          data-composer=""
           placeholder={touch ? t('chat.placeholderTouch') : t('chat.placeholder')}
           autoFocus={autoFocus}
           className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-fg outline-none focus-visible:outline-none placeholder:text-muted"

@@ -6,6 +6,7 @@ import { describeAgentFailure } from './describe-failure';
 import { CopyTextButton } from './copy-text-button';
 import { LazyMarkdown } from './markdown/lazy-markdown';
 import { QuestionEditor, VersionSwitcher } from './message-versions';
+import { MessageTime } from './message-time';
 
 /** What can be done to sent messages: edit a question, ask for a new answer, show another version. */
 export type MessageVersionActions = {
@@ -82,6 +83,7 @@ export const MessageList = ({ messages, canRetry, onRetry, versions, feedback }:
           <MessageAttachments files={message.files} />
           {versions?.editing?.key !== message.key && written(message) && (message.content || versioned?.(message)) && (
             <div className="mt-1 flex items-center">
+              {message.sentAt && <MessageTime sentAt={message.sentAt} />}
               {versions && versioned?.(message) && <VersionSwitcher message={message} enabled={versions.enabled} onShow={(offset) => versions.onShowVersion(message.key, offset)} />}
               {message.content && <CopyTextButton text={message.content} />}
               {versions && versioned?.(message) && message.role === 'user' && (

@@ -7,6 +7,7 @@ import type { FileRef } from '../contract/media';
 import type { Message, MessageFeedback, TokenUsage } from '../contract/messages';
 import type { StreamFailureKind } from '../services/chat-stream';
 import type { ChatStreamReport } from './chat-stream.actor';
+import { draftIn, newChatScope, writeDraft, type DraftBook } from './draft-book';
 
 export type ChatMessageStatus = 'sending' | 'streaming' | 'complete' | 'incomplete' | 'failed';
 
@@ -25,6 +26,8 @@ export type ChatMessage = {
   feedback?: MessageFeedback;
   /** What the answer cost in tokens, when the model service reported it. */
   usage?: TokenUsage;
+  /** When the server stored it (ISO 8601); null for a message sent from this page until it is read again. */
+  sentAt: string | null;
 };
 
 export type ChatFailure = {
@@ -78,26 +81,9 @@ export type ChatContext = {
   stopWanted: boolean;
 };
 
-/** One unsent text per place: a conversation's id, or `new:<agentId>` for a new chat. */
-export type DraftBook = Record<string, { text: string; at: number }>;
+export { MAX_DRAFTS, writeDraft, type DraftBook } from './draft-book';
 
-/** How many drafts are kept; the oldest go first. */
-export const MAX_DRAFTS = 30;
-
-const draftScope = (context: Pick<ChatContext, 'conversationId' | 'agentId'>) => context.conversationId ?? `new:${context.agentId}`;
-
-/** The book with this place's text (none when empty), the oldest dropped past the bound. */
-export const writeDraft = (book: DraftBook, scope: string, text: string): DraftBook => {
-  const { [scope]: _old, ...others } = book;
-  if (!text) return others;
-  const at = Math.max(0, ...Object.values(others).map((entry) => entry.at)) + 1;
-  const kept = Object.entries(others)
-    .sort(([, a], [, b]) => b.at - a.at)
-    .slice(0, MAX_DRAFTS - 1);
-  return { ...Object.fromEntries(kept), [scope]: { text, at } };
-};
-
-const draftIn = (book: DraftBook, scope: string) => book[scope]?.text ?? '';
+const draftScope = (context: Pick<ChatContext, 'conversationId' | 'agentId'>) => context.conversationId ?? newChatScope(context.agentId);
 
 /** What the address says: a stored conversation, a link to a new chat with an agent, or the market. */
 export type ChatRoute = { market: boolean; conversationId: string | null; agentId: string | null };
@@ -145,6 +131,7 @@ const fromServer = (message: Message, index: number, messages: Message[]): ChatM
   siblingIds: message.siblingIds ?? [message.messageId],
   ...(message.feedback ? { feedback: message.feedback } : {}),
   ...(message.usage ? { usage: message.usage } : {}),
+  sentAt: message.createdAt,
 });
 
 const localMessage = (key: string, role: ChatMessage['role'], content: string, files: FileRef[], siblingIds: string[]): ChatMessage => ({
@@ -156,6 +143,7 @@ const localMessage = (key: string, role: ChatMessage['role'], content: string, f
   files,
   error: null,
   siblingIds,
+  sentAt: null,
 });
 
 const newOutgoing = (patch: Partial<Outgoing>): Outgoing => ({
@@ -467,7 +455,7 @@ export const chatMachine = setup({
     /** A new conversation: nothing said yet, with this agent, and what was left unsent for it. */
     startBlank: assign(({ context }, params: { agentId: string; source?: ConversationSource }) => ({
       ...blankConversation(params.agentId, params.source),
-      draft: draftIn(context.drafts, `new:${params.agentId}`),
+      draft: draftIn(context.drafts, newChatScope(params.agentId)),
     })),
     /** Another stored conversation: its id, its messages to come, what was left unsent in it. */
     startOpening: assign(({ context }, params: { conversationId: string }) => ({

@@ -2,7 +2,7 @@
  * The screen event store: one screen signals (for example `updateChatList` after an answer
  * ends) and another, mounted elsewhere, consumes it.
  */
-export type ScreenEventName = 'updateChatList';
+export type ScreenEventName = 'updateChatList' | 'toggleHistory' | 'showHistory';
 
 type Listener = () => void;
 

@@ -88,11 +88,16 @@ const findDanger = (page: Page) =>
     const problems: string[] = [];
     const FORBIDDEN = ['script', 'iframe', 'object', 'embed', 'frame', 'frameset', 'base', 'meta', 'link', 'style', 'form', 'svg', 'math', 'video', 'audio', 'source', 'template', 'picture'];
     const URL_ATTRIBUTES = ['href', 'src', 'srcset', 'action', 'formaction', 'xlink:href', 'srcdoc', 'data', 'poster', 'background'];
+    // KaTeX's own output: MathML for screen readers, spans and SVG strokes; nothing else may be in it.
+    const TYPESET = 'span math semantics annotation mrow mi mn mo ms mtext mspace msup msub msubsup mfrac msqrt mroot mstyle mpadded mphantom mtable mtr mtd munder mover munderover menclose svg path line'.split(' ');
     const answers = document.querySelectorAll('[data-testid="answer"]');
     for (const answer of answers) {
+      const formulas = [...answer.querySelectorAll('[data-math] > span:first-child')];
       for (const element of answer.querySelectorAll('*')) {
         const tag = element.tagName.toLowerCase();
-        if (FORBIDDEN.includes(tag)) problems.push(`<${tag}>`);
+        const typeset = formulas.some((formula) => formula !== element && formula.contains(element));
+        if (typeset ? !TYPESET.includes(tag) : FORBIDDEN.includes(tag)) problems.push(`<${tag}>`);
+        if (typeset && element.hasAttribute('href')) problems.push(`<${tag} href> in a formula`);
         if (tag === 'input' && (element as HTMLInputElement).type !== 'checkbox') problems.push(`<input type=${(element as HTMLInputElement).type}>`);
         for (const attribute of element.attributes) {
           const name = attribute.name.toLowerCase();
@@ -105,9 +110,26 @@ const findDanger = (page: Page) =>
         }
       }
     }
-    const found = window as { __pwned?: unknown; __violations?: string[] };
+    const found = window as { __pwned?: unknown; __violations?: Array<{ directive: string; source: string }> };
     return { problems, pwned: found.__pwned ?? null, violations: found.__violations ?? [], answers: answers.length };
   });
+
+/**
+ * Mermaid's sanitizer (DOMPurify) parses a diagram's labels in an inert document to strip them;
+ * Chromium reports the handlers it meets there as blocked inline script although nothing could
+ * run. Those reports come from the sanitizer's own file and are left out; any other is kept.
+ */
+const withoutSanitizerReports = async (page: Page, violations: Array<{ directive: string; source: string }>): Promise<string[]> => {
+  const kept: string[] = [];
+  for (const { directive, source } of violations) {
+    if (directive === 'script-src-attr' && source) {
+      const code = await page.evaluate(async (url) => (await fetch(url)).text(), source);
+      if (code.includes('afterSanitizeAttributes')) continue;
+    }
+    kept.push(`${directive} ${source}`);
+  }
+  return kept;
+};
 
 const BATCH = 24;
 const batches = Array.from({ length: Math.ceil(CORPUS.length / BATCH) }, (_, i) => [i * BATCH, Math.min(CORPUS.length, (i + 1) * BATCH)] as const);
@@ -122,9 +144,11 @@ for (const [from, to] of batches) {
     await useEnglish(page);
     // Anything the page tried to load or run against the CSP is written down here.
     await page.addInitScript(() => {
-      const found = window as { __violations?: string[] };
+      const found = window as { __violations?: Array<{ directive: string; source: string }> };
       found.__violations = [];
-      document.addEventListener('securitypolicyviolation', (event) => found.__violations!.push(`${event.effectiveDirective} ${event.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        found.__violations!.push({ directive: event.effectiveDirective, source: event.blockedURI === 'inline' ? event.sourceFile : event.blockedURI }),
+      );
     });
     const seen = watch(page, server.url);
     await page.goto(`${server.url}/chat`);
@@ -141,7 +165,7 @@ for (const [from, to] of batches) {
     expect(live.answers).toBe(to - from);
     expect(live.problems, 'streamed live').toEqual([]);
     expect(live.pwned).toBeNull();
-    expect(live.violations, 'blocked by the CSP while streaming').toEqual([]);
+    expect(await withoutSanitizerReports(page, live.violations), 'blocked by the CSP while streaming').toEqual([]);
 
     await expect(page).toHaveURL(/\/chat\/[^/]+$/);
     await page.reload();
@@ -163,7 +187,7 @@ for (const [from, to] of batches) {
     const stored = await findDanger(page);
     expect(stored.problems, 'from history').toEqual([]);
     expect(stored.pwned).toBeNull();
-    expect(stored.violations, 'blocked by the CSP from history').toEqual([]);
+    expect(await withoutSanitizerReports(page, stored.violations), 'blocked by the CSP from history').toEqual([]);
 
     expect(seen.dialogs).toEqual([]);
     expect(seen.foreign).toEqual([]);

@@ -1,9 +1,10 @@
 import { Lexer, type Token, type Tokens } from 'marked';
+import { LEXER_OPTIONS } from './math-syntax';
 
 type Link = { href: string | null; title: string | null };
 type Links = Record<string, Link>;
 
-const CANNOT_HOLD_REFERENCES = new Set(['space', 'def', 'code', 'hr', 'html']);
+const CANNOT_HOLD_REFERENCES = new Set(['space', 'def', 'code', 'hr', 'html', 'math']);
 
 /**
  * Turns a growing answer into top-level blocks while lexing only its tail. Blocks before the last
@@ -46,7 +47,7 @@ export class BlockSplitter {
   }
 
   private lex(text: string, links: Links): Token[] {
-    const lexer = new Lexer({ gfm: true });
+    const lexer = new Lexer(LEXER_OPTIONS);
     Object.assign(lexer.tokens.links, links);
     return lexer.lex(text);
   }

@@ -3,6 +3,8 @@ import type { Token, Tokens } from 'marked';
 import { decodeEntities } from './entities';
 import { MarkdownImage } from './markdown-image';
 import { MarkdownLink } from './markdown-link';
+import { MathFormula } from './math-formula';
+import type { MathToken } from './math-syntax';
 import { TaskCheckbox } from './task-checkbox';
 
 /** Inline tokens as React elements. Raw HTML is shown as the text it is, never parsed. */
@@ -38,6 +40,8 @@ const renderInlineToken = (token: Token, key: number): ReactNode => {
       return <MarkdownImage key={key} token={token as Tokens.Image} />;
     case 'checkbox':
       return <TaskCheckbox key={key} checked={(token as Tokens.Checkbox).checked} />;
+    case 'math':
+      return <MathFormula key={key} tex={(token as MathToken).text} display={(token as MathToken).display} />;
     default:
       // Raw HTML (`html`) and anything unknown: literal source text.
       return token.raw;

@@ -4,6 +4,9 @@ import { CodeBlock } from './code-block';
 import { decodeEntities } from './entities';
 import { renderInline } from './inline-tokens';
 import { MarkdownTable } from './markdown-table';
+import { MathFormula } from './math-formula';
+import type { MathToken } from './math-syntax';
+import { MermaidDiagram } from './mermaid-diagram';
 import { TaskCheckbox } from './task-checkbox';
 
 type MarkdownBlockProps = { token: Token; inProgress: boolean };
@@ -39,6 +42,7 @@ const renderBlock = (token: Token, key: number, inProgress: boolean): ReactNode 
       return token.tokens?.length ? <span key={key}>{renderInline(token.tokens)}</span> : decodeEntities(token.text as string);
     case 'code': {
       const code = token as Tokens.Code;
+      if (/^mermaid\b/i.test(code.lang ?? '')) return <MermaidDiagram key={key} code={code.text} inProgress={inProgress} />;
       return <CodeBlock key={key} code={code.text} language={code.lang ?? ''} inProgress={inProgress} />;
     }
     case 'blockquote':
@@ -51,6 +55,8 @@ const renderBlock = (token: Token, key: number, inProgress: boolean): ReactNode 
       return renderList(token as Tokens.List, key);
     case 'table':
       return <MarkdownTable key={key} token={token as Tokens.Table} />;
+    case 'math':
+      return <MathFormula key={key} tex={(token as MathToken).text} display />;
     case 'hr':
       return <hr key={key} className="my-4 border-0 border-t border-line" />;
     case 'checkbox':

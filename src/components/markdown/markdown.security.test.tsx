@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { initI18n } from '../../i18n';
 import { HOSTILE_PAYLOADS } from './hostile-payloads';
 import Markdown from './markdown';
+import { loadKatex } from './math-formula';
 import { renderStreamed } from './render-markdown';
 
 declare global {
@@ -30,10 +31,33 @@ const normalise = (url: string): string => {
   return text.replace(INVISIBLE, '').toLowerCase();
 };
 
+/** What KaTeX itself writes for a formula: MathML for assistive technology, spans and SVG strokes for the eye. */
+const TYPESET_ELEMENTS = new Set(
+  'span math semantics annotation mrow mi mn mo ms mtext mspace msup msub msubsup mfrac msqrt mroot mstyle mpadded mphantom mtable mtr mtd munder mover munderover menclose mglyph svg path line'.split(' '),
+);
+const TYPESET_ATTRIBUTES = new Set(
+  'class style aria-hidden xmlns width height viewbox preserveaspectratio d x1 x2 y1 y2 stroke-width encoding mathvariant stretchy fence separator lspace rspace accent accentunder display displaystyle scriptlevel columnalign rowspacing columnspacing columnlines rowlines frame framespacing notation minsize maxsize symmetric largeop movablelimits linethickness mathcolor mathbackground voffset depth'.split(' '),
+);
+
+/** A typeset formula holds only KaTeX's own elements, with sizes and colours as its only styles. */
+const expectTypesetHarmless = (formula: Element, context: string) => {
+  for (const element of formula.querySelectorAll('*')) {
+    expect(TYPESET_ELEMENTS.has(element.localName), `${context}: <${element.localName}> in a formula`).toBe(true);
+    for (const attribute of element.attributes) {
+      expect(TYPESET_ATTRIBUTES.has(attribute.name.toLowerCase()), `${context}: ${attribute.name} on <${element.localName}> in a formula`).toBe(true);
+    }
+    const style = element.getAttribute('style') ?? '';
+    expect(style, context).not.toMatch(/url\(|expression|position|@import|javascript/i);
+  }
+};
+
 const expectHarmless = (container: HTMLElement, payload: string) => {
   const context = `payload: ${JSON.stringify(payload)}`;
-  expect(container.querySelectorAll(FORBIDDEN_ELEMENTS), context).toHaveLength(0);
-  for (const element of container.querySelectorAll('*')) {
+  const formulas = [...container.querySelectorAll('[data-math] > span:first-child')];
+  for (const formula of formulas) expectTypesetHarmless(formula, context);
+  const outsideFormulas = (element: Element) => !formulas.some((formula) => formula.contains(element) && formula !== element);
+  expect([...container.querySelectorAll(FORBIDDEN_ELEMENTS)].filter(outsideFormulas), context).toHaveLength(0);
+  for (const element of [...container.querySelectorAll('*')].filter(outsideFormulas)) {
     for (const attribute of element.attributes) {
       expect(attribute.name.toLowerCase().startsWith('on'), `${context} on <${element.localName} ${attribute.name}>`).toBe(false);
       expect(attribute.name, context).not.toBe('style');
@@ -61,11 +85,29 @@ const expectHarmless = (container: HTMLElement, payload: string) => {
 
 beforeAll(async () => {
   await initI18n('en-US');
+  // Formulas are then typeset on their first render, so the checks below see KaTeX's output.
+  await loadKatex();
 });
 
 describe('hostile answers', () => {
-  it('has a corpus of at least 50 payloads', () => {
+  it('has a corpus of at least 50 payloads, formulas and diagrams among them', () => {
     expect(HOSTILE_PAYLOADS.length).toBeGreaterThanOrEqual(50);
+    expect(HOSTILE_PAYLOADS.filter((payload) => payload.includes('\\href')).length).toBeGreaterThan(0);
+    expect(HOSTILE_PAYLOADS.filter((payload) => payload.startsWith('```mermaid')).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('typesets the formulas of the corpus without a link, an image, a style of their own or a frozen tab', () => {
+    const formulas = HOSTILE_PAYLOADS.filter((payload) => /^(\$|\\[[(])/.test(payload));
+    expect(formulas.length).toBeGreaterThanOrEqual(10);
+    for (const payload of formulas) {
+      const started = performance.now();
+      const { container, unmount } = render(<Markdown source={payload} />);
+      expect(performance.now() - started, payload).toBeLessThan(2_000);
+      expect(container.querySelector('[data-math]'), payload).not.toBeNull();
+      expectHarmless(container, payload);
+      expect(container.querySelector('a, img, [style*="position"]'), payload).toBeNull();
+      unmount();
+    }
   });
 
   it.each(HOSTILE_PAYLOADS.map((payload) => [payload]))('renders %j from history without anything running', (payload) => {

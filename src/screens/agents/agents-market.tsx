@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { useRuntime } from '../../app/runtime-context';
+import { useChatActor } from '../../app/chat-runtime';
 import { useNearEnd } from '../../components/use-near-end';
 import { agentsMarketLogic } from '../../app/agents-actors';
 import { AgentCard } from './agent-card';
@@ -14,7 +14,7 @@ import { useScreenActor } from '../../app/use-screen-actor';
 /** The agents market: published agents, searchable, paged as the list nears its end. */
 const AgentsMarket = () => {
   const { t } = useTranslation();
-  const { chat } = useRuntime();
+  const chat = useChatActor();
   const [, navigate] = useLocation();
   const market = useScreenActor(agentsMarketLogic({ chat, navigate }));
   const items = useSelector(market, (state) => state.context.items);

@@ -2,14 +2,14 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { applicationsListLogic } from '../../app/agents-actors';
-import { useRuntime } from '../../app/runtime-context';
+import { useChatActor } from '../../app/chat-runtime';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { AgentAvatar } from '../../components/agent-avatar';
 
 /** Published applications (workflows) in the market; starting one opens a workflow conversation. */
 export const ApplicationsSection = () => {
   const { t } = useTranslation();
-  const { chat } = useRuntime();
+  const chat = useChatActor();
   const [, navigate] = useLocation();
   const list = useScreenActor(applicationsListLogic({ chat, navigate }));
   const items = useSelector(list, (state) => state.context.items);

@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
+import { useChatActor } from '../../app/chat-runtime';
 import { useRuntime } from '../../app/runtime-context';
 import { useChatAttachments } from '../../components/attachment-tray';
 import { ChatComposer } from '../../components/chat-composer';
@@ -29,9 +30,16 @@ const AgentsMarket = lazy(() => import('../agents/agents-market'));
 /** The sub-path of /chat that shows the agents market instead of a conversation. */
 const MARKET_PATH = 'agents';
 
+const combine =
+  (...stops: Array<() => void>) =>
+  (): void => {
+    for (const stop of stops) stop();
+  };
+
 const ChatScreen = () => {
   const { t, i18n } = useTranslation();
-  const { chat, app } = useRuntime();
+  const { app } = useRuntime();
+  const chat = useChatActor();
   const signedIn = useSelector(app, (state) => state.context.user !== null);
   const [shareOpen, setShareOpen] = useState(false);
   const params = useParams<{ '*': string }>();
@@ -44,6 +52,16 @@ const ChatScreen = () => {
   useDocumentTitle(showMarket ? t('agents.title') : t('nav.chat'));
   const mobile = useMediaQuery(MOBILE_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [historyHidden, setHistoryHidden] = useState(false);
+  const { screenEvents } = useRuntime();
+  useEffect(
+    () =>
+      combine(
+        screenEvents.on('toggleHistory', () => (mobile ? setDrawerOpen((open) => !open) : setHistoryHidden((hidden) => !hidden))),
+        screenEvents.on('showHistory', () => (mobile ? setDrawerOpen(true) : setHistoryHidden(false))),
+      ),
+    [screenEvents, mobile],
+  );
   const history = useChatHistory();
 
   const conversationId = useSelector(chat, (state) => state.context.conversationId);
@@ -103,7 +121,7 @@ const ChatScreen = () => {
           </div>
         </ModalDialog>
       ) : (
-        <aside className="flex w-72 shrink-0 flex-col border-e border-line bg-surface">{historyPanel}</aside>
+        !historyHidden && <aside className="flex w-72 shrink-0 flex-col border-e border-line bg-surface">{historyPanel}</aside>
       )}
       <section className="flex min-w-0 flex-1 flex-col" aria-label={t('nav.chat')}>
         <div className="flex items-center gap-2 border-b border-line bg-surface px-3 py-2">

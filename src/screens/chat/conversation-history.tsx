@@ -71,6 +71,7 @@ export const ConversationHistory = ({ history }: ConversationHistoryProps) => {
       <div className="relative">
         <span className="i-lucide-search pointer-events-none absolute start-2.5 top-1/2 -translate-y-1/2 text-muted" aria-hidden="true" />
         <input
+          data-chat-search=""
           type="search"
           value={search}
           aria-label={t('chat.historySearch')}

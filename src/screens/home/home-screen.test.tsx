@@ -53,4 +53,20 @@ describe('the home screen', () => {
     expect(db.conversations.get(conversationId)?.sourceId).toBe('SpecialNoAgentFallback');
     await expect.poll(() => db.messages.get(conversationId)?.[0]?.content).toBe('Hello from home');
   });
+
+  it('keeps what was typed on the home page for the next visit, and empties it once the question goes', async () => {
+    const first = await renderWithRuntime(<HomeScreen />);
+    await first.user.type(screen.getByRole('textbox', { name: 'Ask the assistant' }), 'Half a thought');
+    first.unmount();
+    first.runtime.stop();
+
+    const second = await renderWithRuntime(<HomeScreen />);
+    const box = screen.getByRole('textbox', { name: 'Ask the assistant' });
+    expect(box).toHaveValue('Half a thought');
+    await second.user.type(box, ' finished{Enter}');
+    await expect.poll(second.url).toMatch(/^\/chat\/conv-\d+$/);
+    const conversationId = second.url().split('/').at(-1)!;
+    await expect.poll(() => db.messages.get(conversationId)?.[0]?.content).toBe('Half a thought finished');
+    expect(box).toHaveValue('');
+  });
 });

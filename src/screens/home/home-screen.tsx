@@ -1,26 +1,18 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'wouter';
+import { Link } from 'wouter';
 import { useRuntime } from '../../app/runtime-context';
 import { ChatComposer } from '../../components/chat-composer';
-import { DEFAULT_AGENT_ID } from '../../contract/constants';
 import { isCheckingSession, isSignedIn } from '../../machines/app.machine';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 
 const HomeScreen = () => {
   const { t } = useTranslation();
   useDocumentTitle(t('app.title'));
-  const { app, chat } = useRuntime();
-  const [, navigate] = useLocation();
+  const { app, homeDraft, changeHomeDraft, askFromHome } = useRuntime();
   const signedIn = useSelector(app, isSignedIn);
   const checkingSession = useSelector(app, isCheckingSession);
-  const draft = useSelector(chat, (state) => state.context.draft);
-
-  const startChat = () => {
-    chat.send({ type: 'conversation.new', agentId: DEFAULT_AGENT_ID });
-    chat.send({ type: 'send' });
-    navigate('/chat');
-  };
+  const draft = useSelector(homeDraft, (state) => state.context);
 
   return (
     <div className="flex flex-1 flex-col">
@@ -37,8 +29,8 @@ const HomeScreen = () => {
           value={draft}
           label={t('home.chatLabel')}
           autoFocus
-          onChange={(text) => chat.send({ type: 'draft.change', text })}
-          onSend={startChat}
+          onChange={changeHomeDraft}
+          onSend={() => void askFromHome()}
         />
         {!signedIn && !checkingSession && (
           <p className="text-center text-sm text-muted">

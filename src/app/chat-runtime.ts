@@ -1,0 +1,67 @@
+import { createActor, fromPromise } from 'xstate';
+import { chatMachine } from '../machines/chat.machine';
+import { createChatStreamActor, type ChatTransport, type ResumeTransport } from '../machines/chat-stream.actor';
+import type { DraftBook } from '../machines/draft-book';
+import type { ScreenEvents } from '../services/screen-events';
+import { selectVersionActor } from './chat-versions-actors';
+import type { Navigate, RuntimeOptions } from './runtime';
+import { useRuntime } from './runtime-context';
+
+/**
+ * The chat actor and its real side effects. This module arrives with the chat page (or with the
+ * first question asked from home), never with the home page: the chat machine is the largest
+ * piece of the app after React.
+ */
+const conversationsApi = () => import('../services/api/conversations');
+
+/** The stream transport arrives with the first question. */
+const streamChatOnDemand: ChatTransport = async (request, options) => {
+  const { streamChat } = await import('../services/chat-stream');
+  return streamChat(request, options);
+};
+
+const resumeChatOnDemand: ResumeTransport = async (request, options) => {
+  const { resumeChat } = await import('../services/chat-stream');
+  return resumeChat(request, options);
+};
+
+export type ChatWiring = {
+  navigate: Navigate;
+  screenEvents: ScreenEvents;
+  inspect: RuntimeOptions['inspect'];
+  persistDrafts: (drafts: DraftBook) => void;
+};
+
+export const createChatActor = ({ navigate, screenEvents, inspect, persistDrafts }: ChatWiring) =>
+  createActor(
+    chatMachine.provide({
+      actors: {
+        loadConversation: fromPromise(async ({ input }) => {
+          const { getConversation, listMessages } = await conversationsApi();
+          const [conversation, messages] = await Promise.all([getConversation(input.conversationId), listMessages(input.conversationId)]);
+          return { conversation, messages };
+        }),
+        createConversation: fromPromise(async ({ input }) =>
+          (await conversationsApi()).createConversation({ sourceId: input.agentId, source: input.source, title: input.title || undefined }, { silent: true }),
+        ),
+        chatStream: createChatStreamActor(streamChatOnDemand),
+        selectVersion: selectVersionActor,
+        resumeStream: createChatStreamActor(resumeChatOnDemand),
+        stopAnswer: fromPromise(async ({ input }) => (await conversationsApi()).stopAnswer(input.conversationId, input.messageId, { silent: true })),
+      },
+      actions: {
+        persistDrafts: (_, { drafts }) => persistDrafts(drafts),
+        conversationCreated: (_, { conversationId }) => {
+          navigate(`/chat/${conversationId}`, { replace: true });
+          screenEvents.emit('updateChatList');
+        },
+        exchangeSettled: () => screenEvents.emit('updateChatList'),
+      },
+    }),
+    { inspect, input: {} },
+  );
+
+export type ChatActor = ReturnType<typeof createChatActor>;
+
+/** The chat actor, created by the first screen that needs it and kept for the app's life. */
+export const useChatActor = (): ChatActor => useRuntime().attachChat(createChatActor);

@@ -1,0 +1,64 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+type Renderer = typeof import('./katex-render');
+
+let loaded: Renderer | null = null;
+
+/** Fetches KaTeX once; a formula rendered after this typesets before its first paint. */
+export const loadKatex = (): Promise<Renderer> =>
+  import('./katex-render').then((module) => {
+    loaded = module;
+    return module;
+  });
+
+/** KaTeX with its styles and fonts, fetched the first time an answer holds a formula. */
+const useKatex = (): Renderer | null => {
+  const [renderer, setRenderer] = useState(loaded);
+  useEffect(() => {
+    if (renderer) return;
+    let current = true;
+    loadKatex()
+      .then((module) => {
+        if (current) setRenderer(module);
+      })
+      // The formula stays as its source if KaTeX cannot be fetched.
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [renderer]);
+  return renderer;
+};
+
+type MathFormulaProps = { tex: string; display: boolean };
+
+/**
+ * A formula: its TeX source until KaTeX has arrived, then the typeset formula; the source again,
+ * marked as such, when it is not valid TeX. Once KaTeX is loaded it renders before the browser
+ * paints, so a streaming answer does not flicker between source and formula.
+ */
+export const MathFormula = ({ tex, display }: MathFormulaProps) => {
+  const { t } = useTranslation();
+  const katex = useKatex();
+  const target = useRef<HTMLSpanElement>(null);
+  const [rendered, setRendered] = useState<string | null>(null);
+
+  useLayoutEffect(() => {
+    if (!katex || !target.current) return;
+    setRendered(katex.renderMath(tex, target.current, display) ? tex : null);
+  }, [katex, tex, display]);
+
+  const showSource = rendered !== tex;
+  // A span either way: a display formula may stand inside a paragraph (`\[…\]` mid-sentence).
+  return (
+    <span data-math={display ? 'display' : 'inline'} className={display ? 'my-3 block overflow-x-auto overflow-y-hidden' : undefined}>
+      <span ref={target} hidden={showSource} />
+      {showSource && (
+        <code className="rounded bg-raised px-1 py-0.5 font-mono text-[0.9em]" title={katex ? t('markdown.mathInvalid') : undefined}>
+          {tex}
+        </code>
+      )}
+    </span>
+  );
+};

@@ -1,0 +1,22 @@
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../i18n/format';
+
+/**
+ * When a message was sent, in the reader's language: the time, shown when the message is hovered
+ * or has the focus, with the full date as its tooltip; always there for a screen reader.
+ */
+export const MessageTime = ({ sentAt }: { sentAt: string }) => {
+  const { i18n } = useTranslation();
+  const date = new Date(sentAt);
+  if (Number.isNaN(date.getTime())) return null;
+  const full = formatDateTime(date, i18n.language, { dateStyle: 'full', timeStyle: 'short' });
+  return (
+    <time
+      dateTime={sentAt}
+      title={full}
+      className="me-1 px-1 text-xs text-muted opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100"
+    >
+      {formatDateTime(date, i18n.language, { timeStyle: 'short' })}
+    </time>
+  );
+};

@@ -1,0 +1,24 @@
+import { useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+
+const subscribe = (onChange: () => void) => {
+  window.addEventListener('online', onChange);
+  window.addEventListener('offline', onChange);
+  return () => {
+    window.removeEventListener('online', onChange);
+    window.removeEventListener('offline', onChange);
+  };
+};
+
+/** Says so while the browser is offline: the app still opens, answers need the network. */
+export const OfflineNotice = () => {
+  const { t } = useTranslation();
+  const online = useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
+  if (online) return null;
+  return (
+    <p role="status" className="m-0 flex items-center justify-center gap-2 bg-warn/15 px-3 py-1.5 text-center text-sm text-fg" data-offline="">
+      <span className="i-lucide-wifi-off" aria-hidden="true" />
+      {t('app.offline')}
+    </p>
+  );
+};
