@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../machines/chat.machine';
 import { MessageAttachments } from './attachment-list';
@@ -5,6 +6,13 @@ import { describeAgentFailure } from './describe-failure';
 import { CopyTextButton } from './copy-text-button';
 import { LazyMarkdown } from './markdown/lazy-markdown';
 import { QuestionEditor, VersionSwitcher } from './message-versions';
+import { usePacedText } from './use-paced-text';
+
+/** An answer as markdown; one still arriving is painted within the frame budget. */
+const AnswerText = ({ content, streaming }: { content: string; streaming: boolean }) => {
+  const shown = usePacedText(content, streaming);
+  return <LazyMarkdown source={shown} streaming={streaming || shown !== content} />;
+};
 
 /** What can be done to sent messages: edit a question, ask for a new answer, show another version. */
 export type MessageVersionActions = {
@@ -33,6 +41,12 @@ type MessageListProps = {
 export const MessageList = ({ messages, canRetry, onRetry, versions }: MessageListProps) => {
   const { t } = useTranslation();
   const last = messages.at(-1);
+  const answerComing = last?.role === 'assistant' && last.status === 'streaming';
+  // The renderer is fetched while the answer is awaited, so its text is laid out as it comes
+  // rather than all at once when the chunk arrives.
+  useEffect(() => {
+    if (answerComing) void import('./markdown/markdown');
+  }, [answerComing]);
   const written = (message: ChatMessage) => message.status !== 'streaming' && message.status !== 'sending';
   // Only a message the server stored can have versions.
   const versioned = versions && ((message: ChatMessage) => message.serverId !== null);
@@ -49,8 +63,8 @@ export const MessageList = ({ messages, canRetry, onRetry, versions }: MessageLi
           {message.role === 'assistant' && message.status === 'streaming' && !message.content ? (
             <span className="text-muted">{t('chat.thinking')}</span>
           ) : message.role === 'assistant' ? (
-            <div dir="auto" className="break-words" data-testid="answer">
-              <LazyMarkdown source={message.content} streaming={message.status === 'streaming'} />
+            <div dir="auto" className="answer-blocks break-words" data-testid="answer">
+              <AnswerText content={message.content} streaming={message.status === 'streaming'} />
             </div>
           ) : versions?.editing?.key === message.key ? (
             <QuestionEditor
