@@ -1,4 +1,4 @@
-import { createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
+import { createActor, fromPromise, type ActorOptions, type InspectionEvent, type Observer } from 'xstate';
 import { changeLocale, i18n, initI18n } from '../i18n';
 import { matchLocale } from '../i18n/locale';
 import { chatMachine } from '../machines/chat.machine';
@@ -45,6 +45,8 @@ export type RuntimeOptions = {
   wechat?: WechatRuntimeOptions;
   /** Leaves the app for another site (Google's consent page); default `location.assign`. */
   leavePage?: (url: string) => void;
+  /** What the chat's waits (reading a lost answer again) are timed by; tests pass a simulated clock. */
+  chatClock?: ActorOptions<typeof chatMachine>['clock'];
 };
 
 /** The theme on the page: the `dark` class drives the colour variables, colorScheme the browser's own parts. */
@@ -68,7 +70,7 @@ const readStoredPreferences = (userId: string): StoredPreferences => {
  * Creates the app's long-lived actors and gives each machine its real side effects. Everything
  * a machine does to the outside world is provided here, once, so tests can provide others.
  */
-export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => location.assign(url) }: RuntimeOptions) => {
+export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => location.assign(url), chatClock }: RuntimeOptions) => {
   const screenEvents = createScreenEvents();
 
   const app = createActor(
@@ -133,7 +135,7 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
         exchangeSettled: () => screenEvents.emit('updateChatList'),
       },
     }),
-    { inspect, input: {} },
+    { inspect, input: {}, ...(chatClock ? { clock: chatClock } : {}) },
   );
 
   const preferences = createActor(

@@ -70,7 +70,14 @@ export type ChatContext = {
   drafts: DraftBook;
   /** Stop was pressed before the server took the question: it is stopped as soon as it does. */
   stopWanted: boolean;
+  /** Times in a row the page tried to read a detached answer again without reaching the server. */
+  reattachAttempts: number;
 };
+
+/** The wait before reading a detached answer again: 1 s, doubling, never more than 30 s. */
+export const REATTACH_FIRST_MS = 1000;
+export const REATTACH_MAX_MS = 30_000;
+export const reattachDelayMs = (attempts: number): number => Math.min(REATTACH_MAX_MS, REATTACH_FIRST_MS * 2 ** Math.min(attempts, 10));
 
 /** One unsent text per place: a conversation's id, or `new:<agentId>` for a new chat. */
 export type DraftBook = Record<string, { text: string; at: number }>;
@@ -186,7 +193,7 @@ const blankConversation = (
   agentId: string,
 ): Pick<
   ChatContext,
-  'agentId' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'editing' | 'versionTarget' | 'addressPending' | 'stopWanted'
+  'agentId' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'editing' | 'versionTarget' | 'addressPending' | 'stopWanted' | 'reattachAttempts'
 > => ({
   agentId,
   conversationId: null,
@@ -199,6 +206,7 @@ const blankConversation = (
   editing: null,
   versionTarget: null,
   stopWanted: false,
+  reattachAttempts: 0,
 });
 
 const replyOf = (context: ChatContext) => context.messages.find((message) => message.key === context.replyKey);
@@ -429,6 +437,10 @@ export const chatMachine = setup({
       outgoing: null,
       messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'streaming' as const, error: null })),
     })),
+    /** Reading a detached answer again by itself, once more: the next wait is longer. */
+    countReattachAttempt: assign(({ context }) => ({ reattachAttempts: context.reattachAttempts + 1 })),
+    /** The server answered the resume call: a later loss starts waiting from the shortest wait again. */
+    forgetReattachAttempts: assign({ reattachAttempts: 0 }),
     wantStop: assign({ stopWanted: true }),
     forgetStopWish: assign({ stopWanted: false }),
     /** After Stop, the answer shows exactly what the server stored. */
@@ -486,6 +498,9 @@ export const chatMachine = setup({
         messages: updateMessage(context.messages, reply.key, () => ({ content: '', status: 'streaming' as const, error: null })),
       };
     }),
+  },
+  delays: {
+    reattachDelay: ({ context }) => reattachDelayMs(context.reattachAttempts),
   },
   guards: {
     hasSomethingToSend: ({ context }) => context.draft.trim().length > 0 || context.attachments.length > 0,
@@ -728,7 +743,7 @@ export const chatMachine = setup({
         }),
       },
       on: {
-        'stream.resumed': { actions: 'cutReply' },
+        'stream.resumed': { actions: ['cutReply', 'forgetReattachAttempts'] },
         'stream.delta': { actions: 'appendDelta' },
         'stream.ended': {
           target: 'done',
@@ -763,8 +778,16 @@ export const chatMachine = setup({
         stop: { target: 'stopping' },
       },
     },
-    /** The connection to an answer still being written is lost: it is read again when it comes back. */
+    /**
+     * The connection to an answer still being written is lost (the network, or the server
+     * restarting): it is read again when the browser is back online, when the person asks, or by
+     * itself after a wait that grows with each attempt (see `reattachDelayMs`). Reading again only
+     * ever calls resume, never sends the question.
+     */
     detached: {
+      after: {
+        reattachDelay: { target: 'resuming', actions: 'countReattachAttempt' },
+      },
       on: {
         'connection.restored': { target: 'resuming' },
         retry: { target: 'resuming' },
