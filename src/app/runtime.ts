@@ -167,7 +167,8 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     if (locale) preferences.send({ type: 'locale.changed', locale });
   };
   i18n.on('languageChanged', onLanguageChanged);
-  // An answer whose connection was lost is read again as soon as the browser is back online.
+  // An answer whose connection was lost is read again as soon as the browser is back online (and by
+  // itself after a wait, see the chat machine's `detached`).
   const onOnline = () => chat.send({ type: 'connection.restored' });
   chat.subscribe(({ context }) => {
     if (!context.conversationId) return;

@@ -378,8 +378,19 @@ describe('the chat machine: failures', () => {
       await waitFor(actor, (state) => state.matches('detached'));
     }
 
-    // The server is back: the answer goes on from where it was; a later loss waits 1 s again.
+    // The server answers, but nobody writes the answer any more (left by the server that stopped):
+    // no new text, so the waits stay long.
     clock.increment(30_000);
+    const orphaned = await resumeCall(resumes);
+    resumes += 1;
+    orphaned.emit({ type: 'resume', messageId: 'm-reply', offset: 4 });
+    orphaned.fail('incomplete');
+    await waitFor(actor, (state) => state.matches('detached'));
+    clock.increment(29_999);
+    expect(actor.getSnapshot().matches('detached')).toBe(true);
+
+    // The answer is written again: it goes on from where it was; a later loss waits 1 s again.
+    clock.increment(1);
     const back = await resumeCall(resumes);
     back.emit({ type: 'resume', messageId: 'm-reply', offset: 4 });
     back.emit({ type: 'delta', messageId: 'm-reply', text: ' upon' });

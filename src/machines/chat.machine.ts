@@ -77,6 +77,10 @@ export type ChatContext = {
 /** The wait before reading a detached answer again: 1 s, doubling, never more than 30 s. */
 export const REATTACH_FIRST_MS = 1000;
 export const REATTACH_MAX_MS = 30_000;
+/**
+ * An answer left `streaming` by a server that stopped gives no new text when read again: the
+ * waits keep growing for it, until a sweep stores it as it ended.
+ */
 export const reattachDelayMs = (attempts: number): number => Math.min(REATTACH_MAX_MS, REATTACH_FIRST_MS * 2 ** Math.min(attempts, 10));
 
 /** One unsent text per place: a conversation's id, or `new:<agentId>` for a new chat. */
@@ -439,7 +443,7 @@ export const chatMachine = setup({
     })),
     /** Reading a detached answer again by itself, once more: the next wait is longer. */
     countReattachAttempt: assign(({ context }) => ({ reattachAttempts: context.reattachAttempts + 1 })),
-    /** The server answered the resume call: a later loss starts waiting from the shortest wait again. */
+    /** Text came again: a later loss starts waiting from the shortest wait again. */
     forgetReattachAttempts: assign({ reattachAttempts: 0 }),
     wantStop: assign({ stopWanted: true }),
     forgetStopWish: assign({ stopWanted: false }),
@@ -743,8 +747,9 @@ export const chatMachine = setup({
         }),
       },
       on: {
-        'stream.resumed': { actions: ['cutReply', 'forgetReattachAttempts'] },
-        'stream.delta': { actions: 'appendDelta' },
+        'stream.resumed': { actions: 'cutReply' },
+        // New text: the answer is being written again, so a later loss starts from the shortest wait.
+        'stream.delta': { actions: ['appendDelta', 'forgetReattachAttempts'] },
         'stream.ended': {
           target: 'done',
           actions: ['completeReply', { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) }],

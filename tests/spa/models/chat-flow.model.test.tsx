@@ -765,7 +765,7 @@ const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
     detached: async (state) => {
       await checkPage(world(), state);
       checkNoNewVersion(world());
-      expect(screen.getByText('Connection lost. The answer is still being written; it continues here when you are back online.')).toBeInTheDocument();
+      expect(screen.getByText('Connection lost. The answer is still being written; it continues here as soon as the connection is back.')).toBeInTheDocument();
       await checkKeptAnswer(world(), 'The answer is incomplete');
     },
     stopping: async (state) => {
