@@ -5,7 +5,7 @@ export const FIRST_STEP = 8_000;
 const MIN_STEP = 1_000;
 const MAX_STEP = 200_000;
 /** The work one step may cost the page (render, layout, paint): well inside a 50 ms task. */
-export const STEP_BUDGET_MS = 24;
+export const STEP_BUDGET_MS = 30;
 
 export type FrameScheduler = {
   /** Runs `next` before the next paint. */
