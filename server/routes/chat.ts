@@ -52,7 +52,7 @@ const resumeClosing = (answer: Pick<LiveAnswer, 'questionId' | 'messageId'>): Cl
  * relay: the answer goes on for its other readers and is stored all the same.
  *
  * Text is not sent a piece at a time: what arrives while a write is still under way (a slow
- * socket), or within `deltaBatchMs` of the last write, goes out as one delta event. A fast model
+ * socket), or within `sseDeltaBatchMs` of its arrival, goes out as one delta event. A fast model
  * then costs a few events a frame instead of one per token, and a reader that cannot keep up
  * gets bigger events instead of a growing queue. Pending text always goes before any other
  * event, in order, so offsets stay exact.
