@@ -70,7 +70,7 @@ export type ChatContext = {
   drafts: DraftBook;
   /** Stop was pressed before the server took the question: it is stopped as soon as it does. */
   stopWanted: boolean;
-  /** Times in a row the page tried to read a detached answer again without reaching the server. */
+  /** Times in a row the page read a detached answer again by itself without getting new text. */
   reattachAttempts: number;
 };
 
