@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../machines/chat.machine';
 import { MessageAttachments } from './attachment-list';
@@ -8,10 +8,20 @@ import { LazyMarkdown } from './markdown/lazy-markdown';
 import { QuestionEditor, VersionSwitcher } from './message-versions';
 import { usePacedText } from './use-paced-text';
 
-/** An answer as markdown; one still arriving is painted within the frame budget. */
+/**
+ * An answer as markdown; one still arriving is painted within the frame budget. Once text came
+ * faster than the page could paint it, the answer's blocks out of view are no longer laid out
+ * (`.answer-blocks`): that makes a burst cheap, but costs a steady stream more than it saves.
+ */
 const AnswerText = ({ content, streaming }: { content: string; streaming: boolean }) => {
   const shown = usePacedText(content, streaming);
-  return <LazyMarkdown source={shown} streaming={streaming || shown !== content} />;
+  const [burst, setBurst] = useState(false);
+  if (shown !== content && !burst) setBurst(true);
+  return (
+    <div className={burst ? 'answer-blocks' : undefined}>
+      <LazyMarkdown source={shown} streaming={streaming || shown !== content} />
+    </div>
+  );
 };
 
 /** What can be done to sent messages: edit a question, ask for a new answer, show another version. */
@@ -63,7 +73,7 @@ export const MessageList = ({ messages, canRetry, onRetry, versions }: MessageLi
           {message.role === 'assistant' && message.status === 'streaming' && !message.content ? (
             <span className="text-muted">{t('chat.thinking')}</span>
           ) : message.role === 'assistant' ? (
-            <div dir="auto" className="answer-blocks break-words" data-testid="answer">
+            <div dir="auto" className="break-words" data-testid="answer">
               <AnswerText content={message.content} streaming={message.status === 'streaming'} />
             </div>
           ) : versions?.editing?.key === message.key ? (

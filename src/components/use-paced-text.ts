@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 
 /** Characters shown in the first step of a catch-up, before the page's pace is known. */
 export const FIRST_STEP = 8_000;
@@ -49,21 +49,25 @@ export const usePacedText = (text: string, arriving: boolean, frames: FrameSched
 
   const extended = text.startsWith(painted);
   const visible = extended && text.length - painted.length > step ? text.slice(0, painted.length + step) : text;
+  // All of it is shown: the next steps start from here (set while rendering, so nothing renders twice).
+  if (visible === text && painted !== text) setPainted(text);
 
+  /** The size the last step's cost calls for, taken with the next step (so each frame renders once). */
+  const measuredStep = useRef(FIRST_STEP);
   useLayoutEffect(() => {
-    if (visible === painted) return undefined;
+    if (visible === text) return undefined;
     return frames.frame(() => {
+      setStep(measuredStep.current);
       setPainted(visible);
-      if (visible === text) return;
-      // The next step is rendered now; what it costs, layout and paint included, sets the one after.
+      // The next step is rendered now; what it costs, layout and paint included, sizes the one after.
       const started = performance.now();
-      const chars = Math.min(step, text.length - visible.length);
+      const chars = Math.min(measuredStep.current, text.length - visible.length);
       frames.afterFrame(() => {
         const perChar = Math.max(performance.now() - started, 1) / chars;
-        setStep(Math.round(Math.min(MAX_STEP, Math.max(MIN_STEP, STEP_BUDGET_MS / perChar))));
+        measuredStep.current = Math.round(Math.min(MAX_STEP, Math.max(MIN_STEP, STEP_BUDGET_MS / perChar)));
       });
     });
-  }, [visible, painted, text, step, frames]);
+  }, [visible, text, frames]);
 
   return visible;
 };
