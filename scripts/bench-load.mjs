@@ -1,4 +1,4 @@
-// The load figures of `npm run bench` (e): 20, 100 and 300 visitors at the same moment, each creating
+// The load figures of `npm run bench` (f): 20, 100 and 300 visitors at the same moment, each creating
 // a conversation and asking once, against one server started as `npm start` starts it (its second
 // command, on a fresh DATA_DIR), with answers from a fake OpenAI-compatible model on 127.0.0.1 that
 // holds every answer open until the whole round has its first event. Measured:
@@ -320,18 +320,18 @@ const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a'
 const row = (name, value, target, ok) => console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name.padEnd(52)} ${value.padStart(12)}   target ${target}`);
 
 export function printLoad(label, { app, raw }) {
-  console.log(`\n(e) load on ${label}: visitors at once, each creating a conversation and asking once (fake model on 127.0.0.1)`);
+  console.log(`\n(f) load on ${label}: visitors at once, each creating a conversation and asking once (fake model on 127.0.0.1)`);
   for (const [index, figure] of app.figures.entries()) {
     const base = raw.figures[index];
     const target = figure.count >= 300 ? TARGETS.p99At300 : figure.count <= 20 ? TARGETS.p99At20 : null;
-    const name = `(e) ${label}, ${figure.count} at once: time to first event p99`;
+    const name = `(f) ${label}, ${figure.count} at once: time to first event p99`;
     if (target === null) console.log(`      ${name.padEnd(52)} ${ms(figure.p99).padStart(12)}   (no target)`);
     else row(name, ms(figure.p99), `≤ ${target} ms`, figure.p99 <= target);
     // Above the idle baseline: the lower of the server's memory after the warm-up and just before this round.
     const idle = Math.min(app.idleRss, figure.rssBefore);
     const perStream = (figure.openRss - idle) / figure.count / MB;
-    row(`(e) ${label}, ${figure.count} at once: memory per open stream`, `${perStream.toFixed(2)} MB`, `≤ ${TARGETS.mbPerStream} MB`, perStream <= TARGETS.mbPerStream);
-    row(`(e) ${label}, ${figure.count} at once: errors`, String(figure.errors), '0', figure.errors === 0);
+    row(`(f) ${label}, ${figure.count} at once: memory per open stream`, `${perStream.toFixed(2)} MB`, `≤ ${TARGETS.mbPerStream} MB`, perStream <= TARGETS.mbPerStream);
+    row(`(f) ${label}, ${figure.count} at once: errors`, String(figure.errors), '0', figure.errors === 0);
     console.log(
       `      p50 ${ms(figure.p50)}, p99 ${ms(figure.p99)}; raw baseline p50 ${ms(base.p50)}, p99 ${ms(base.p99)}; ` +
         `ratio p99 ${(figure.p99 / base.p99).toFixed(1)}×; server memory ${(figure.openRss / MB).toFixed(0)} MB open, ` +
@@ -344,7 +344,7 @@ export function printLoad(label, { app, raw }) {
 
 /** Both databases, as `npm run bench` prints them. */
 export async function runLoadSection({ rounds = ROUNDS, only = null } = {}) {
-  console.log(`\n(e) server started as \`${startCommand().text}\`; load average before: ${loadavg().map((v) => v.toFixed(2)).join(', ')}`);
+  console.log(`\n(f) server started as \`${startCommand().text}\`; load average before: ${loadavg().map((v) => v.toFixed(2)).join(', ')}`);
   if (only !== 'postgres') printLoad('embedded database', await loadFigures({ rounds }));
   if (only === 'pglite') return;
   const given = process.env.BENCH_DATABASE_URL;

@@ -18,6 +18,8 @@ const TOKEN_CHARS = 4;
 /** The answer's last piece: its own SSE delta, so both the page and the baseline can spot it. */
 const MARKER = 'End of the bench answer 7f3a9c.';
 const STREAM_TIMEOUT_MS = 60_000;
+/** Runs of the relay figures (no browser) of which the median is shown. */
+const RELAY_RUNS = 5;
 
 const CHAT_PATH = '/api/workflow/sse/agent/chat';
 const CREATE_PATH = '/api/workflow/im/conversation/create';
@@ -364,6 +366,189 @@ export const streamingFigures = async ({ spaDir, launchBrowser, root }) => {
   } finally {
     await browser.close();
     await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+/**
+ * A fake OpenAI-compatible model endpoint that sends `answer` in 4-character tokens, then the
+ * marker, as fast as it can: `unthrottled` writes one SSE chunk per token, waiting only for the
+ * socket to drain; `burst` writes the whole stream at once, as a buffering proxy flushes it.
+ * Each run records when the first and the last token left the endpoint.
+ */
+export const fakeModelEndpoint = async (answer) => {
+  const { createServer } = await import('node:http');
+  const tokens = [];
+  for (let at = 0; at < answer.length; at += TOKEN_CHARS) tokens.push(answer.slice(at, at + TOKEN_CHARS));
+  tokens.push(MARKER);
+  const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: 'bench', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const lines = tokens.map((token) => chunk({ content: token }));
+  const ending = `${chunk({}, 'stop')}data: [DONE]\n\n`;
+  const endpoint = { mode: 'unthrottled', tokens: tokens.length, runs: [], url: '' };
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', async () => {
+      const run = { mode: endpoint.mode, firstSentAt: 0, lastSentAt: 0 };
+      endpoint.runs.push(run);
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      if (endpoint.mode === 'burst') {
+        run.firstSentAt = now();
+        response.end(lines.join('') + ending);
+        run.lastSentAt = now();
+        return;
+      }
+      for (let index = 0; index < lines.length; index += 1) {
+        const flowing = response.write(lines[index]);
+        if (index === 0) run.firstSentAt = now();
+        if (!flowing) await new Promise((drained) => response.once('drain', drained));
+      }
+      run.lastSentAt = now();
+      response.end(ending);
+    });
+  });
+  await new Promise((listening) => server.listen(0, '127.0.0.1', listening));
+  endpoint.url = `http://127.0.0.1:${server.address().port}/v1`;
+  endpoint.close = () => new Promise((closed) => server.close(closed));
+  return endpoint;
+};
+
+/** The chat stream read by a plain fetch in this process (the endpoint's clock): when the marker arrived, and what it took. */
+export const relayedByServer = async (serverUrl) => {
+  const headers = { 'content-type': 'application/json', 'x-visitor-id': crypto.randomUUID() };
+  const created = await fetch(`${serverUrl}${CREATE_PATH}`, { method: 'POST', headers, body: JSON.stringify({ sourceId: AGENT }) });
+  const conversationId = (await created.json()).data.conversationId;
+  const response = await fetch(`${serverUrl}${CHAT_PATH}`, {
+    method: 'POST',
+    headers: { ...headers, accept: 'text/event-stream' },
+    body: JSON.stringify({ conversationId, agentId: AGENT, text: 'Please write the whole plan.' }),
+    signal: AbortSignal.timeout(STREAM_TIMEOUT_MS),
+  });
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let tail = '';
+  let bytes = 0;
+  let events = 0;
+  let markerAt = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    const text = decoder.decode(value, { stream: true });
+    events += text.split('data: {"type":"delta"').length - 1;
+    tail = (tail + text).slice(-400);
+    if (!markerAt && tail.includes(MARKER)) markerAt = now();
+  }
+  return { markerAt, bytes, events };
+};
+
+/** The baseline: the endpoint's stream read and parsed by a plain fetch here, with no server between. */
+export const readDirectly = async (endpointUrl) => {
+  const response = await fetch(`${endpointUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let markerAt = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    const lines = buffer.split('\n');
+    buffer = lines.pop();
+    for (const line of lines) {
+      if (!line.startsWith('data: {')) continue;
+      const content = JSON.parse(line.slice(6)).choices[0].delta.content ?? '';
+      if (!markerAt && content.includes(MARKER)) markerAt = now();
+    }
+  }
+  return { markerAt };
+};
+
+/** Runs `measure` `times` times; the run with the median `by`. */
+const medianRun = async (times, measure, by) => {
+  const runs = [];
+  for (let index = 0; index < times; index += 1) runs.push(await measure());
+  return runs.sort((a, b) => by(a) - by(b))[Math.floor(times / 2)];
+};
+
+/**
+ * The fast-model figures: the real server relaying a fake OpenAI-compatible endpoint that sends
+ * the 100 kB answer unthrottled, then in one burst. For each: the server's relay lag (a plain
+ * fetch here, on the endpoint's clock), then the chat screen in Chromium (last token painted
+ * after the endpoint sent it, longest main-thread task).
+ */
+export const fastModelFigures = async ({
+  spaDir,
+  launchBrowser,
+  root,
+  modes = ['unthrottled', 'burst'],
+  /** Optional: called before the question is sent; what it returns is called once the last token is painted (a profiler, say). */
+  aroundPage,
+}) => {
+  const { startServer } = await tsImport(join(root, 'server', 'start.ts'), import.meta.url);
+  const { generousLimits } = await tsImport(join(root, 'tests', 'load', 'generous-limits.ts'), import.meta.url);
+  const answer = benchAnswer();
+  const endpoint = await fakeModelEndpoint(answer);
+  const dataDir = mkdtempSync(join(tmpdir(), 'kraken-bench-'));
+  const server = await startServer({
+    dataDir,
+    host: '127.0.0.1',
+    env: { LLM_BASE_URL: endpoint.url, LLM_MODEL: 'bench-fake', DATABASE_URL: '' },
+    config: generousLimits,
+    spaDir,
+    log: () => undefined,
+  });
+  const browser = await launchBrowser();
+  const figures = { answerChars: answer.length, tokens: endpoint.tokens };
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript(() => localStorage.setItem('umi_locale', 'en-US'));
+    await context.addInitScript(instrument);
+    for (const mode of modes) {
+      endpoint.mode = mode;
+      // Median of a few runs: the relay is cheap to measure, and a run may meet a busy machine.
+      const direct = await medianRun(RELAY_RUNS, async () => ({ ...(await readDirectly(endpoint.url)), run: endpoint.runs.at(-1) }), (read) => read.markerAt - read.run.lastSentAt);
+      const relay = await medianRun(RELAY_RUNS, async () => ({ ...(await relayedByServer(server.url)), run: endpoint.runs.at(-1) }), (read) => read.markerAt - read.run.lastSentAt);
+      const relayRun = relay.run;
+
+      const page = await context.newPage();
+      page.on('pageerror', (error) => console.error('page error:', error.message));
+      await page.goto(`${server.url}/chat`);
+      const box = page.getByRole('textbox', { name: /Ask anything/ });
+      await box.waitFor();
+      const offset = await clockOffset(page);
+      await box.fill('Please write the whole plan.');
+      await page.evaluate(watchForMarker, MARKER);
+      const profiled = await aroundPage?.(page);
+      await box.press('Enter');
+      await page.waitForFunction(() => Boolean(window.__bench.paintAt), undefined, { timeout: STREAM_TIMEOUT_MS, polling: 100 });
+      await profiled?.();
+      const app = await page.evaluate(() => {
+        const bench = window.__bench;
+        return {
+          paintAt: bench.paintAt,
+          noLongTask: Boolean(bench.noLongTask),
+          longTasks: bench.longTasks.filter((task) => task.start >= bench.watchFrom).map((task) => task.duration),
+        };
+      });
+      const appRun = endpoint.runs.at(-1);
+      await page.close();
+      figures[mode] = {
+        relayLag: relay.markerAt - relayRun.lastSentAt,
+        directLag: direct.markerAt - direct.run.lastSentAt,
+        relayEvents: relay.events,
+        relayBytes: relay.bytes,
+        sendMs: relayRun.lastSentAt - relayRun.firstSentAt,
+        paintLag: app.paintAt - offset.offset - appRun.lastSentAt,
+        longTasks: app.longTasks,
+        noLongTask: app.noLongTask,
+        offset,
+      };
+    }
+    return figures;
+  } finally {
+    await browser.close();
+    await server.close();
+    await endpoint.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 };

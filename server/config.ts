@@ -74,6 +74,8 @@ export type ServerConfig = {
    */
   loginSlowdownMaxMs: number;
   sseHeartbeatMs: number;
+  /** How long a reader's text may wait to be joined by more into one delta event (see server/routes/delta-batcher.ts). */
+  sseDeltaBatchMs: number;
   /**
    * How many reverse proxies in front of the server add to X-Forwarded-For; 0 ignores the header.
    * The client address is the entry that many places from the right (server/http/client-address.ts).
@@ -164,6 +166,7 @@ export const defaultConfig: ServerConfig = {
   loginWindowMs: 60 * 1000,
   loginSlowdownMaxMs: 3000,
   sseHeartbeatMs: 15 * 1000,
+  sseDeltaBatchMs: 8,
   trustProxy: 0,
   visitorQuotas: { questionsPerMinute: 20, questionsPerDay: 200, uploadBytesPerDay: 100 * MB, storedBytes: 500 * MB },
   userQuotas: { questionsPerMinute: 60, questionsPerDay: 2000, uploadBytesPerDay: 500 * MB, storedBytes: 2048 * MB },
@@ -265,6 +268,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     loginWindowMs: positiveNumber(env, 'LOGIN_WINDOW_SECONDS', defaultConfig.loginWindowMs / 1000) * 1000,
     loginSlowdownMaxMs: positiveNumber(env, 'LOGIN_SLOWDOWN_MAX_MS', defaultConfig.loginSlowdownMaxMs),
     sseHeartbeatMs: defaultConfig.sseHeartbeatMs,
+    sseDeltaBatchMs: defaultConfig.sseDeltaBatchMs,
     trustProxy: proxyHops(env.TRUST_PROXY),
     visitorQuotas: identityQuotasFromEnv(env, 'VISITOR', defaultConfig.visitorQuotas),
     userQuotas: identityQuotasFromEnv(env, 'USER', defaultConfig.userQuotas),

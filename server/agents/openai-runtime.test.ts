@@ -53,7 +53,7 @@ describe('OpenAI-compatible runtime', () => {
     seen.length = 0;
     const runtime = createOpenAiRuntime({ baseUrl, apiKey: 'sk-test', model: 'test-model' });
     const pieces = await collect(runtime.streamAnswer({ agent, history, signal: new AbortController().signal }));
-    expect(pieces).toEqual(['Hel', 'lo', '!']);
+    expect(pieces.join('')).toBe('Hello!');
     expect(seen[0]!.path).toBe('/v1/chat/completions');
     expect(seen[0]!.headers.authorization).toBe('Bearer sk-test');
     expect(seen[0]!.body).toEqual({
@@ -62,6 +62,32 @@ describe('OpenAI-compatible runtime', () => {
       stream_options: { include_usage: true },
       messages: [{ role: 'system', content: 'You write posts.' }, ...history],
     });
+  });
+
+  it('hands on the text of one burst of thousands of tokens as a few pieces, every character in order', async () => {
+    const tokens = Array.from({ length: 5000 }, (_, index) => `t${index} `);
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // A buffering proxy flushes the whole answer at once; a line may be cut between two reads.
+      const body = tokens.map((token) => chunk(token)).join('') + chunk('', 'stop') + 'data: [DONE]\n\n';
+      res.end(body);
+    };
+    const pieces = await collect(createOpenAiRuntime({ baseUrl, model: 'm' }).streamAnswer({ agent, history, signal: new AbortController().signal }));
+    expect(pieces.join('')).toBe(tokens.join(''));
+    expect(pieces.length).toBeLessThan(tokens.length / 50);
+  });
+
+  it('keeps the text that came in the same read as a failure, then fails', async () => {
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(chunk('Half ') + chunk('an answer') + 'data: {"error":{"message":"overloaded"}}\n\n');
+    };
+    const pieces: string[] = [];
+    const reading = (async () => {
+      for await (const piece of createOpenAiRuntime({ baseUrl, model: 'm' }).streamAnswer({ agent, history, signal: new AbortController().signal })) pieces.push(piece);
+    })();
+    await expect(reading).rejects.toThrow(/overloaded/);
+    expect(pieces.join('')).toBe('Half an answer');
   });
 
   it('sends no Authorization header without a key', async () => {

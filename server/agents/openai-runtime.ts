@@ -58,7 +58,11 @@ async function describeFailure(response: Response): Promise<string> {
   return text.slice(0, 300);
 }
 
-/** Parses the SSE body: `data: {json}` lines until `data: [DONE]`. */
+/**
+ * Parses the SSE body: `data: {json}` lines until `data: [DONE]`. The text of all the complete
+ * lines of one network read is handed on as one piece: a model (or a buffering proxy) that sends
+ * thousands of tokens at once costs one step downstream, not one per token.
+ */
 async function* readDeltas(body: ReadableStream<Uint8Array>, signal: AbortSignal, onUsage?: (usage: TokenUsage) => void): AsyncIterable<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -79,27 +83,14 @@ async function* readDeltas(body: ReadableStream<Uint8Array>, signal: AbortSignal
       if (signal.aborted) return;
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
-      let newline: number;
-      while ((newline = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, newline).replace(/\r$/, '');
-        buffer = buffer.slice(newline + 1);
-        if (!line.startsWith('data:')) continue;
-        const data = line.slice(5).trim();
-        if (data === '[DONE]') return;
-        if (!data) continue;
-        let chunk: Chunk;
-        try {
-          chunk = JSON.parse(data) as Chunk;
-        } catch {
-          throw new AgentError('The model service sent a malformed stream.');
-        }
-        if (chunk.error) throw new AgentError(`The model service failed: ${chunk.error.message ?? 'unknown error'}.`);
-        const usage = usageOf(chunk.usage);
-        if (usage) onUsage?.(usage);
-        const choice = chunk.choices?.[0];
-        if (choice?.delta?.content) yield choice.delta.content;
-        if (choice?.finish_reason) finished = true;
-      }
+      const read = readLines(buffer);
+      buffer = read.rest;
+      if (read.usage) onUsage?.(read.usage);
+      // The text before a failure or the end in the same read is still part of the answer.
+      if (read.text) yield read.text;
+      if (read.failure) throw read.failure;
+      if (read.finished) finished = true;
+      if (read.done) return;
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
@@ -110,4 +101,42 @@ async function* readDeltas(body: ReadableStream<Uint8Array>, signal: AbortSignal
     }
   }
   if (!signal.aborted && !finished) throw new AgentError('The model service closed the stream before the answer was complete.');
+}
+
+type ReadLines = { text: string; rest: string; finished: boolean; done: boolean; failure: AgentError | null; usage: TokenUsage | null };
+
+/** The text of the complete lines in `buffer`, up to `[DONE]` or a failure; `rest` is the unfinished line. */
+function readLines(buffer: string): ReadLines {
+  const result: ReadLines = { text: '', rest: '', finished: false, done: false, failure: null, usage: null };
+  let start = 0;
+  let newline: number;
+  while ((newline = buffer.indexOf('\n', start)) >= 0) {
+    const line = buffer.slice(start, newline).replace(/\r$/, '');
+    start = newline + 1;
+    if (!line.startsWith('data:')) continue;
+    const data = line.slice(5).trim();
+    if (data === '[DONE]') {
+      result.done = true;
+      return result;
+    }
+    if (!data) continue;
+    let chunk: Chunk;
+    try {
+      chunk = JSON.parse(data) as Chunk;
+    } catch {
+      result.failure = new AgentError('The model service sent a malformed stream.');
+      return result;
+    }
+    if (chunk.error) {
+      result.failure = new AgentError(`The model service failed: ${chunk.error.message ?? 'unknown error'}.`);
+      return result;
+    }
+    const usage = usageOf(chunk.usage);
+    if (usage) result.usage = usage;
+    const choice = chunk.choices?.[0];
+    if (choice?.delta?.content) result.text += choice.delta.content;
+    if (choice?.finish_reason) result.finished = true;
+  }
+  result.rest = buffer.slice(start);
+  return result;
 }

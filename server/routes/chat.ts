@@ -7,6 +7,7 @@ import { ownerOf, type Owner } from '../http/caller';
 import { clientAddress } from '../http/client-address';
 import { preferredLanguage } from '../http/language';
 import { defineRoute, type AppEnv } from '../http/route';
+import { deltaBatcher } from './delta-batcher';
 import { questionQuotas } from '../limits/identity-quotas';
 import { spend } from '../limits/quotas';
 import { startGeneration } from '../services/answer-generation';
@@ -46,9 +47,15 @@ const resumeClosing = (answer: Pick<LiveAnswer, 'questionId' | 'messageId'>): Cl
   outcome.status === 'incomplete' ? { type: 'incomplete', messageId: answer.messageId } : chatClosing(answer)(outcome);
 
 /**
- * Relays one answer to one reader: `first`, the text from `offset`, each piece as it is written,
+ * Relays one answer to one reader: `first`, the text from `offset`, the text as it is written,
  * then how it ended. The reader leaving (a reload, a closed tab, a lost network) only ends this
  * relay: the answer goes on for its other readers and is stored all the same.
+ *
+ * Text is not sent a piece at a time: what arrives while a write is still under way (a slow
+ * socket), or within `sseDeltaBatchMs` of its arrival, goes out as one delta event. A fast model
+ * then costs a few events a frame instead of one per token, and a reader that cannot keep up
+ * gets bigger events instead of a growing queue. Pending text always goes before any other
+ * event, in order, so offsets stay exact.
  */
 function relay(services: Services, stream: SSEStreamingApi, answer: LiveAnswer, offset: number, first: (offset: number) => ChatEvent, closing: Closing) {
   return new Promise<void>((resolve) => {
@@ -57,6 +64,15 @@ function relay(services: Services, stream: SSEStreamingApi, answer: LiveAnswer, 
       queue = queue.then(() => stream.write(text)).catch(() => {});
     };
     const send = (event: ChatEvent) => write(`data: ${JSON.stringify(event)}\n\n`);
+    const deltas = deltaBatcher((text) => {
+      send({ type: 'delta', messageId: answer.messageId, text });
+      return queue;
+    }, services.config.sseDeltaBatchMs);
+    /** Any other event goes after the text that came before it. */
+    const sendAfterText = (event: ChatEvent) => {
+      deltas.flush();
+      send(event);
+    };
     const heartbeat = setInterval(() => write(': ping\n\n'), services.config.sseHeartbeatMs);
     let unfollow = () => {};
     let over = false;
@@ -64,6 +80,7 @@ function relay(services: Services, stream: SSEStreamingApi, answer: LiveAnswer, 
       if (over) return;
       over = true;
       clearInterval(heartbeat);
+      deltas.flush();
       unfollow();
       void queue.then(() => resolve());
     };
@@ -71,11 +88,11 @@ function relay(services: Services, stream: SSEStreamingApi, answer: LiveAnswer, 
     const tell = (update: AnswerUpdate) => {
       if (over) return;
       if (update.type === 'delta') {
-        send({ type: 'delta', messageId: answer.messageId, text: update.text });
+        deltas.add(update.text);
         return;
       }
       const last = closing(update.outcome);
-      if (last) send(last);
+      if (last) sendAfterText(last);
       close();
     };
     // The text from the offset and every later piece come in order; what comes before the offset

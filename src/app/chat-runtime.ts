@@ -1,4 +1,4 @@
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, type ActorOptions, type AnyActorLogic } from 'xstate';
 import { chatMachine } from '../machines/chat.machine';
 import { createChatStreamActor, type ChatTransport, type ResumeTransport } from '../machines/chat-stream.actor';
 import type { DraftBook } from '../machines/draft-book';
@@ -30,9 +30,11 @@ export type ChatWiring = {
   screenEvents: ScreenEvents;
   inspect: RuntimeOptions['inspect'];
   persistDrafts: (drafts: DraftBook) => void;
+  /** What the chat's waits (reading a lost answer again) are timed by; tests pass a simulated clock. */
+  clock?: ActorOptions<AnyActorLogic>['clock'];
 };
 
-export const createChatActor = ({ navigate, screenEvents, inspect, persistDrafts }: ChatWiring) =>
+export const createChatActor = ({ navigate, screenEvents, inspect, persistDrafts, clock }: ChatWiring) =>
   createActor(
     chatMachine.provide({
       actors: {
@@ -58,7 +60,7 @@ export const createChatActor = ({ navigate, screenEvents, inspect, persistDrafts
         exchangeSettled: () => screenEvents.emit('updateChatList'),
       },
     }),
-    { inspect, input: {} },
+    { inspect, input: {}, ...(clock ? { clock } : {}) },
   );
 
 export type ChatActor = ReturnType<typeof createChatActor>;

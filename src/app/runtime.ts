@@ -1,4 +1,4 @@
-import { createActor, fromPromise, fromTransition, type InspectionEvent, type Observer } from 'xstate';
+import { createActor, fromPromise, fromTransition, type ActorOptions, type AnyActorLogic, type InspectionEvent, type Observer } from 'xstate';
 import { changeLocale, i18n, initI18n } from '../i18n';
 import { matchLocale } from '../i18n/locale';
 import { appMachine } from '../machines/app.machine';
@@ -33,6 +33,8 @@ export type RuntimeOptions = {
   wechat?: WechatRuntimeOptions;
   /** Leaves the app for another site (Google's consent page); default `location.assign`. */
   leavePage?: (url: string) => void;
+  /** What the chat's waits (reading a lost answer again) are timed by; tests pass a simulated clock. */
+  chatClock?: ActorOptions<AnyActorLogic>['clock'];
 };
 
 /** The theme on the page: the `dark` class drives the colour variables, colorScheme the browser's own parts. */
@@ -56,7 +58,7 @@ const readStoredPreferences = (userId: string): StoredPreferences => {
  * Creates the app's long-lived actors and gives each machine its real side effects. Everything
  * a machine does to the outside world is provided here, once, so tests can provide others.
  */
-export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => location.assign(url) }: RuntimeOptions) => {
+export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => location.assign(url), chatClock }: RuntimeOptions) => {
   const screenEvents = createScreenEvents();
 
   const app = createActor(
@@ -104,7 +106,7 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
   };
   const attachChat = (create: typeof createChatActor): ChatActor => {
     if (chat) return chat;
-    const created = create({ navigate, screenEvents, inspect, persistDrafts });
+    const created = create({ navigate, screenEvents, inspect, persistDrafts, ...(chatClock ? { clock: chatClock } : {}) });
     chat = created;
     created.subscribe(({ context }) => {
       homeDraft.send({ type: 'change', text: draftIn(context.drafts, homeScope) });
@@ -171,7 +173,8 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     if (locale) preferences.send({ type: 'locale.changed', locale });
   };
   i18n.on('languageChanged', onLanguageChanged);
-  // An answer whose connection was lost is read again as soon as the browser is back online.
+  // An answer whose connection was lost is read again as soon as the browser is back online (and by
+  // itself after a wait, see the chat machine's `detached`).
   const onOnline = () => chat?.send({ type: 'connection.restored' });
 
   const toast = (input: ToastInput): void => {

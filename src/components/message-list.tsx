@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../machines/chat.machine';
 import { AnswerFeedbackButtons, type AnswerFeedbackRef } from './answer-feedback';
@@ -7,6 +8,23 @@ import { CopyTextButton } from './copy-text-button';
 import { LazyMarkdown } from './markdown/lazy-markdown';
 import { QuestionEditor, VersionSwitcher } from './message-versions';
 import { MessageTime } from './message-time';
+import { usePacedText } from './use-paced-text';
+
+/**
+ * An answer as markdown; one still arriving is painted within the frame budget. Once text came
+ * faster than the page could paint it, the answer's blocks out of view are no longer laid out
+ * (`.answer-blocks`): that makes a burst cheap, but costs a steady stream more than it saves.
+ */
+const AnswerText = ({ content, streaming }: { content: string; streaming: boolean }) => {
+  const shown = usePacedText(content, streaming);
+  const [burst, setBurst] = useState(false);
+  if (shown !== content && !burst) setBurst(true);
+  return (
+    <div className={burst ? 'answer-blocks' : undefined}>
+      <LazyMarkdown source={shown} streaming={streaming || shown !== content} />
+    </div>
+  );
+};
 
 /** What can be done to sent messages: edit a question, ask for a new answer, show another version. */
 export type MessageVersionActions = {
@@ -48,6 +66,12 @@ const TokenUsageLine = ({ usage }: { usage: NonNullable<ChatMessage['usage']> })
 export const MessageList = ({ messages, canRetry, onRetry, versions, feedback }: MessageListProps) => {
   const { t } = useTranslation();
   const last = messages.at(-1);
+  const answerComing = last?.role === 'assistant' && last.status === 'streaming';
+  // The renderer is fetched while the answer is awaited, so its text is laid out as it comes
+  // rather than all at once when the chunk arrives.
+  useEffect(() => {
+    if (answerComing) void import('./markdown/markdown');
+  }, [answerComing]);
   const written = (message: ChatMessage) => message.status !== 'streaming' && message.status !== 'sending';
   // Only a message the server stored can have versions.
   const versioned = versions && ((message: ChatMessage) => message.serverId !== null);
@@ -65,7 +89,7 @@ export const MessageList = ({ messages, canRetry, onRetry, versions, feedback }:
             <span className="text-muted">{t('chat.thinking')}</span>
           ) : message.role === 'assistant' ? (
             <div dir="auto" className="break-words" data-testid="answer">
-              <LazyMarkdown source={message.content} streaming={message.status === 'streaming'} />
+              <AnswerText content={message.content} streaming={message.status === 'streaming'} />
             </div>
           ) : versions?.editing?.key === message.key ? (
             <QuestionEditor

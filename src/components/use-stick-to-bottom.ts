@@ -33,5 +33,16 @@ export const useStickToBottom = <T extends HTMLElement>(content: unknown) => {
     if (box && stuck.current) box.scrollTop = box.scrollHeight;
   }, [content]);
 
+  // Content also grows between updates (an answer painted over several frames, a picture loaded).
+  useEffect(() => {
+    const box = ref.current;
+    if (!box || typeof ResizeObserver !== 'function') return undefined;
+    const observer = new ResizeObserver(() => {
+      if (stuck.current) box.scrollTop = box.scrollHeight;
+    });
+    for (const child of box.children) observer.observe(child);
+    return () => observer.disconnect();
+  }, [content]);
+
   return { ref, atBottom, onScroll, jumpToLatest };
 };

@@ -73,6 +73,18 @@ describe('the chat stream actor', () => {
     expect(reports).toHaveLength(4);
   });
 
+  it('turns thousands of deltas arriving within one frame into one update of the answer', () => {
+    const frames = manualFrames();
+    const { transport, driven } = drivenTransport();
+    const { reports } = runStream(transport, frames.schedule);
+    driven.emit(start);
+    const tokens = Array.from({ length: 5000 }, (_, index) => `t${index} `);
+    for (const token of tokens) driven.emit(delta(token));
+    expect(frames.waiting).toHaveLength(1);
+    frames.frame();
+    expect(reports.slice(1)).toEqual([{ type: 'stream.delta', text: tokens.join('') }]);
+  });
+
   it('hands each piece on at once with a scheduler that flushes at once, and keeps no frame to cancel', () => {
     const { transport, driven } = drivenTransport();
     let cancels = 0;

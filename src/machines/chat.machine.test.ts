@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
 import type { ChatEvent, ChatRequest, ChatResumeRequest } from '../contract/chat';
 import type { Conversation } from '../contract/conversations';
 import type { Message } from '../contract/messages';
@@ -41,6 +41,7 @@ const setup = (
     create?: () => Promise<Conversation>;
     load?: (id: string) => Promise<LoadedConversation>;
     stop?: StopAnswer;
+    clock?: SimulatedClock;
   } = {},
 ) => {
   const calls: StreamCall[] = [];
@@ -80,7 +81,7 @@ const setup = (
         exchangeSettled: (_, { conversationId }) => exchangeSettled(conversationId),
       },
     }),
-    { input: options.input ?? {} },
+    { input: options.input ?? {}, ...(options.clock ? { clock: options.clock } : {}) },
   ).start();
 
   const ask = (text: string) => {
@@ -351,6 +352,59 @@ describe('the chat machine: failures', () => {
     again.emit({ type: 'delta', messageId: 'm-reply', text: ' upon a time.' });
     again.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
     expect(reply()).toMatchObject({ content: 'Once upon a time.', status: 'complete' });
+  });
+
+  it('reads a detached answer again by itself, waiting longer each time up to a bound, and never asks again', async () => {
+    const clock = new SimulatedClock();
+    const { actor, ask, streamCall, resumeCall, reply, transport } = setup({ clock });
+    ask('Tell me a story');
+    const call = await streamCall();
+    start(call);
+    call.emit({ type: 'delta', messageId: 'm-reply', text: 'Once' });
+    // The server restarts: the stream breaks, and so does reading it again.
+    call.fail('network');
+    (await resumeCall(0)).fail('network');
+    await waitFor(actor, (state) => state.matches('detached'));
+
+    let resumes = 1;
+    for (const wait of [1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]) {
+      clock.increment(wait - 1);
+      expect(actor.getSnapshot().matches('detached')).toBe(true);
+      clock.increment(1);
+      const again = await resumeCall(resumes);
+      expect(again.request).toMatchObject({ messageId: 'm-reply', offset: 4 });
+      resumes += 1;
+      again.fail('network');
+      await waitFor(actor, (state) => state.matches('detached'));
+    }
+
+    // The server answers, but nobody writes the answer any more (left by the server that stopped):
+    // no new text, so the waits stay long.
+    clock.increment(30_000);
+    const orphaned = await resumeCall(resumes);
+    resumes += 1;
+    orphaned.emit({ type: 'resume', messageId: 'm-reply', offset: 4 });
+    orphaned.fail('incomplete');
+    await waitFor(actor, (state) => state.matches('detached'));
+    clock.increment(29_999);
+    expect(actor.getSnapshot().matches('detached')).toBe(true);
+
+    // The answer is written again: it goes on from where it was; a later loss waits 1 s again.
+    clock.increment(1);
+    const back = await resumeCall(resumes);
+    back.emit({ type: 'resume', messageId: 'm-reply', offset: 4 });
+    back.emit({ type: 'delta', messageId: 'm-reply', text: ' upon' });
+    back.fail('incomplete');
+    await waitFor(actor, (state) => state.matches('detached'));
+    clock.increment(999);
+    expect(actor.getSnapshot().matches('detached')).toBe(true);
+    clock.increment(1);
+    const last = await resumeCall(resumes + 1);
+    expect(last.request.offset).toBe('Once upon'.length);
+    last.emit({ type: 'resume', messageId: 'm-reply', offset: 9 });
+    last.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
+    expect(reply()).toMatchObject({ content: 'Once upon', status: 'complete' });
+    expect(transport).toHaveBeenCalledTimes(1);
   });
 
   it('marks the answer failed with the agent message when the agent errs after the start', async () => {

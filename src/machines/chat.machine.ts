@@ -79,9 +79,20 @@ export type ChatContext = {
   drafts: DraftBook;
   /** Stop was pressed before the server took the question: it is stopped as soon as it does. */
   stopWanted: boolean;
+  /** Times in a row the page read a detached answer again by itself without getting new text. */
+  reattachAttempts: number;
 };
 
 export { MAX_DRAFTS, writeDraft, type DraftBook } from './draft-book';
+
+/** The wait before reading a detached answer again: 1 s, doubling, never more than 30 s. */
+export const REATTACH_FIRST_MS = 1000;
+export const REATTACH_MAX_MS = 30_000;
+/**
+ * An answer left `streaming` by a server that stopped gives no new text when read again: the
+ * waits keep growing for it, until a sweep stores it as it ended.
+ */
+export const reattachDelayMs = (attempts: number): number => Math.min(REATTACH_MAX_MS, REATTACH_FIRST_MS * 2 ** Math.min(attempts, 10));
 
 const draftScope = (context: Pick<ChatContext, 'conversationId' | 'agentId'>) => context.conversationId ?? newChatScope(context.agentId);
 
@@ -183,7 +194,7 @@ const blankConversation = (
   source: ConversationSource = 'agent',
 ): Pick<
   ChatContext,
-  'agentId' | 'source' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'editing' | 'versionTarget' | 'addressPending' | 'stopWanted'
+  'agentId' | 'source' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'editing' | 'versionTarget' | 'addressPending' | 'stopWanted' | 'reattachAttempts'
 > => ({
   agentId,
   source,
@@ -197,6 +208,7 @@ const blankConversation = (
   editing: null,
   versionTarget: null,
   stopWanted: false,
+  reattachAttempts: 0,
 });
 
 const replyOf = (context: ChatContext) => context.messages.find((message) => message.key === context.replyKey);
@@ -427,6 +439,10 @@ export const chatMachine = setup({
       outgoing: null,
       messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'streaming' as const, error: null })),
     })),
+    /** Reading a detached answer again by itself, once more: the next wait is longer. */
+    countReattachAttempt: assign(({ context }) => ({ reattachAttempts: context.reattachAttempts + 1 })),
+    /** Text came again: a later loss starts waiting from the shortest wait again. */
+    forgetReattachAttempts: assign({ reattachAttempts: 0 }),
     wantStop: assign({ stopWanted: true }),
     forgetStopWish: assign({ stopWanted: false }),
     /** After Stop, the answer shows exactly what the server stored. */
@@ -485,6 +501,9 @@ export const chatMachine = setup({
         messages: updateMessage(context.messages, reply.key, () => ({ content: '', status: 'streaming' as const, error: null })),
       };
     }),
+  },
+  delays: {
+    reattachDelay: ({ context }) => reattachDelayMs(context.reattachAttempts),
   },
   guards: {
     hasSomethingToSend: ({ context }) => context.draft.trim().length > 0 || context.attachments.length > 0,
@@ -732,7 +751,8 @@ export const chatMachine = setup({
       },
       on: {
         'stream.resumed': { actions: 'cutReply' },
-        'stream.delta': { actions: 'appendDelta' },
+        // New text: the answer is being written again, so a later loss starts from the shortest wait.
+        'stream.delta': { actions: ['appendDelta', 'forgetReattachAttempts'] },
         'stream.ended': {
           target: 'done',
           actions: ['completeReply', { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) }],
@@ -766,8 +786,16 @@ export const chatMachine = setup({
         stop: { target: 'stopping' },
       },
     },
-    /** The connection to an answer still being written is lost: it is read again when it comes back. */
+    /**
+     * The connection to an answer still being written is lost (the network, or the server
+     * restarting): it is read again when the browser is back online, when the person asks, or by
+     * itself after a wait that grows with each attempt (see `reattachDelayMs`). Reading again only
+     * ever calls resume, never sends the question.
+     */
     detached: {
+      after: {
+        reattachDelay: { target: 'resuming', actions: 'countReattachAttempt' },
+      },
       on: {
         'connection.restored': { target: 'resuming' },
         retry: { target: 'resuming' },

@@ -88,3 +88,38 @@ test('the chat keeps working through a server restart, and nothing typed is lost
   await expect(page.getByTestId('question')).toHaveText(['Asked before the restart', 'Typed while the server restarts (and a little more)']);
   await expect(complete).toHaveCount(2);
 });
+
+test('a page left open on an answer being written reads it again by itself once the server is back, and never asks again', async ({ page }) => {
+  test.setTimeout(60_000);
+  await useEnglish(page);
+  // A slow answer, so that the server stops while it is being written.
+  const slow: StartOptions = { ...options, port: await freePort(), dataDir: mkdtempSync(join(tmpdir(), 'kraken-restart-')), config: { offlineTokenDelayMs: 40 } };
+  let running: RunningServer | undefined = await startServer(slow);
+  try {
+    const questions: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === endpoints.chat.path) questions.push(request.url());
+    });
+    await page.goto(`${running.url}/chat`);
+    const box = page.getByRole('textbox', { name: /Ask anything/ });
+    await box.fill('Asked just before the restart');
+    await box.press('Enter');
+    const answer = page.locator('li[data-role="assistant"]').last();
+    await expect(answer.getByTestId('answer')).toContainText('Offline responder');
+
+    await running.close();
+    running = undefined;
+    await expect(page.getByRole('status').filter({ hasText: 'Connection lost' })).toBeVisible();
+
+    // Back up: the page reads the answer again by itself (no Retry pressed), with the resume call only.
+    running = await startServer(slow);
+    const readAgain = await page.waitForResponse((response) => new URL(response.url()).pathname === endpoints.chatResume.path, { timeout: 40_000 });
+    expect(readAgain.status()).toBe(200);
+    expect(readAgain.request().postDataJSON()).toMatchObject({ offset: expect.any(Number) });
+    expect(questions).toHaveLength(1);
+    await expect(page.getByTestId('question')).toHaveText(['Asked just before the restart']);
+  } finally {
+    await running?.close();
+    rmSync(slow.dataDir, { recursive: true, force: true });
+  }
+});

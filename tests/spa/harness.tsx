@@ -37,13 +37,19 @@ export const switchToEnglish = async (): Promise<void> => {
  */
 export const renderWithRuntime = async (
   ui: ReactNode,
-  options: Pick<RuntimeOptions, 'wechat' | 'leavePage' | 'inspect'> & { url?: string; signedInAs?: UserInfo } = {},
+  options: Pick<RuntimeOptions, 'wechat' | 'leavePage' | 'inspect' | 'chatClock'> & { url?: string; signedInAs?: UserInfo } = {},
 ): Promise<Screen> => {
   await switchToEnglish();
   history.replaceState(null, '', options.url ?? '/');
   if (options.signedInAs) setToken(issueToken(options.signedInAs.id));
 
-  const runtime = createRuntime({ navigate, wechat: options.wechat, inspect: options.inspect, leavePage: options.leavePage ?? (() => undefined) });
+  const runtime = createRuntime({
+    navigate,
+    wechat: options.wechat,
+    inspect: options.inspect,
+    leavePage: options.leavePage ?? (() => undefined),
+    ...(options.chatClock ? { chatClock: options.chatClock } : {}),
+  });
   runtime.start();
   onTestFinished(() => {
     runtime.stop();

@@ -3,13 +3,13 @@ import { http, HttpResponse } from 'msw';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { Route, Switch } from 'wouter';
-import type { SnapshotFrom } from 'xstate';
+import { SimulatedClock, type SnapshotFrom } from 'xstate';
 import type { TestParam } from 'xstate/graph';
 import { chatRequestSchema, chatResumeRequestSchema, chatStopRequestSchema, type ChatRequest, type ChatResumeRequest } from '../../../src/contract/chat';
 import type { Conversation } from '../../../src/contract/conversations';
 import { endpoints } from '../../../src/contract/endpoints';
 import type { Message } from '../../../src/contract/messages';
-import { chatMachine } from '../../../src/machines/chat.machine';
+import { chatMachine, REATTACH_FIRST_MS } from '../../../src/machines/chat.machine';
 import ChatScreen from '../../../src/screens/chat/chat-screen';
 import { getVisitorId } from '../../../src/services/visitor';
 import { seedConversation, visitorOwner } from '../../msw/db';
@@ -90,6 +90,8 @@ const E = {
   malformed: { type: 'stream.failed', kind: 'malformed', message: '' },
   stoppedElsewhere: { type: 'stream.stopped' },
   online: { type: 'connection.restored' },
+  /** The wait before reading a lost answer again by itself has passed (the server may be back). */
+  waited: { type: 'xstate.after.reattachDelay.chat.detached' },
   stopStored: { type: 'xstate.done.actor.stopAnswer', output: {} },
   stopFailed: { type: 'xstate.error.actor.stopAnswer', error: new Error('down') },
 } satisfies Record<string, AnyEvent>;
@@ -151,7 +153,7 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
     case 'resuming':
       return [E.ended, E.stoppedElsewhere, E.agentError, E.broke, E.refused, E.stop];
     case 'detached':
-      return [E.online, E.retry, E.stop];
+      return [E.online, E.waited, E.retry, E.stop];
     case 'stopping':
       return [E.stopStored, E.stopFailed];
     case 'done':
@@ -199,6 +201,8 @@ type Shown = { text: string; status: string };
 
 type World = {
   view: Screen;
+  /** The chat's waits run on it: the path says when time passes. */
+  clock: SimulatedClock;
   posts: Post[];
   resumes: Resume[];
   held: Held[];
@@ -274,6 +278,7 @@ const EXPECTED_AFTER: Record<string, string> = {
   'the connection broke while reading the answer again': 'detached',
   'server refused to read the answer again': 'incomplete',
   'the browser is back online': 'resuming',
+  'the page waited, then read the answer again by itself': 'resuming',
   'clicked retry while the connection was lost': 'resuming',
   'clicked retry': 'streaming',
   'clicked reload': 'loading',
@@ -431,6 +436,14 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     reading(world);
     happened(world, 'the browser is back online');
     window.dispatchEvent(new Event('online'));
+  },
+  'xstate.after.reattachDelay.chat.detached': async (world) => {
+    reading(world);
+    happened(world, 'the page waited, then read the answer again by itself');
+    // A lost answer is read again after a first wait of a second; not a moment before.
+    world.clock.increment(REATTACH_FIRST_MS - 1);
+    expect(world.view.runtime.chat.getSnapshot().matches('detached')).toBe(true);
+    world.clock.increment(1);
   },
   retry: async (world) => {
     if (world.expected === 'detached') {
@@ -752,7 +765,7 @@ const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
     detached: async (state) => {
       await checkPage(world(), state);
       checkNoNewVersion(world());
-      expect(screen.getByText('Connection lost. The answer is still being written; it continues here when you are back online.')).toBeInTheDocument();
+      expect(screen.getByText('Connection lost. The answer is still being written; it continues here as soon as the connection is back.')).toBeInTheDocument();
       await checkKeptAnswer(world(), 'The answer is incomplete');
     },
     stopping: async (state) => {
@@ -784,7 +797,7 @@ describe('chat, paths generated from the production machine', () => {
     const declared = Object.keys(chatMachine.root.states).filter((state) => state !== 'choosing' && state !== 'sending');
     expect([...reached].sort()).toEqual(declared.sort());
     // one path per transition, each ending on the transition it checks
-    expect(transitionCount).toBe(124);
+    expect(transitionCount).toBe(126);
     expect(paths).toHaveLength(transitionCount);
     for (const state of declared) expect(testParams.states, `no assertion for ${state}`).toHaveProperty(state);
   });
@@ -795,15 +808,17 @@ describe('chat, paths generated from the production machine', () => {
     const seen = recordRequests(endpoints.chat.path);
     const current: Pick<World, 'posts' | 'held' | 'resumes'> = { posts: [], held: [], resumes: [] };
     holdCalls(() => (world ?? current) as World);
+    const clock = new SimulatedClock();
     const view = await renderWithRuntime(
       <Switch>
         <Route path="/chat" component={ChatScreen} />
         <Route path="/chat/*" component={ChatScreen} />
       </Switch>,
-      { url: '/chat' },
+      { url: '/chat', chatClock: clock },
     );
     world = {
       view,
+      clock,
       ...current,
       seen,
       storedId: stored.conversationId,
