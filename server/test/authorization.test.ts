@@ -15,7 +15,7 @@ let expiredApp: TestApp;
 let owner: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
 let stranger: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
 let expiredToken: string;
-let ids: { conversationId: string; userMessageId: string; answerMessageId: string; fileId: string; taskId: string };
+let ids: { conversationId: string; userMessageId: string; answerMessageId: string; fileId: string; taskId: string; shareId: string; keptShareId: string };
 
 const TOKEN_COOKIE = 'ai-chat-ops-token';
 const FORGED = 'Bearer ' + 'A'.repeat(43);
@@ -45,6 +45,9 @@ const samples: Partial<Record<EndpointName, (ids: Ids) => Sample>> = {
   messages: (ids) => ({ query: { conversationId: ids.conversationId } }),
   messageSelect: (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.userMessageId } }),
   messageFeedback: (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.answerMessageId, rating: 'up' } }),
+  shareCreate: (ids) => ({ body: { conversationId: ids.conversationId } }),
+  shareList: () => ({ body: {} }),
+  shareRevoke: (ids) => ({ body: { shareId: ids.shareId } }),
   chat: (ids) => ({ body: { conversationId: ids.conversationId, agentId: DEFAULT_AGENT_ID, text: 'Let me in' } }),
   chatResume: (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.answerMessageId, offset: 0 } }),
   chatStop: (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.answerMessageId } }),
@@ -109,8 +112,13 @@ beforeAll(async () => {
     answerMessageId: messages.find((message) => message.role === 'assistant')!.messageId,
     fileId: ((await upload.json()) as { data: { fileId: string } }).data.fileId,
     taskId: '',
+    shareId: '',
+    keptShareId: '',
   };
   ids.taskId = (await t.post(endpoints.taskCreate.path, { platform: 'linkedin', title: 'Private plan' }, owner.headers)).body.data.id as string;
+  ids.shareId = (await t.post(endpoints.shareCreate.path, { conversationId }, owner.headers)).body.data.shareId as string;
+  // Never revoked by its owner here, so a stranger's refusal is about identity, not a revoked link.
+  ids.keptShareId = (await t.post(endpoints.shareCreate.path, { conversationId }, owner.headers)).body.data.shareId as string;
 });
 afterAll(() => h.close());
 
@@ -169,6 +177,8 @@ describe("another caller's ids", () => {
     ['choosing a version of its messages', 'messageSelect', (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.userMessageId } })],
     ['rating its answer', 'messageFeedback', (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.answerMessageId, rating: 'down', comment: 'Mine now' } })],
     ['reading its answer again', 'chatResume', (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.answerMessageId, offset: 0 } })],
+    ['sharing it by link', 'shareCreate', (ids) => ({ body: { conversationId: ids.conversationId } })],
+    ['revoking its share link', 'shareRevoke', (ids) => ({ body: { shareId: ids.keptShareId } })],
     ['stopping its answer', 'chatStop', (ids) => ({ body: { conversationId: ids.conversationId, messageId: ids.answerMessageId } })],
     ...(['taskDetail', 'taskUpdate', 'taskTransition', 'taskDelete'] as const).map((name): [string, EndpointName, (ids: Ids) => Sample] => [`the operations task (${name})`, name, samples[name]!]),
   ];

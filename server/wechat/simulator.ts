@@ -49,7 +49,7 @@ export function createWechatSimulator(db: Db, clock: Clock): WechatSimulator {
   const take = async (code: string, invalidMsg: string): Promise<string> => {
     const [entry] = await db.delete(wechatSimulatorCodes).where(eq(wechatSimulatorCodes.code, code)).returning();
     if (!entry || entry.expiresAt <= clock.now()) throw new ApiError(400, invalidMsg);
-    return entry.name;
+    return Buffer.from(entry.name, 'base64').toString('utf8');
   };
   return {
     kind: 'simulator',
@@ -61,7 +61,8 @@ export function createWechatSimulator(db: Db, clock: Clock): WechatSimulator {
       const now = clock.now();
       await db.delete(wechatSimulatorCodes).where(lt(wechatSimulatorCodes.expiresAt, now));
       const code = `sim${randomBytes(16).toString('base64url')}`;
-      await db.insert(wechatSimulatorCodes).values({ code, name, expiresAt: new Date(now.getTime() + CODE_TTL_MS) });
+      // Kept as base64: a name typed on the consent page may hold characters a text column refuses (NUL).
+      await db.insert(wechatSimulatorCodes).values({ code, name: Buffer.from(name, 'utf8').toString('base64'), expiresAt: new Date(now.getTime() + CODE_TTL_MS) });
       return code;
     },
     async profileForCode(code: string) {

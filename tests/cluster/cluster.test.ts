@@ -4,7 +4,7 @@ import type { ChatEvent } from '../../src/contract/chat';
 import { endpoints } from '../../src/contract/endpoints';
 import { percentile } from '../load/chat-driver';
 import { startLocalS3 } from '../../server/test/s3-server';
-import { startFakeModel, startInstance, startProxy, type Instance } from './harness';
+import { startFakeModel, startHeldLinkedIn, startInstance, startProxy, type Instance } from './harness';
 
 /**
  * Three instances on one PostgreSQL and one S3-compatible store, behind a round-robin proxy:
@@ -18,6 +18,7 @@ const LOAD_STREAMS = Number(process.env.CLUSTER_LOAD_STREAMS ?? 1000);
 
 let model: Awaited<ReturnType<typeof startFakeModel>>;
 let store: Awaited<ReturnType<typeof startLocalS3>>;
+let linkedin: Awaited<ReturnType<typeof startHeldLinkedIn>>;
 let proxy: Awaited<ReturnType<typeof startProxy>>;
 let instances: Instance[] = [];
 let env: Record<string, string>;
@@ -61,6 +62,7 @@ describe.skipIf(!DATABASE_URL)('three instances on one PostgreSQL', () => {
   beforeAll(async () => {
     model = await startFakeModel();
     store = await startLocalS3('kraken-cluster');
+    linkedin = await startHeldLinkedIn();
     env = {
       DATABASE_URL,
       ...store.env,
@@ -69,8 +71,12 @@ describe.skipIf(!DATABASE_URL)('three instances on one PostgreSQL', () => {
       DEMO_USERNAME: DEMO.username,
       DEMO_PASSWORD: DEMO.password,
       // answers and tasks of a killed instance are taken over quickly
-      ANSWER_LEASE_SECONDS: '3',
-      TASK_LEASE_SECONDS: '3',
+      LEASE_SECONDS: '3',
+      LEASE_RENEW_SECONDS: '1',
+      PUBLISH_INTERVAL_SECONDS: '1',
+      LINKEDIN_API_BASE: linkedin.url,
+      LINKEDIN_ACCESS_TOKEN: 'cluster-linkedin-token',
+      LINKEDIN_AUTHOR_URN: 'urn:li:person:cluster',
     };
     // All three at once on an empty database: migrations, seed and demo account race.
     const started = await Promise.allSettled(['a', 'b', 'c'].map((name) => startInstance(name, env)));
@@ -84,6 +90,7 @@ describe.skipIf(!DATABASE_URL)('three instances on one PostgreSQL', () => {
     await proxy?.close();
     await Promise.all(instances.map((instance) => instance.stop('SIGKILL')));
     await store?.close();
+    await linkedin?.close();
     await model?.close();
   });
 
@@ -200,4 +207,39 @@ describe.skipIf(!DATABASE_URL)('three instances on one PostgreSQL', () => {
     );
     expect(errors).toBe(0);
   }, 120_000);
+
+  it('a task whose instance is killed mid-publish is settled by another, and the platform gets one post', async () => {
+    const headers = { ...(await logIn(instances[0]!.url)), 'content-type': 'application/json' };
+    const created = await post(instances[0]!.url, endpoints.taskCreate.path, { platform: 'linkedin', title: 'Cluster note', body: 'Three instances, one post.', images: [] }, headers);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.data.id as string;
+    await post(instances[0]!.url, endpoints.taskTransition.path, { id, action: 'markReady' }, headers);
+    const scheduled = await post(instances[0]!.url, endpoints.taskTransition.path, { id, action: 'schedule', scheduledAt: new Date(Date.now() + 1500).toISOString() }, headers);
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(200);
+    await linkedin.arrived;
+
+    // Kill instances until the one waiting on the platform is gone (its held connection drops).
+    let publisherKilled = false;
+    for (const instance of [...instances]) {
+      await instance.stop('SIGKILL');
+      instances = instances.filter((other) => other !== instance);
+      publisherKilled = await Promise.race([linkedin.heldDropped.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000))]);
+      if (publisherKilled) break;
+    }
+    expect(publisherKilled).toBe(true);
+    if (instances.length === 0) instances.push(await startInstance('d', env));
+
+    const survivor = instances[0]!;
+    const again = { ...(await logIn(survivor.url)), 'content-type': 'application/json' };
+    let task: { status: string; failureReason?: string | null } = { status: 'publishing' };
+    for (let waited = 0; waited < 40 && (task.status === 'publishing' || task.status === 'scheduled'); waited += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const detail = await fetch(`${survivor.url}${endpoints.taskDetail.path}?id=${id}`, { headers: again });
+      task = ((await detail.json()) as { data: { status: string; failureReason?: string | null } }).data;
+    }
+    // The post may have gone out, so it is not sent again: the task ends saying so.
+    expect(task.status).toBe('failed');
+    expect(task.failureReason ?? '').not.toBe('');
+    expect(linkedin.posts()).toBe(1);
+  }, 60_000);
 });

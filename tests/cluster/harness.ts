@@ -131,3 +131,45 @@ export async function startProxy(targets: () => string[]) {
     },
   };
 }
+
+/**
+ * LinkedIn's Posts API as far as a text post goes: records every post, answers the later ones as
+ * LinkedIn does, and holds the first one unanswered, telling the test when its connection drops
+ * (the instance that sent it was killed).
+ */
+export async function startHeldLinkedIn() {
+  let posts = 0;
+  let firstHeld: (() => void) | null = null;
+  const heldDropped = new Promise<void>((resolve) => (firstHeld = resolve));
+  let heldArrived: () => void = () => {};
+  const arrived = new Promise<void>((resolve) => (heldArrived = resolve));
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.method !== 'POST' || !req.url?.startsWith('/rest/posts')) {
+        res.writeHead(404).end();
+        return;
+      }
+      posts += 1;
+      if (posts === 1) {
+        res.socket?.once('close', () => firstHeld?.());
+        heldArrived();
+        return;
+      }
+      res.writeHead(201, { 'x-restli-id': `urn:li:share:${posts}` }).end();
+    });
+  });
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    posts: () => posts,
+    /** The first post reached the platform and waits for its answer. */
+    arrived,
+    /** The connection of the held post closed. */
+    heldDropped,
+    close: async () => {
+      server.closeAllConnections();
+      await closeServer(server);
+    },
+  };
+}

@@ -437,7 +437,8 @@ export const handlers = {
     const conversation = db.conversations.get(input.conversationId);
     if (!conversation || conversation.owner !== userOwner(user.id)) throw new FakeApiError(404, 'Conversation not found');
     const token = `${nextId('token')}`.padEnd(43, 'x');
-    const messages = (db.messages.get(conversation.conversationId) ?? []).map((message) => ({
+    // The chosen versions only, as the server snapshots them.
+    const messages = pathOf(conversation.conversationId).map((message) => ({
       role: message.role,
       content: message.content,
       files: message.files.map((file) => ({ name: file.name, mimeType: file.mimeType, size: file.size })),

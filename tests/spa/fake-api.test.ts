@@ -10,6 +10,7 @@ import {
   getConversation,
   listConversations,
   listMessages,
+  rateAnswer,
   selectMessage,
   stopAnswer,
   updateConversation,
@@ -26,6 +27,7 @@ import {
 } from '../../src/services/api/users';
 import { getWxConfig, loginWithScanId, loginWithWxCode, openScanTicket, validateScanLogin } from '../../src/services/api/wechat';
 import { getDownloadManifest } from '../../src/services/api/app';
+import { createShare, listShares, readSharedConversation, revokeShare } from '../../src/services/api/shares';
 import {
   createTask,
   deleteTask,
@@ -99,6 +101,14 @@ describe('the fake API', () => {
     );
     expect(resumed).toEqual(['resume', 'delta', 'end']);
     expect(await stopAnswer(conversation.conversationId, answer.messageId)).toMatchObject({ messageId: answer.messageId, status: 'complete' });
+    expect(await rateAnswer({ conversationId: conversation.conversationId, messageId: answer.messageId, rating: 'up', comment: 'Clear' })).toMatchObject({
+      messageId: answer.messageId,
+    });
+    const share = await createShare({ conversationId: conversation.conversationId });
+    expect((await listShares(conversation.conversationId)).map((item) => item.shareId)).toEqual([share.shareId]);
+    expect((await readSharedConversation(share.token)).messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    await revokeShare(share.shareId);
+    await expect(readSharedConversation(share.token, { silent: true })).rejects.toThrow();
     await deleteConversation(conversation.conversationId);
 
 
