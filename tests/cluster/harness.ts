@@ -64,9 +64,12 @@ export type Instance = {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 };
 
-/** One server instance as a process, answering once it says where it runs. */
-export async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
-  const dataDir = mkdtempSync(join(tmpdir(), `kraken-${name}-`));
+/**
+ * One server instance as a process, answering once it says where it runs. Its data folder is a
+ * new one, removed when it stops, unless one is given (to start again on the same data).
+ */
+export async function startInstance(name: string, env: Record<string, string>, options: { dataDir?: string } = {}): Promise<Instance> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `kraken-${name}-`));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: REPO,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'production', ...env },
@@ -91,7 +94,7 @@ export async function startInstance(name: string, env: Record<string, string>): 
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const code = await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
       return code;
     },
   };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer, type StartOptions } from '../../server/start';
 import { endpoints } from '../../src/contract/endpoints';
+import { startInstance, type Instance } from '../cluster/harness';
 import { freePort } from './e2e-server';
 import { expect, test, useEnglish } from './fixtures';
 
@@ -90,11 +91,20 @@ test('the chat keeps working through a server restart, and nothing typed is lost
 });
 
 test('a page left open on an answer being written reads it again by itself once the server is back, and never asks again', async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   await useEnglish(page);
-  // A slow answer, so that the server stops while it is being written.
-  const slow: StartOptions = { ...options, port: await freePort(), dataDir: mkdtempSync(join(tmpdir(), 'kraken-restart-')), config: { offlineTokenDelayMs: 40 } };
-  let running: RunningServer | undefined = await startServer(slow);
+  // A server process killed while it writes a slow answer, as a crash would, then started again on
+  // the same data and port.
+  const dataDir = mkdtempSync(join(tmpdir(), 'kraken-restart-'));
+  const env = {
+    PORT: String(await freePort()),
+    LLM_BASE_URL: '',
+    DATABASE_URL: '',
+    OFFLINE_TOKEN_DELAY_MS: '40',
+    DEMO_USERNAME: DEMO.username,
+    DEMO_PASSWORD: DEMO.password,
+  };
+  let running: Instance | undefined = await startInstance('restart', env, { dataDir });
   try {
     const questions: string[] = [];
     page.on('request', (request) => {
@@ -107,19 +117,19 @@ test('a page left open on an answer being written reads it again by itself once 
     const answer = page.locator('li[data-role="assistant"]').last();
     await expect(answer.getByTestId('answer')).toContainText('Offline responder');
 
-    await running.close();
+    await running.stop('SIGKILL');
     running = undefined;
     await expect(page.getByRole('status').filter({ hasText: 'Connection lost' })).toBeVisible();
 
     // Back up: the page reads the answer again by itself (no Retry pressed), with the resume call only.
-    running = await startServer(slow);
+    running = await startInstance('restart', env, { dataDir });
     const readAgain = await page.waitForResponse((response) => new URL(response.url()).pathname === endpoints.chatResume.path, { timeout: 40_000 });
     expect(readAgain.status()).toBe(200);
     expect(readAgain.request().postDataJSON()).toMatchObject({ offset: expect.any(Number) });
     expect(questions).toHaveLength(1);
     await expect(page.getByTestId('question')).toHaveText(['Asked just before the restart']);
   } finally {
-    await running?.close();
-    rmSync(slow.dataDir, { recursive: true, force: true });
+    await running?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
