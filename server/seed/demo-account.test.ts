@@ -78,3 +78,15 @@ describe('the demo account, with several instances on one database', () => {
     expect(await acceptsPassword(shared.a.db, 'kept@kraken.local', 'kept-password-1')).toBe(true);
   });
 });
+
+describe('DEMO_USERNAME and DEMO_PASSWORD given to instances started together', () => {
+  it('every start succeeds, one creates the account, and it accepts the password', async () => {
+    const username = 'together@kraken.local';
+    const password = 'together-Password-2026';
+    const starts = await Promise.allSettled(
+      [shared.a.db, shared.b.db, shared.a.db].map((db) => ensureDemoAccount(db, systemClock, { dataDir: folder(), username, password })),
+    );
+    expect(starts.map((start) => (start.status === 'rejected' ? String(start.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
+    expect(await acceptsPassword(shared.a.db, username, password)).toBe(true);
+  });
+});

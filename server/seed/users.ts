@@ -59,8 +59,15 @@ export async function acceptsPassword(db: Db, username: string, password: string
 
 /** Creates the account, or makes an existing one accept this password. */
 export async function ensureUser(db: Db, clock: Clock, input: NewUser): Promise<UserRow> {
-  const [existing] = await db.select().from(users).where(eq(users.username, normalizeUsername(input.username))).limit(1);
-  if (!existing) return createUser(db, clock, input);
+  const find = async () => (await db.select().from(users).where(eq(users.username, normalizeUsername(input.username))).limit(1))[0];
+  let existing = await find();
+  if (!existing) {
+    // Instances started together each try: the one whose insert lands made it, the others read it.
+    const created = await createUserIfAbsent(db, clock, input);
+    if (created) return created;
+    existing = await find();
+    if (!existing) throw new Error(`the account ${input.username} could be neither created nor found`);
+  }
   if (await verifyPassword(input.password, existing.passwordHash)) return existing;
   const [row] = await db
     .update(users)
