@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +13,11 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Listens on a free loopback port; the backlog holds a thousand connections opened at once. */
 const listen = (server: Server) =>
   new Promise<number>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
+    server.listen(0, '127.0.0.1', 4096, () => resolve((server.address() as { port: number }).port));
   });
 const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
@@ -103,12 +104,15 @@ export async function startInstance(name: string, env: Record<string, string>, o
 /** A round-robin proxy: each request goes to the next instance, bodies streamed both ways. */
 export async function startProxy(targets: () => string[]) {
   let next = 0;
+  // A new connection per request: an instance's idle keep-alive connection closing as the proxy
+  // reuses it would show as a reset no client caused.
+  const upstreamAgent = new Agent({ keepAlive: false });
   const sockets = new Set<import('node:net').Socket>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const live = targets();
     const target = new URL(live[next++ % live.length]!);
     const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host }, agent: upstreamAgent },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -124,7 +128,8 @@ export async function startProxy(targets: () => string[]) {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  server.keepAliveTimeout = 1000;
+  // Longer than any client keeps an idle connection: a client never sends on one the proxy just closed.
+  server.keepAliveTimeout = 60_000;
   const port = await listen(server);
   return {
     url: `http://127.0.0.1:${port}`,
