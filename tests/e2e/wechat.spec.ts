@@ -49,11 +49,10 @@ test('scan login: a link opened by a signed-in person signs nobody in until the 
     await expect(a.getByRole('button', { name: 'User menu' })).toHaveCount(0);
 
     await b.getByRole('button', { name: 'Approve' }).click();
-    const approvedAt = Date.now();
     await expect(b.getByText('Login approved', { exact: true })).toBeVisible();
     expect(decisions).toHaveLength(1);
-    await expect(a.getByRole('button', { name: 'User menu' })).toBeVisible({ timeout: 2000 });
-    expect(Date.now() - approvedAt).toBeLessThan(2000);
+    // Signed in by its next poll (the poll's pace is the scan-login machine's, tested there).
+    await expect(a.getByRole('button', { name: 'User menu' })).toBeVisible();
     await expect(a).toHaveURL(`${baseURL}/chat`);
   } finally {
     await waiting.close();
