@@ -9,20 +9,22 @@ import { normalizeUsername } from '../services/auth';
 
 export type NewUser = { username: string; password: string; nickname?: string; companyId?: string | null };
 
-export async function createUser(db: Db, clock: Clock, input: NewUser): Promise<UserRow> {
+/** The row of a new account: its username normalised, its password hashed. */
+async function newUserRow(clock: Clock, input: NewUser) {
   const now = clock.now();
-  const [row] = await db
-    .insert(users)
-    .values({
-      id: randomUUID(),
-      username: normalizeUsername(input.username),
-      passwordHash: await hashPassword(input.password),
-      nickname: input.nickname ?? null,
-      companyId: input.companyId ?? null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  return {
+    id: randomUUID(),
+    username: normalizeUsername(input.username),
+    passwordHash: await hashPassword(input.password),
+    nickname: input.nickname ?? null,
+    companyId: input.companyId ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export async function createUser(db: Db, clock: Clock, input: NewUser): Promise<UserRow> {
+  const [row] = await db.insert(users).values(await newUserRow(clock, input)).returning();
   return row!;
 }
 
@@ -34,18 +36,9 @@ export async function createUserIfAbsent(db: Db, clock: Clock, input: NewUser): 
   // Hashing costs tens of milliseconds: not spent at every start when the account is there.
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.username, normalizeUsername(input.username))).limit(1);
   if (existing) return null;
-  const now = clock.now();
   const [row] = await db
     .insert(users)
-    .values({
-      id: randomUUID(),
-      username: normalizeUsername(input.username),
-      passwordHash: await hashPassword(input.password),
-      nickname: input.nickname ?? null,
-      companyId: input.companyId ?? null,
-      createdAt: now,
-      updatedAt: now,
-    })
+    .values(await newUserRow(clock, input))
     .onConflictDoNothing({ target: users.username })
     .returning();
   return row ?? null;
@@ -59,15 +52,11 @@ export async function acceptsPassword(db: Db, username: string, password: string
 
 /** Creates the account, or makes an existing one accept this password. */
 export async function ensureUser(db: Db, clock: Clock, input: NewUser): Promise<UserRow> {
-  const find = async () => (await db.select().from(users).where(eq(users.username, normalizeUsername(input.username))).limit(1))[0];
-  let existing = await find();
-  if (!existing) {
-    // Instances started together each try: the one whose insert lands made it, the others read it.
-    const created = await createUserIfAbsent(db, clock, input);
-    if (created) return created;
-    existing = await find();
-    if (!existing) throw new Error(`the account ${input.username} could be neither created nor found`);
-  }
+  // Instances started together each try: the one whose insert lands made it, the others read it.
+  const created = await createUserIfAbsent(db, clock, input);
+  if (created) return created;
+  const [existing] = await db.select().from(users).where(eq(users.username, normalizeUsername(input.username))).limit(1);
+  if (!existing) throw new Error(`the account ${input.username} could be neither created nor found`);
   if (await verifyPassword(input.password, existing.passwordHash)) return existing;
   const [row] = await db
     .update(users)
