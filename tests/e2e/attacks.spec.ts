@@ -7,6 +7,7 @@ import type { AgentRuntime } from '../../server/agents/runtime';
 import { startServer, type RunningServer } from '../../server/start';
 import { generousLimits } from '../load/generous-limits';
 import { HOSTILE_PAYLOADS } from '../../src/components/markdown/hostile-payloads';
+import { withoutSanitizerReports } from './csp-reports';
 import { expect, logIn, test, useEnglish } from './fixtures';
 
 /**
@@ -114,22 +115,6 @@ const findDanger = (page: Page) =>
     return { problems, pwned: found.__pwned ?? null, violations: found.__violations ?? [], answers: answers.length };
   });
 
-/**
- * Mermaid's sanitizer (DOMPurify) parses a diagram's labels in an inert document to strip them;
- * Chromium reports the handlers it meets there as blocked inline script although nothing could
- * run. Those reports come from the sanitizer's own file and are left out; any other is kept.
- */
-const withoutSanitizerReports = async (page: Page, violations: Array<{ directive: string; source: string }>): Promise<string[]> => {
-  const kept: string[] = [];
-  for (const { directive, source } of violations) {
-    if (directive === 'script-src-attr' && source) {
-      const code = await page.evaluate(async (url) => (await fetch(url)).text(), source);
-      if (code.includes('afterSanitizeAttributes')) continue;
-    }
-    kept.push(`${directive} ${source}`);
-  }
-  return kept;
-};
 
 const BATCH = 24;
 const batches = Array.from({ length: Math.ceil(CORPUS.length / BATCH) }, (_, i) => [i * BATCH, Math.min(CORPUS.length, (i + 1) * BATCH)] as const);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentRuntime } from '../../server/agents/runtime';
 import { startServer, type RunningServer } from '../../server/start';
-import type { Page } from '@playwright/test';
+import { withoutSanitizerReports } from './csp-reports';
 import { expect, test, useEnglish } from './fixtures';
 
 /** Formulas and diagrams in a real browser: typeset, drawn, streamed, and read again from history. */
@@ -31,22 +31,6 @@ const replayRuntime: AgentRuntime = {
   },
 };
 
-/**
- * Mermaid's sanitizer (DOMPurify) parses a diagram's labels in an inert document to strip them;
- * Chromium reports the handlers it meets there as blocked inline script although nothing could
- * run. Those reports come from the sanitizer's own file and are left out; any other is kept.
- */
-const withoutSanitizerReports = async (page: Page, violations: Array<{ directive: string; source: string }>): Promise<string[]> => {
-  const kept: string[] = [];
-  for (const { directive, source } of violations) {
-    if (directive === 'script-src-attr' && source) {
-      const code = await page.evaluate(async (url) => (await fetch(url)).text(), source);
-      if (code.includes('afterSanitizeAttributes')) continue;
-    }
-    kept.push(`${directive} ${source}`);
-  }
-  return kept;
-};
 
 let server: RunningServer;
 let dataDir: string;
