@@ -30,10 +30,10 @@ export type E2EServer = { url: string; demo: typeof E2E_DEMO; close: () => Promi
 /**
  * One real server for a Playwright worker's browser tests: the built SPA, a fresh embedded
  * database in a temp folder, the offline responder answering with a short delay so streaming is
- * visible, and a fake Google on loopback. Each worker has its own, so specs running side by side
+ * visible (a spec can ask for a slower pace, see fixtures.ts), and a fake Google on loopback. Each worker has its own, so specs running side by side
  * never see each other's chats, sessions or limits.
  */
-export async function startE2EServer(): Promise<E2EServer> {
+export async function startE2EServer(options: { answerTokenDelayMs?: number } = {}): Promise<E2EServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kraken-e2e-'));
   const port = await freePort();
   // Google sign-in against a local fake of Google on loopback, returning to this server's /login/google.
@@ -53,7 +53,7 @@ export async function startE2EServer(): Promise<E2EServer> {
     // limit itself is proven by the server suites (server/test/abuse.test.ts, routes/auth.test.ts).
     // The same holds for the question and upload quotas: every spec asks from 127.0.0.1, many as
     // one visitor (server/test/quotas.test.ts proves the quotas).
-    config: { offlineTokenDelayMs: 5, loginMaxFailures: 1000, loginMaxFailuresPerAddress: 1000, ...generousLimits, google: google.config },
+    config: { offlineTokenDelayMs: options.answerTokenDelayMs ?? 5, loginMaxFailures: 1000, loginMaxFailuresPerAddress: 1000, ...generousLimits, google: google.config },
     demo: E2E_DEMO,
     // Several builds can coexist: E2E_SPA_DIR points the tests at one of them (default dist/).
     ...(process.env.E2E_SPA_DIR ? { spaDir: process.env.E2E_SPA_DIR } : {}),

@@ -5,10 +5,16 @@ import { startE2EServer, type E2EServer } from './e2e-server';
  * Every browser test talks to its worker's own server, started once per worker: specs in
  * different workers share no account, chat, session or limit.
  */
-export const test = base.extend<object, { krakenServer: E2EServer }>({
+export const test = base.extend<object, { krakenServer: E2EServer; answerTokenDelayMs: number }>({
+  /**
+   * How long the offline responder waits before each word of an answer. A spec that must act while
+   * an answer is still being written on the server (Stop) asks for a slower pace at its top:
+   * `test.use({ answerTokenDelayMs: 50 })`, which gives it a worker and a server of its own.
+   */
+  answerTokenDelayMs: [5, { scope: 'worker', option: true }],
   krakenServer: [
-    async ({}, use) => {
-      const server = await startE2EServer();
+    async ({ answerTokenDelayMs }, use) => {
+      const server = await startE2EServer({ answerTokenDelayMs });
       // `demoAccount()` and the specs' own checks read the worker's server from here.
       process.env.E2E_BASE_URL = server.url;
       process.env.E2E_DEMO_USERNAME = server.demo.username;
