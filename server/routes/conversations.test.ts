@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { conversationPageSchema, conversationSchema } from '../../src/contract/conversations';
+import { eq } from 'drizzle-orm';
+import { applications } from '../db/schema';
 import { openHarness, type TestApp } from '../test/harness';
 
 const CREATE = '/api/workflow/im/conversation/create';
@@ -100,10 +102,62 @@ describe('listing conversations', () => {
     expect(workflows.body.data.total).toBe(1);
   });
 
+  it('lists agent and workflow conversations together on request, each workflow one naming its application', async () => {
+    const t = h.makeApp();
+    const { headers } = await h.loggedIn(t);
+    const chat = await create(t, headers, { title: 'With an agent' });
+    t.clock.advance(1000);
+    const digest = await create(t, headers, { source: 'workflow', sourceId: 'linkedin-weekly-digest', title: 'Weekly digest' });
+    expect(digest.application).toMatchObject({ name: 'LinkedIn Weekly Digest', intro: expect.stringContaining('LinkedIn posts') });
+    expect(digest.application?.avatar).toMatch(/^data:image\//);
+    expect(chat.application).toBeUndefined();
+
+    const both = await t.post(LIST, { sources: ['agent', 'workflow'] }, headers);
+    const page = v.parse(conversationPageSchema, both.body.data);
+    expect(page.list.map((x) => [x.title, x.source, x.application?.name])).toEqual([
+      ['Weekly digest', 'workflow', 'LinkedIn Weekly Digest'],
+      ['With an agent', 'agent', undefined],
+    ]);
+    expect((await t.post(LIST, {}, headers)).body.data.total).toBe(1);
+    const detail = await t.get(DETAIL, { conversationId: digest.conversationId }, headers);
+    expect(detail.body.data.application.name).toBe('LinkedIn Weekly Digest');
+    const renamed = await t.post(UPDATE, { conversationId: digest.conversationId, pinned: true }, headers);
+    expect(renamed.body.data.application.name).toBe('LinkedIn Weekly Digest');
+  });
+
+  it('names an application only while the caller may still see it', async () => {
+    const t = h.makeApp();
+    const { headers } = await h.loggedIn(t);
+    await h.db.insert(applications).values({
+      id: 'soon-withdrawn',
+      name: 'Soon Withdrawn',
+      avatar: '',
+      intro: 'Here for a while.',
+      companyId: 'kraken',
+      public: true,
+      published: true,
+      isDraft: false,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    const conversation = await create(t, headers, { source: 'workflow', sourceId: 'soon-withdrawn' });
+    expect(conversation.application?.name).toBe('Soon Withdrawn');
+    await h.db.update(applications).set({ published: false }).where(eq(applications.id, 'soon-withdrawn'));
+    const detail = await t.get(DETAIL, { conversationId: conversation.conversationId }, headers);
+    expect(detail.status).toBe(200);
+    expect(detail.body.data.application).toBeUndefined();
+    const listed = await t.post(LIST, { sources: ['workflow'] }, headers);
+    expect(listed.body.data.list).toEqual([expect.not.objectContaining({ application: expect.anything() })]);
+  });
+
   it('refuses bad input and callers with no identity', async () => {
     const t = h.makeApp();
     expect((await t.post(LIST, {})).status).toBe(401);
     expect((await t.post(LIST, { source: 'nope' }, h.visitor())).status).toBe(400);
+    expect((await t.post(LIST, { sources: [] }, h.visitor())).status).toBe(400);
+    expect((await t.post(LIST, { sources: ['agent', 'robot'] }, h.visitor())).status).toBe(400);
+    expect((await t.post(LIST, { sources: 'agent' }, h.visitor())).status).toBe(400);
+    expect((await t.post(LIST, { sources: ['agent', 'workflow', 'agent'] }, h.visitor())).status).toBe(400);
     expect((await t.post(LIST, { pageSize: -1 }, h.visitor())).status).toBe(400);
   });
 });

@@ -5,12 +5,12 @@ import { defineRoute, type AppEnv } from '../http/route';
 import {
   createConversation,
   deleteConversation,
+  describeConversation,
   findOwnedConversation,
   listConversations,
   listMessages,
   rateAnswer,
   selectMessage,
-  toConversation,
   updateConversation,
 } from '../services/conversations';
 
@@ -19,11 +19,11 @@ export function conversationRoutes(app: Hono<AppEnv>, services: Services) {
   defineRoute(app, services, 'conversationCreate', ({ input, caller }) =>
     createConversation(db, clock, caller, ownerOf(caller), input),
   );
-  defineRoute(app, services, 'conversationList', ({ input, caller }) => listConversations(db, ownerOf(caller), input));
+  defineRoute(app, services, 'conversationList', ({ input, caller }) => listConversations(db, caller, ownerOf(caller), input));
   defineRoute(app, services, 'conversationDetail', async ({ input, caller }) =>
-    toConversation(await findOwnedConversation(db, ownerOf(caller), input.conversationId)),
+    describeConversation(db, caller, await findOwnedConversation(db, ownerOf(caller), input.conversationId)),
   );
-  defineRoute(app, services, 'conversationUpdate', ({ input, caller }) => updateConversation(db, ownerOf(caller), input));
+  defineRoute(app, services, 'conversationUpdate', ({ input, caller }) => updateConversation(db, caller, ownerOf(caller), input));
   defineRoute(app, services, 'conversationDelete', async ({ input, caller }) => {
     await deleteConversation(db, ownerOf(caller), input.conversationId);
     return null;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import { failureReference, GENERIC_AGENT_FAILURE } from '../../src/contract/agent-failure';
-import type { Conversation, ConversationSource } from '../../src/contract/conversations';
+import type { Conversation, ConversationApplication, ConversationSource } from '../../src/contract/conversations';
 import type { Message } from '../../src/contract/messages';
 import type { Page } from '../../src/contract/paging';
 import type { Clock } from '../config';
@@ -18,7 +18,7 @@ import { readTree, type MessageTree } from './message-tree';
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 
-export const toConversation = (row: ConversationRow): Conversation => ({
+export const toConversation = (row: ConversationRow, application?: ConversationApplication): Conversation => ({
   conversationId: row.id,
   source: row.source,
   sourceId: row.sourceId,
@@ -26,7 +26,32 @@ export const toConversation = (row: ConversationRow): Conversation => ({
   pinned: row.pinned,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
+  ...(application ? { application } : {}),
 });
+
+/**
+ * The applications of these workflow conversations that the caller can still see, by id: one
+ * read for a whole page. An application withdrawn since is left out, and its conversation shows
+ * without a name rather than with one the caller may no longer read.
+ */
+async function applicationsOf(db: Db, caller: Caller, rows: ConversationRow[]): Promise<Map<string, ConversationApplication>> {
+  const ids = [...new Set(rows.filter((row) => row.source === 'workflow').map((row) => row.sourceId))];
+  if (ids.length === 0) return new Map();
+  const found = await db
+    .select({ id: applications.id, name: applications.name, avatar: applications.avatar, intro: applications.intro })
+    .from(applications)
+    .where(and(inArray(applications.id, ids), visibleApplication(caller)));
+  return new Map(found.map(({ id, ...application }) => [id, application]));
+}
+
+/** Conversations as the caller reads them: a workflow one names its application. */
+export async function describeConversations(db: Db, caller: Caller, rows: ConversationRow[]): Promise<Conversation[]> {
+  const named = await applicationsOf(db, caller, rows);
+  return rows.map((row) => toConversation(row, row.source === 'workflow' ? named.get(row.sourceId) : undefined));
+}
+
+export const describeConversation = async (db: Db, caller: Caller, row: ConversationRow): Promise<Conversation> =>
+  (await describeConversations(db, caller, [row]))[0]!;
 
 /**
  * Answers that failed before failures carried a reference stored the model service's own words,
@@ -85,18 +110,19 @@ export async function createConversation(
       updatedAt: now,
     })
     .returning();
-  return toConversation(row!);
+  return describeConversation(db, caller, row!);
 }
 
 export async function listConversations(
   db: Db,
+  caller: Caller,
   owner: Owner,
-  query: { current: number; pageSize: number; source: ConversationSource; keyword?: string },
+  query: { current: number; pageSize: number; source: ConversationSource; sources?: ConversationSource[]; keyword?: string },
 ): Promise<Page<Conversation>> {
   const pattern = query.keyword ? containsPattern(query.keyword) : null;
   const where = and(
     ownedBy(conversations, owner),
-    eq(conversations.source, query.source),
+    query.sources ? inArray(conversations.source, query.sources) : eq(conversations.source, query.source),
     pattern ? or(ilike(conversations.title, pattern), inMessages(pattern)) : undefined,
   );
   const [rows, [total]] = await Promise.all([
@@ -110,9 +136,9 @@ export async function listConversations(
     db.select({ value: count() }).from(conversations).where(where),
   ]);
   const found = query.keyword ? await matchesIn(db, rows.map((row) => row.id), query.keyword) : new Map<string, string>();
-  const list = rows.map((row) => {
-    const match = found.get(row.id);
-    return match ? { ...toConversation(row), match } : toConversation(row);
+  const list = (await describeConversations(db, caller, rows)).map((conversation) => {
+    const match = found.get(conversation.conversationId);
+    return match ? { ...conversation, match } : conversation;
   });
   return { list, total: total?.value ?? 0, current: query.current, pageSize: query.pageSize };
 }
@@ -163,6 +189,7 @@ export async function findOwnedConversation(db: Db, owner: Owner, conversationId
 /** Renames or pins; updatedAt tracks conversation activity, so neither moves it. */
 export async function updateConversation(
   db: Db,
+  caller: Caller,
   owner: Owner,
   input: { conversationId: string; title?: string; pinned?: boolean },
 ): Promise<Conversation> {
@@ -171,14 +198,14 @@ export async function updateConversation(
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.pinned !== undefined ? { pinned: input.pinned } : {}),
   };
-  if (Object.keys(changes).length === 0) return toConversation(current);
+  if (Object.keys(changes).length === 0) return describeConversation(db, caller, current);
   const [row] = await db
     .update(conversations)
     .set(changes)
     .where(and(eq(conversations.id, input.conversationId), ownedBy(conversations, owner)))
     .returning();
   if (!row) throw notFound('Conversation');
-  return toConversation(row);
+  return describeConversation(db, caller, row);
 }
 
 /** Deletes the conversation; its messages go with it (foreign key cascade). */

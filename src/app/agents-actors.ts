@@ -41,8 +41,13 @@ export const applicationsListLogic = ({ chat, navigate }: Pick<Runtime, 'chat'> 
   applicationsListMachine.provide({
     actors: { fetchApplications: fromPromise(({ input }) => listApplications({ current: 1, pageSize: input.pageSize }, { silent: true })) },
     actions: {
-      startWorkflow: (_, { applicationId }) => {
-        chat.send({ type: 'conversation.new', agentId: applicationId, source: 'workflow' });
+      startWorkflow: (_, { applicationId, application }) => {
+        chat.send({
+          type: 'conversation.new',
+          agentId: applicationId,
+          source: 'workflow',
+          ...(application ? { application: { name: application.name, avatar: application.avatar, intro: application.intro } } : {}),
+        });
         navigate('/chat');
       },
     },

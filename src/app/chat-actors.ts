@@ -26,7 +26,7 @@ export const historyLogic = ({ app, toast, dismissToast, navigate }: Pick<Runtim
     actors: {
       fetchPage: fromPromise(({ input }) =>
         listConversations(
-          { source: 'agent', current: input.current, pageSize: input.pageSize, ...(input.keyword ? { keyword: input.keyword } : {}) },
+          { sources: ['agent', 'workflow'], current: input.current, pageSize: input.pageSize, ...(input.keyword ? { keyword: input.keyword } : {}) },
           { silent: true },
         ),
       ),

@@ -8,6 +8,10 @@ export type ConversationSource = (typeof CONVERSATION_SOURCES)[number];
 
 export const TITLE_MAX = 100;
 
+/** What a `workflow` conversation's header shows of its application. */
+export const conversationApplicationSchema = v.object({ name: v.string(), avatar: v.string(), intro: v.string() });
+export type ConversationApplication = v.InferOutput<typeof conversationApplicationSchema>;
+
 export const conversationSchema = v.object({
   conversationId: idSchema,
   source: conversationSourceSchema,
@@ -18,6 +22,8 @@ export const conversationSchema = v.object({
   updatedAt: timestampSchema,
   /** In a keyword search: a piece of a message holding the words, when one does. */
   match: v.optional(v.string()),
+  /** A `workflow` conversation: its application, while the caller can still see it. */
+  application: v.optional(conversationApplicationSchema),
 });
 export type Conversation = v.InferOutput<typeof conversationSchema>;
 
@@ -31,6 +37,8 @@ export type CreateConversationRequest = v.InferInput<typeof createConversationRe
 export const conversationListRequestSchema = v.object({
   ...pageRequestEntries,
   source: v.optional(conversationSourceSchema, 'agent'),
+  /** When given, the conversations of all these sources, in one list (instead of `source`). */
+  sources: v.optional(v.pipe(v.array(conversationSourceSchema), v.minLength(1), v.maxLength(CONVERSATION_SOURCES.length))),
   keyword: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
 });
 export type ConversationListRequest = v.InferInput<typeof conversationListRequestSchema>;

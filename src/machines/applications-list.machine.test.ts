@@ -18,7 +18,7 @@ describe('the applications in the market', () => {
     const actor = createActor(
       applicationsListMachine.provide({
         actors: { fetchApplications: fromPromise(({ input }) => fetchApplications(input)) },
-        actions: { startWorkflow: (_, params) => startWorkflow(params.applicationId) },
+        actions: { startWorkflow: (_, params) => startWorkflow(params.applicationId, params.application?.name) },
       }),
     ).start();
     await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('failed'));
@@ -30,6 +30,6 @@ describe('the applications in the market', () => {
     // a retry only where it failed
     expect(actor.getSnapshot().can({ type: 'retry' })).toBe(false);
     actor.send({ type: 'application.start', applicationId: 'digest' });
-    expect(startWorkflow).toHaveBeenCalledWith('digest');
+    expect(startWorkflow).toHaveBeenCalledWith('digest', 'digest');
   });
 });

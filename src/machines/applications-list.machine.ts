@@ -22,7 +22,7 @@ export const applicationsListMachine = setup({
   },
   actions: {
     /** Opens a new workflow conversation with the application (the chat and the address bar follow). */
-    startWorkflow: (_, _params: { applicationId: string }) => undefined,
+    startWorkflow: (_, _params: { applicationId: string; application?: Application }) => undefined,
     showApplications: assign((_, params: { page: Page<Application> }) => ({ items: params.page.list })),
   },
 }).createMachine({
@@ -30,7 +30,15 @@ export const applicationsListMachine = setup({
   context: { items: [] },
   initial: 'loading',
   on: {
-    'application.start': { actions: { type: 'startWorkflow', params: ({ event }) => ({ applicationId: event.applicationId }) } },
+    'application.start': {
+      actions: {
+        type: 'startWorkflow',
+        params: ({ context, event }) => ({
+          applicationId: event.applicationId,
+          application: context.items.find((item) => item.applicationId === event.applicationId),
+        }),
+      },
+    },
   },
   states: {
     loading: {

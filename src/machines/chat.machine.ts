@@ -2,7 +2,7 @@ import { and, assertEvent, assign, fromCallback, fromPromise, setup, type Snapsh
 import { DEFAULT_AGENT_ID } from '../contract/constants';
 import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import { titleFromQuestion } from '../contract/chat-title';
-import type { Conversation, ConversationSource } from '../contract/conversations';
+import type { Conversation, ConversationApplication, ConversationSource } from '../contract/conversations';
 import type { FileRef } from '../contract/media';
 import type { Message, MessageFeedback, TokenUsage } from '../contract/messages';
 import type { StreamFailureKind } from '../services/chat-stream';
@@ -57,6 +57,8 @@ export type ChatContext = {
   /** Who answers: an agent, or for a `workflow` conversation the application (its id here). */
   agentId: string;
   source: ConversationSource;
+  /** A `workflow` conversation's application as the header shows it, when known. */
+  application: ConversationApplication | null;
   conversationId: string | null;
   messages: ChatMessage[];
   draft: string;
@@ -101,7 +103,7 @@ export type ChatRoute = { market: boolean; conversationId: string | null; agentI
 
 export type ChatEvent =
   | ({ type: 'route.changed' } & ChatRoute)
-  | { type: 'conversation.new'; agentId?: string; source?: ConversationSource }
+  | { type: 'conversation.new'; agentId?: string; source?: ConversationSource; application?: ConversationApplication }
   | { type: 'conversation.open'; conversationId: string }
   | { type: 'draft.change'; text: string }
   | { type: 'attachments.change'; files: FileRef[] }
@@ -192,12 +194,14 @@ const regenerable = (messages: ChatMessage[], key: string) => {
 const blankConversation = (
   agentId: string,
   source: ConversationSource = 'agent',
+  application: ConversationApplication | null = null,
 ): Pick<
   ChatContext,
-  'agentId' | 'source' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'editing' | 'versionTarget' | 'addressPending' | 'stopWanted' | 'reattachAttempts'
+  'agentId' | 'source' | 'application' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'editing' | 'versionTarget' | 'addressPending' | 'stopWanted' | 'reattachAttempts'
 > => ({
   agentId,
   source,
+  application: source === 'workflow' ? application : null,
   conversationId: null,
   addressPending: false,
   messages: [],
@@ -469,19 +473,20 @@ export const chatMachine = setup({
     /** The address now names the conversation created here. */
     noteAddressReached: assign({ addressPending: false }),
     /** A new conversation: nothing said yet, with this agent, and what was left unsent for it. */
-    startBlank: assign(({ context }, params: { agentId: string; source?: ConversationSource }) => ({
-      ...blankConversation(params.agentId, params.source),
+    startBlank: assign(({ context }, params: { agentId: string; source?: ConversationSource; application?: ConversationApplication | null }) => ({
+      ...blankConversation(params.agentId, params.source, params.application),
       draft: draftIn(context.drafts, newChatScope(params.agentId)),
     })),
     /** Another stored conversation: its id, its messages to come, what was left unsent in it. */
     startOpening: assign(({ context }, params: { conversationId: string }) => ({
-      ...blankConversation(context.agentId, context.source),
+      ...blankConversation(context.agentId, context.source, context.application),
       conversationId: params.conversationId,
       draft: draftIn(context.drafts, params.conversationId),
     })),
     setLoaded: assign((_, params: { loaded: LoadedConversation }) => ({
       agentId: params.loaded.conversation.sourceId,
       source: params.loaded.conversation.source,
+      application: params.loaded.conversation.application ?? null,
       messages: params.loaded.messages.map(fromServer),
       replyKey: answerBeingWritten(params.loaded.messages)?.messageId ?? null,
     })),
@@ -571,7 +576,10 @@ export const chatMachine = setup({
       {
         guard: 'routeLeavesConversation',
         target: '.idle',
-        actions: { type: 'startBlank', params: ({ context }) => ({ agentId: context.agentId, source: context.source }) },
+        actions: {
+          type: 'startBlank',
+          params: ({ context }) => ({ agentId: context.agentId, source: context.source, application: context.application }),
+        },
       },
       { guard: 'routeNamesCreated', actions: 'noteAddressReached' },
     ],
@@ -580,7 +588,9 @@ export const chatMachine = setup({
       actions: {
         type: 'startBlank',
         params: ({ context, event }) =>
-          event.agentId ? { agentId: event.agentId, source: event.source ?? 'agent' } : { agentId: context.agentId, source: context.source },
+          event.agentId
+            ? { agentId: event.agentId, source: event.source ?? 'agent', application: event.application ?? null }
+            : { agentId: context.agentId, source: context.source, application: context.application },
       },
     },
     'conversation.open': {

@@ -48,15 +48,29 @@ test('an application from the market starts a workflow conversation that the ser
   await page.goto('/chat/agents');
   await page.getByRole('region', { name: 'Applications' }).getByRole('button', { name: 'Start LinkedIn Weekly Digest' }).click();
   await expect(page).toHaveURL(/\/chat$/);
-  await expect(page.getByTestId('chat-application')).toBeVisible();
+  const header = page.getByTestId('chat-application');
+  await expect(header.getByRole('heading', { level: 1 })).toHaveText('LinkedIn Weekly Digest');
+  await expect(header).toContainText('drafts three LinkedIn posts');
   await box(page).fill('Shipped the new onboarding this week');
   await box(page).press('Enter');
   await expect(page).toHaveURL(/\/chat\/[^/?]+$/);
   await answered(page);
-  // opened again from its address, it is still the application's
+  // it is in the history like any other chat, with its title and time, and can be renamed
+  const history = page.getByRole('navigation', { name: 'Chat history' });
+  const row = history.getByRole('link', { name: /^Shipped the new onboarding/ });
+  await expect(row).toHaveAttribute('aria-current', 'page');
+  await expect(row.locator('time')).toHaveText(/now/);
+  await row.hover();
+  await history.getByRole('button', { name: /^Rename “Shipped the new onboarding/ }).click();
+  await history.getByRole('textbox').fill('Onboarding digest');
+  await history.getByRole('textbox').press('Enter');
+  await expect(history.getByRole('link', { name: 'Onboarding digest' })).toBeVisible();
+  await expectAccessible(page);
+  // opened again from its address, it is still the application's, named
   await page.reload();
-  await expect(page.getByTestId('chat-application')).toBeVisible();
+  await expect(page.getByTestId('chat-application').getByRole('heading', { level: 1 })).toHaveText('LinkedIn Weekly Digest');
   await expect(page.getByTestId('question')).toHaveText('Shipped the new onboarding this week');
+  await expect(history.getByRole('link', { name: 'Onboarding digest' })).toHaveAttribute('aria-current', 'page');
 });
 
 test('export as Markdown and JSON, downloaded by the browser', async ({ page }) => {

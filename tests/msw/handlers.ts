@@ -133,6 +133,13 @@ const visible = <T extends { owner: string }>(stored: T): Omit<T, 'owner'> => {
   return rest;
 };
 
+/** Like the server: a workflow conversation names its application while it is published. */
+const described = <T extends { owner: string; source: string; sourceId: string }>(stored: T) => {
+  const conversation = visible(stored);
+  const application = stored.source === 'workflow' ? db.applications.find((item) => item.applicationId === stored.sourceId && item.published && !item.isDraft) : undefined;
+  return application ? { ...conversation, application: { name: application.name, avatar: application.avatar, intro: application.intro } } : conversation;
+};
+
 const requireUser = (caller: Caller) => {
   if (caller.kind !== 'user') throw new FakeApiError(401, 'Please log in first.');
   const user = publicUser(caller.userId);
@@ -303,30 +310,30 @@ export const handlers = {
     };
     db.conversations.set(conversation.conversationId, conversation);
     db.messages.set(conversation.conversationId, []);
-    return ok('conversationCreate', visible(conversation));
+    return ok('conversationCreate', described(conversation));
   }),
   conversationList: route('conversationList', ({ input, caller }) => {
     const owner = ownerOf(caller);
     const keyword = (input.keyword ?? '').toLowerCase();
     const items = [...db.conversations.values()]
-      .filter((item) => item.owner === owner && item.source === input.source)
+      .filter((item) => item.owner === owner && (input.sources ?? [input.source]).includes(item.source))
       .filter((item) => item.title.toLowerCase().includes(keyword) || matchIn(item.conversationId, keyword) !== undefined)
       .sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt.localeCompare(a.updatedAt))
       .map((item) => {
         const match = keyword ? matchIn(item.conversationId, keyword) : undefined;
-        return match ? { ...visible(item), match } : visible(item);
+        return match ? { ...described(item), match } : described(item);
       });
     return ok('conversationList', page(items, input.current, input.pageSize));
   }),
   conversationDetail: route('conversationDetail', ({ input, caller }) =>
-    ok('conversationDetail', visible(ownConversation(caller, input.conversationId))),
+    ok('conversationDetail', described(ownConversation(caller, input.conversationId))),
   ),
   conversationUpdate: route('conversationUpdate', ({ input, caller }) => {
     const stored = ownConversation(caller, input.conversationId);
     if (input.title !== undefined) stored.title = input.title;
     if (input.pinned !== undefined) stored.pinned = input.pinned;
     stored.updatedAt = nextTimestamp();
-    return ok('conversationUpdate', visible(stored));
+    return ok('conversationUpdate', described(stored));
   }),
   conversationDelete: route('conversationDelete', ({ input, caller }) => {
     ownConversation(caller, input.conversationId);

@@ -5,7 +5,8 @@ import { Route, Switch } from 'wouter';
 import { endpoints } from '../../contract/endpoints';
 import { initI18n } from '../../i18n';
 import { fail } from '../../../tests/msw/handlers';
-import { db, queueAnswer, seedAgent, seedApplication } from '../../../tests/msw/db';
+import { db, queueAnswer, seedAgent, seedApplication, seedConversation, visitorOwner } from '../../../tests/msw/db';
+import { getVisitorId } from '../../services/visitor';
 import { recordRequests, server } from '../../../tests/msw/server';
 import { gate } from '../../../tests/msw/sse';
 import { renderWithRuntime } from '../../../tests/spa/harness';
@@ -149,12 +150,40 @@ describe('the agents market', () => {
 
     await view.user.click(card);
     expect(view.url()).toBe('/chat');
-    expect(await screen.findByTestId('chat-application')).toHaveTextContent('Application');
+    const header = await screen.findByTestId('chat-application');
+    expect(within(header).getByRole('heading', { level: 1 })).toHaveTextContent('Weekly Digest');
+    expect(header).toHaveTextContent('Drafts three posts from your week.');
     expect(screen.queryByRole('region', { name: 'Try asking' })).toBeNull();
     await view.user.type(screen.getByRole('textbox', { name: /Ask anything/ }), 'My week{Enter}');
     await expect.poll(() => screen.queryByTestId('answer')?.textContent).toBe('Here are your three posts.');
     expect(JSON.parse(await creates[0]!.text)).toMatchObject({ sourceId: 'digest', source: 'workflow' });
     expect(JSON.parse(await chats[0]!.text)).toMatchObject({ agentId: 'digest', text: 'My week' });
+    // it is in the history like any other chat, and opened from there it still names its application
+    const history = screen.getByRole('navigation', { name: 'Chat history' });
+    const row = await within(history).findByRole('link', { name: 'My week' });
+    expect(row.querySelector('[data-testid="history-application"]')).not.toBeNull();
+    await view.user.click(within(history).getByRole('link', { name: 'Browse the agents market' }));
+    await view.user.click(row.isConnected ? row : await within(history).findByRole('link', { name: 'My week' }));
+    await expect.poll(() => screen.queryByTestId('question')?.textContent).toBe('My week');
+    expect(within(screen.getByTestId('chat-application')).getByRole('heading', { level: 1 })).toHaveTextContent('Weekly Digest');
+  });
+
+  it('names a workflow conversation’s application when opened from its address, and says “Application” once it is withdrawn', async () => {
+    seedApplication({ applicationId: 'digest', name: 'Weekly Digest', intro: 'Drafts three posts from your week.' });
+    seedApplication({ applicationId: 'gone', name: 'Withdrawn App', published: false });
+    const workflowChat = (sourceId: string, title: string) =>
+      seedConversation({ owner: visitorOwner(getVisitorId()), source: 'workflow', sourceId, title, messages: [{ role: 'user', content: title }] });
+    const digest = workflowChat('digest', 'Last week');
+    workflowChat('gone', 'Old run');
+    const view = await renderWithRuntime(routes, { url: `/chat/${digest.conversationId}` });
+    const heading = () => within(screen.getByTestId('chat-application')).getByRole('heading', { level: 1 }).textContent;
+    await expect.poll(() => screen.queryByTestId('chat-application') && heading()).toBe('Weekly Digest');
+    const history = screen.getByRole('navigation', { name: 'Chat history' });
+    expect(await within(history).findByRole('link', { name: 'Last week' })).toHaveAttribute('aria-current', 'page');
+    await view.user.click(within(history).getByRole('link', { name: 'Old run' }));
+    await expect.poll(() => screen.queryByTestId('question')?.textContent).toBe('Old run');
+    expect(heading()).toBe('Application');
+    expect(screen.queryByText('Withdrawn App')).toBeNull();
   });
 
   it('opens an agent’s detail and starts a new chat with it, shown in the header', async () => {

@@ -67,6 +67,7 @@ const ChatScreen = () => {
   const conversationId = useSelector(chat, (state) => state.context.conversationId);
   const agentId = useSelector(chat, (state) => state.context.agentId);
   const withApplication = useSelector(chat, (state) => state.context.source === 'workflow');
+  const application = useSelector(chat, (state) => state.context.application);
   const messages = useSelector(chat, (state) => state.context.messages);
   const draft = useSelector(chat, (state) => state.context.draft);
   const failure = useSelector(chat, (state) => state.context.failure);
@@ -140,7 +141,7 @@ const ChatScreen = () => {
           {showMarket ? (
             <p className="m-0 flex-1 font-semibold">{t('agents.title')}</p>
           ) : (
-            withApplication ? <ApplicationHeader /> : <AgentHeaderView detail={agentDetail} />
+            withApplication ? <ApplicationHeader application={application} /> : <AgentHeaderView detail={agentDetail} />
           )}
           {!showMarket && conversationId && (
             <button type="button" className="btn-ghost shrink-0" aria-haspopup="dialog" aria-label={t('share.open')} onClick={() => setShareOpen(true)}>

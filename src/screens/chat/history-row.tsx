@@ -78,6 +78,9 @@ export const HistoryRow = memo(({ conversation, active, editing, now, send }: Hi
       >
         <span className="flex items-center gap-1 truncate text-sm">
           {conversation.pinned && <span className="i-lucide-pin shrink-0 text-xs text-accent" role="img" aria-label={t('chat.pinned')} />}
+          {conversation.source === 'workflow' && (
+            <span className="i-lucide-workflow shrink-0 text-xs text-muted" aria-hidden="true" data-testid="history-application" />
+          )}
           <span className="truncate" data-testid="history-title">
             {title}
           </span>
