@@ -31,7 +31,7 @@ async function newConversation(t: TestApp, headers: Record<string, string>, sour
 }
 
 const messagesOf = async (t: TestApp, headers: Record<string, string>, conversationId: string) =>
-  (await t.get(MESSAGES, { conversationId }, headers)).body.data as { messageId: string; role: string; content: string; status: string; error?: string; files: unknown[] }[];
+  (await t.get(MESSAGES, { conversationId }, headers)).body.data as { messageId: string; role: string; content: string; status: string; error?: string; files: unknown[]; createdAt: string }[];
 
 /** A runtime that says what it is told, then fails, hangs or ends as the test wants. */
 function scriptedRuntime(pieces: string[], then: 'end' | 'fail' | 'hang' = 'end', seen: StreamAnswerInput[] = []): AgentRuntime {
@@ -80,6 +80,9 @@ describe('chat stream', () => {
       { messageId: start.userMessageId, role: 'user', content: 'Say hello', status: 'complete' },
       { messageId: start.replyMessageId, role: 'assistant', content: 'Hello, world', status: 'complete' },
     ]);
+    // the start says when each was stored, as reading them again does
+    expect(start.userMessageCreatedAt).toBe(t.clock.now().toISOString());
+    expect([start.userMessageCreatedAt, start.replyMessageCreatedAt]).toEqual(stored.map((message) => message.createdAt));
     expect((await t.get(DETAIL, { conversationId }, visitor)).body.data.updatedAt).not.toBe(before);
     expect(seen[0]!.agent.systemPrompt).toMatch(/Kraken Assistant/);
     expect(seen[0]!.history).toEqual([{ role: 'user', content: 'Say hello' }]);
@@ -243,11 +246,13 @@ describe('chat stream', () => {
     const retry = parseEvents(
       await (await chat(working, visitor, { conversationId, agentId: AGENT, retryMessageId: start.userMessageId })).text(),
     );
-    expect(retry[0]).toMatchObject({ type: 'start', userMessageId: start.userMessageId });
+    expect(retry[0]).toMatchObject({ type: 'start', userMessageId: start.userMessageId, userMessageCreatedAt: start.userMessageCreatedAt });
     expect(retry.at(-1)).toEqual({ type: 'end', messageIds: [start.userMessageId, (retry[0] as { replyMessageId: string }).replyMessageId] });
     expect(seen[0]!.history).toEqual([{ role: 'user', content: 'Question?' }]);
     const stored = await messagesOf(working, visitor, conversationId);
     expect(stored.map((m) => `${m.role}:${m.status}:${m.content}`)).toEqual(['user:complete:Question?', 'assistant:complete:Full answer']);
+    // the answer written again in place is stored anew, and the start said when
+    expect((retry[0] as { replyMessageCreatedAt: string }).replyMessageCreatedAt).toBe(stored[1]!.createdAt);
 
     const again = await chat(working, visitor, { conversationId, agentId: AGENT, retryMessageId: start.userMessageId });
     expect(again.status).toBe(409);

@@ -159,6 +159,8 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveA
       conversationId: chat.conversationId,
       userMessageId: chat.userMessageId,
       replyMessageId: chat.replyMessageId,
+      userMessageCreatedAt: chat.userMessageCreatedAt.toISOString(),
+      replyMessageCreatedAt: chat.replyMessageCreatedAt.toISOString(),
     };
     return streamSSE(c, (stream) => relay(services, stream, answer, 0, () => start, chatClosing(answer)));
   });

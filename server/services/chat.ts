@@ -45,6 +45,9 @@ export type PreparedChat = {
   agent: RuntimeAgent;
   userMessageId: string;
   replyMessageId: string;
+  /** When the question and the answer were stored: what reading them again will say. */
+  userMessageCreatedAt: Date;
+  replyMessageCreatedAt: Date;
   history: HistoryMessage[];
 };
 
@@ -203,6 +206,9 @@ export async function prepareChat(
       agent,
       userMessageId: exchange.question.id,
       replyMessageId: exchange.replyMessageId,
+      userMessageCreatedAt: exchange.question.createdAt,
+      // Every answer written here (new, another version, a retry in place) is stored at `now`.
+      replyMessageCreatedAt: now,
       history: historyOf(tree.pathTo(exchange.question.id), limits.historyCharBudget),
     };
   });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { idSchema } from './common';
+import { idSchema, timestampSchema } from './common';
 import { fileRefSchema } from './media';
 import { tokenUsageSchema } from './messages';
 
@@ -62,7 +62,8 @@ export type ChatStopRequest = v.InferInput<typeof chatStopRequestSchema>;
 
 /**
  * The stream's events, one JSON object per SSE `data:` line.
- * - `start`: the server stored the question; names the user message and the answer to come.
+ * - `start`: the server stored the question; names the user message and the answer to come,
+ *   and, from servers that send them, when each was stored (the times a reload would show).
  * - `delta`: a piece of the answer's text.
  * - `error`: the agent failed; `msg` is a generic sentence for a person and `ref` the reference
  *   under which the server logged the details. The stream closes after it.
@@ -77,7 +78,16 @@ export type ChatStopRequest = v.InferInput<typeof chatStopRequestSchema>;
  *   `incomplete` with exactly the text sent. The stream closes after it.
  */
 export const chatEventSchema = v.variant('type', [
-  v.object({ type: v.literal('start'), conversationId: idSchema, userMessageId: idSchema, replyMessageId: idSchema }),
+  v.object({
+    type: v.literal('start'),
+    conversationId: idSchema,
+    userMessageId: idSchema,
+    replyMessageId: idSchema,
+    /** When the question was stored (its `createdAt`): for a retry, when it was first asked. */
+    userMessageCreatedAt: v.optional(timestampSchema),
+    /** When the answer was stored (its `createdAt`), empty and `streaming`. */
+    replyMessageCreatedAt: v.optional(timestampSchema),
+  }),
   v.object({ type: v.literal('delta'), messageId: idSchema, text: v.string() }),
   v.object({ type: v.literal('error'), msg: v.string(), ref: v.optional(v.string()) }),
   v.object({ type: v.literal('end'), messageIds: v.array(idSchema), usage: v.optional(tokenUsageSchema) }),

@@ -5,7 +5,15 @@ import type { StreamFailureKind } from '../services/chat-stream';
 
 /** What the chat stream actor reports to the chat machine. */
 export type ChatStreamReport =
-  | { type: 'stream.accepted'; conversationId: string; userMessageId: string; replyMessageId: string }
+  | {
+      type: 'stream.accepted';
+      conversationId: string;
+      userMessageId: string;
+      replyMessageId: string;
+      /** When the server stored each, when it says (older servers do not). */
+      userMessageCreatedAt?: string;
+      replyMessageCreatedAt?: string;
+    }
   | { type: 'stream.delta'; text: string }
   | { type: 'stream.ended'; messageIds: string[]; usage?: TokenUsage }
   /** A resume began: the deltas that follow continue the answer's text from `offset`. */
@@ -71,6 +79,8 @@ export const createChatStreamActor = <Request = ChatRequest>(transport: ChatTran
             conversationId: event.conversationId,
             userMessageId: event.userMessageId,
             replyMessageId: event.replyMessageId,
+            ...(event.userMessageCreatedAt ? { userMessageCreatedAt: event.userMessageCreatedAt } : {}),
+            ...(event.replyMessageCreatedAt ? { replyMessageCreatedAt: event.replyMessageCreatedAt } : {}),
           } satisfies ChatStreamReport);
           break;
         case 'delta':

@@ -26,7 +26,10 @@ export type ChatMessage = {
   feedback?: MessageFeedback;
   /** What the answer cost in tokens, when the model service reported it. */
   usage?: TokenUsage;
-  /** When the server stored it (ISO 8601); null for a message sent from this page until it is read again. */
+  /**
+   * When the server stored it (ISO 8601), as it says when it loads the message or accepts it;
+   * null until then (never this browser's clock: a stored message shows the stored time).
+   */
   sentAt: string | null;
 };
 
@@ -399,10 +402,21 @@ export const chatMachine = setup({
           if (message.key === context.replyKey) {
             // A retry rewrites the answer it replaces: that version's id, not one more version.
             const ids = message.siblingIds.map((id) => (id === message.serverId ? event.replyMessageId : id));
-            return { ...message, serverId: event.replyMessageId, siblingIds: withId(ids, event.replyMessageId) };
+            return {
+              ...message,
+              serverId: event.replyMessageId,
+              siblingIds: withId(ids, event.replyMessageId),
+              sentAt: event.replyMessageCreatedAt ?? message.sentAt,
+            };
           }
           if (index === userIndex && message.role === 'user') {
-            return { ...message, serverId: event.userMessageId, status: 'complete' as const, siblingIds: withId(message.siblingIds, event.userMessageId) };
+            return {
+              ...message,
+              serverId: event.userMessageId,
+              status: 'complete' as const,
+              siblingIds: withId(message.siblingIds, event.userMessageId),
+              sentAt: event.userMessageCreatedAt ?? message.sentAt,
+            };
           }
           return message;
         }),

@@ -262,7 +262,14 @@ const chatSteps = (input: ChatInput, caller: Caller): StreamStep[] => {
   db.leaves.set(conversation.conversationId, reply.messageId);
   conversation.updatedAt = nextTimestamp();
   return [
-    { type: 'start', conversationId: conversation.conversationId, userMessageId: userMessage.messageId, replyMessageId: reply.messageId },
+    {
+      type: 'start',
+      conversationId: conversation.conversationId,
+      userMessageId: userMessage.messageId,
+      replyMessageId: reply.messageId,
+      userMessageCreatedAt: userMessage.createdAt,
+      replyMessageCreatedAt: reply.createdAt,
+    },
     ...pieces.map((text): StreamStep => ({ type: 'delta', messageId: reply.messageId, text })),
     ...(cut ? [] : [{ type: 'end', messageIds: [userMessage.messageId, reply.messageId] } satisfies StreamStep]),
   ];

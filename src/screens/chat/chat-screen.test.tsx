@@ -50,6 +50,20 @@ describe('the chat screen', () => {
     expect(await within(history).findByRole('link', { name: 'What sells best?' })).toHaveAttribute('aria-current', 'page');
   });
 
+  it('shows when a question just sent and its answer were stored, without a reload', async () => {
+    queueAnswer('Rye.');
+    const view = await openChat();
+    await view.user.type(box(), 'Which flour?{Enter}');
+    await expect.poll(() => screen.getByTestId('answer').closest('li')?.dataset.status).toBe('complete');
+    const conversationId = view.url().split('/').at(-1)!;
+    const [question, reply] = db.messages.get(conversationId)!;
+    const timeIn = (testId: string) => screen.getByTestId(testId).closest('li')?.querySelector('time');
+    // the times the server stored, as a reload would show them, in the reader's language
+    expect(timeIn('question')).toHaveAttribute('datetime', question!.createdAt);
+    expect(timeIn('answer')).toHaveAttribute('datetime', reply!.createdAt);
+    expect(timeIn('answer')?.textContent).toBe(new Date(reply!.createdAt).toLocaleTimeString('en-US', { timeStyle: 'short' }));
+  });
+
   it('offers the agent’s starter questions in a new chat, in the reader’s language, and sends one at a click', async () => {
     seedAgent({
       agentId: 'sql',
