@@ -144,6 +144,13 @@ export type AttachmentLimits = {
   imageMaxBytes: number;
   /** Images sent with one request, newest first. */
   imagesPerRequest: number;
+  /**
+   * Of those, images of earlier questions sent again (newest first), and their bytes together:
+   * the others are named in a sentence ("shown earlier"), so a long conversation with pictures
+   * does not send every picture again with every question.
+   */
+  earlierImagesPerRequest: number;
+  earlierImageBytes: number;
   /** MODEL_ACCEPTS_IMAGES: overrides every agent's own setting when set (the deployment's model decides). */
   modelAcceptsImages: boolean | null;
   /** A PDF is read up to this many pages and for at most this long. */
@@ -194,6 +201,8 @@ export const defaultConfig: ServerConfig = {
     textCharBudget: 40_000,
     imageMaxBytes: 5 * MB,
     imagesPerRequest: 4,
+    earlierImagesPerRequest: 2,
+    earlierImageBytes: 4 * MB,
     modelAcceptsImages: null,
     pdfMaxPages: 100,
     readTimeoutMs: 10 * 1000,
@@ -300,6 +309,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
       textCharBudget: positiveNumber(env, 'ATTACHMENT_TEXT_CHARS', defaultConfig.attachments.textCharBudget),
       imageMaxBytes: positiveNumber(env, 'ATTACHMENT_IMAGE_MAX_MB', defaultConfig.attachments.imageMaxBytes / MB) * MB,
       imagesPerRequest: positiveNumber(env, 'ATTACHMENT_IMAGES_PER_QUESTION', defaultConfig.attachments.imagesPerRequest),
+      earlierImagesPerRequest: positiveNumber(env, 'ATTACHMENT_EARLIER_IMAGES', defaultConfig.attachments.earlierImagesPerRequest),
+      earlierImageBytes: positiveNumber(env, 'ATTACHMENT_EARLIER_IMAGES_MB', defaultConfig.attachments.earlierImageBytes / MB) * MB,
       modelAcceptsImages: onOffOrUnset(env, 'MODEL_ACCEPTS_IMAGES'),
       pdfMaxPages: positiveNumber(env, 'PDF_MAX_PAGES', defaultConfig.attachments.pdfMaxPages),
       readTimeoutMs: defaultConfig.attachments.readTimeoutMs,

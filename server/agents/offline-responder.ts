@@ -52,6 +52,7 @@ const WORDS: Record<ResponderLanguage, Words> = {
         ? `I read ${note.chars} characters of *${note.name}*${note.chars < note.total ? ` (cut: the file has ${note.total})` : ''}.`
         : ({
             'image-sent': `The image *${note.name}* would be shown to the model.`,
+            'image-shown-earlier': `The image *${note.name}* was shown earlier; only its name is sent again.`,
             'image-unseen': `This agent cannot see images: of *${note.name}* it knows only the name.`,
             'image-too-large': `The image *${note.name}* is too large to send.`,
             unreadable: `*${note.name}* could not be read.`,
@@ -75,6 +76,7 @@ const WORDS: Record<ResponderLanguage, Words> = {
         ? `我读取了 *${note.name}* 的 ${note.chars} 个字符${note.chars < note.total ? `（已截断：文件共 ${note.total} 个字符）` : ''}。`
         : ({
             'image-sent': `图片 *${note.name}* 会发送给模型查看。`,
+            'image-shown-earlier': `图片 *${note.name}* 之前已发送过，这次只重新附上文件名。`,
             'image-unseen': `这个智能体看不到图片：关于 *${note.name}*，它只知道文件名。`,
             'image-too-large': `图片 *${note.name}* 太大，无法发送。`,
             unreadable: `无法读取 *${note.name}*。`,
@@ -98,6 +100,7 @@ const WORDS: Record<ResponderLanguage, Words> = {
         ? `J’ai lu ${note.chars} caractères de *${note.name}*${note.chars < note.total ? ` (tronqué : le fichier en compte ${note.total})` : ''}.`
         : ({
             'image-sent': `L’image *${note.name}* serait montrée au modèle.`,
+            'image-shown-earlier': `L’image *${note.name}* a déjà été montrée : seul son nom est renvoyé.`,
             'image-unseen': `Cet agent ne voit pas les images : de *${note.name}*, il ne connaît que le nom.`,
             'image-too-large': `L’image *${note.name}* est trop lourde pour être envoyée.`,
             unreadable: `*${note.name}* n’a pas pu être lu.`,
@@ -121,6 +124,7 @@ const WORDS: Record<ResponderLanguage, Words> = {
         ? `Ich habe ${note.chars} Zeichen aus *${note.name}* gelesen${note.chars < note.total ? ` (gekürzt: die Datei hat ${note.total})` : ''}.`
         : ({
             'image-sent': `Das Bild *${note.name}* würde dem Modell gezeigt.`,
+            'image-shown-earlier': `Das Bild *${note.name}* wurde schon früher gezeigt; nur sein Name wird erneut gesendet.`,
             'image-unseen': `Dieser Agent kann keine Bilder sehen: von *${note.name}* kennt er nur den Namen.`,
             'image-too-large': `Das Bild *${note.name}* ist zu groß zum Senden.`,
             unreadable: `*${note.name}* konnte nicht gelesen werden.`,
@@ -144,6 +148,7 @@ const WORDS: Record<ResponderLanguage, Words> = {
         ? `*${note.name}* から ${note.chars} 文字を読み取りました${note.chars < note.total ? `（切り詰め：ファイル全体は ${note.total} 文字）` : ''}。`
         : ({
             'image-sent': `画像 *${note.name}* はモデルに渡されます。`,
+            'image-shown-earlier': `画像 *${note.name}* は以前に渡し済みのため、今回はファイル名だけを送ります。`,
             'image-unseen': `このエージェントは画像を見られません。*${note.name}* についてはファイル名しか分かりません。`,
             'image-too-large': `画像 *${note.name}* は大きすぎて送れません。`,
             unreadable: `*${note.name}* を読み取れませんでした。`,

@@ -6,7 +6,10 @@ export type RuntimeAgent = { id: string; name: string; systemPrompt: string; vis
 /** What became of one attachment on its way to the model, for runtimes that tell the person. */
 export type AttachmentNote =
   | { name: string; outcome: 'read'; chars: number; total: number }
-  | { name: string; outcome: 'image-sent' | 'image-unseen' | 'image-too-large' | 'unreadable' | 'over-budget' | 'missing' | 'not-text' };
+  | {
+      name: string;
+      outcome: 'image-sent' | 'image-shown-earlier' | 'image-unseen' | 'image-too-large' | 'unreadable' | 'over-budget' | 'missing' | 'not-text';
+    };
 
 export type HistoryMessage = {
   role: 'user' | 'assistant';

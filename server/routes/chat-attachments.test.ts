@@ -228,6 +228,10 @@ describe('attachment settings', () => {
     expect(() => configFromEnv({ MODEL_ACCEPTS_IMAGES: 'sometimes' })).toThrow(/MODEL_ACCEPTS_IMAGES must be on or off/);
     const set = configFromEnv({ ATTACHMENT_TEXT_CHARS: '5000', ATTACHMENT_IMAGE_MAX_MB: '2', ATTACHMENT_IMAGES_PER_QUESTION: '1', PDF_MAX_PAGES: '20' });
     expect(set.attachments).toMatchObject({ textCharBudget: 5000, imageMaxBytes: 2 * 1024 * 1024, imagesPerRequest: 1, pdfMaxPages: 20 });
+    expect(configFromEnv({}).attachments).toMatchObject({ earlierImagesPerRequest: 2, earlierImageBytes: 4 * 1024 * 1024 });
+    const earlier = configFromEnv({ ATTACHMENT_EARLIER_IMAGES: '0', ATTACHMENT_EARLIER_IMAGES_MB: '1' });
+    expect(earlier.attachments).toMatchObject({ earlierImagesPerRequest: 0, earlierImageBytes: 1024 * 1024 });
+    expect(() => configFromEnv({ ATTACHMENT_EARLIER_IMAGES: '-1' })).toThrow(/ATTACHMENT_EARLIER_IMAGES must be a non-negative number/);
   });
 
   it('sends at most the images allowed per question, in the order attached, and names the rest', async () => {
@@ -241,5 +245,43 @@ describe('attachment settings', () => {
     expect(parts.filter((part) => part.type === 'image_url')).toHaveLength(1);
     expect(parts[0]!.text).toContain('[Image "first.png" attached, shown with this message.]');
     expect(parts[0]!.text).toContain('[Image "second.png" not sent: the limit of 1 images per question is reached.]');
+  });
+
+  it('sends earlier questions’ images again only within their budget, naming the others as shown earlier', async () => {
+    const { defaultConfig } = await import('../config');
+    const t = appWithModel({ attachments: { ...defaultConfig.attachments, modelAcceptsImages: true, earlierImagesPerRequest: 1 } });
+    const visitor = h.visitor();
+    const red = pngOf(2, [255, 0, 0]);
+    const green = pngOf(2, [0, 255, 0]);
+    const blue = pngOf(2, [0, 0, 255]);
+    const dataUrl = (bytes: Uint8Array) => `data:image/png;base64,${Buffer.from(bytes).toString('base64')}`;
+    const { conversationId } = await ask(t, visitor, 'What colour?', [await upload(t, visitor, red, 'red.png')]);
+    await ask(t, visitor, 'And this one?', [await upload(t, visitor, green, 'green.png')], conversationId);
+    await ask(t, visitor, 'Which of the three is darkest?', [await upload(t, visitor, blue, 'blue.png')], conversationId);
+
+    const questions = requests.at(-1)!.body.messages.filter((m) => m.role === 'user');
+    const imagesIn = (message: SentMessage) =>
+      typeof message.content === 'string' ? [] : message.content.flatMap((part) => (part.image_url ? [part.image_url.url] : []));
+    // the question being answered, and the newest earlier one within the budget of one
+    expect(questions.map(imagesIn)).toEqual([[], [dataUrl(green)], [dataUrl(blue)]]);
+    // the oldest picture is still known to exist, by name
+    expect(textOf(questions[0]!)).toBe('What colour?\n\n[Image "red.png", shown earlier.]');
+    expect(textOf(questions[1]!)).toContain('[Image "green.png" attached, shown with this message.]');
+  });
+
+  it('counts the bytes of earlier images against their budget too', async () => {
+    const { defaultConfig } = await import('../config');
+    const first = pngOf(2, [9, 9, 9]);
+    // room for one earlier picture of this size, not two
+    const t = appWithModel({
+      attachments: { ...defaultConfig.attachments, modelAcceptsImages: true, earlierImagesPerRequest: 10, earlierImageBytes: first.length * 1.5 },
+    });
+    const visitor = h.visitor();
+    const { conversationId } = await ask(t, visitor, 'One', [await upload(t, visitor, first, 'one.png')]);
+    await ask(t, visitor, 'Two', [await upload(t, visitor, pngOf(2, [8, 8, 8]), 'two.png')], conversationId);
+    await ask(t, visitor, 'Three, with no picture', [], conversationId);
+    const questions = requests.at(-1)!.body.messages.filter((m) => m.role === 'user');
+    expect(questions.map((message) => (typeof message.content === 'string' ? 0 : message.content.filter((part) => part.image_url).length))).toEqual([0, 1, 0]);
+    expect(textOf(questions[0]!)).toContain('[Image "one.png", shown earlier.]');
   });
 });

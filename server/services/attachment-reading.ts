@@ -52,10 +52,25 @@ async function imageOf(deps: AttachmentDeps, file: StoredFileRef): Promise<strin
   return bytes ? `data:${upload!.mimeType};base64,${Buffer.from(bytes).toString('base64')}` : null;
 }
 
-type Budget = { chars: number; images: number };
+/** What is left to send: text, images, and of those the images of earlier questions and their bytes. */
+type Budget = { chars: number; images: number; earlierImages: number; earlierBytes: number };
 type Read = { block: string; note: AttachmentNote; image?: string };
 
-async function readOne(deps: AttachmentDeps, file: StoredFileRef, vision: boolean, budget: Budget, present: Set<string>): Promise<Read> {
+/**
+ * An image of an earlier question goes again only within the earlier-images budget; past it the
+ * model is told the picture exists, by name, so "the red one from before" still means something.
+ */
+const resendsEarlier = (file: StoredFileRef, budget: Budget): boolean =>
+  budget.earlierImages > 0 && file.size <= budget.earlierBytes;
+
+async function readOne(
+  deps: AttachmentDeps,
+  file: StoredFileRef,
+  vision: boolean,
+  budget: Budget,
+  present: Set<string>,
+  earlier: boolean,
+): Promise<Read> {
   const name = JSON.stringify(file.name);
   if (!present.has(file.fileId)) return { block: `[File ${name} is no longer available.]`, note: { name: file.name, outcome: 'missing' } };
   if (file.kind === 'image') {
@@ -71,6 +86,9 @@ async function readOne(deps: AttachmentDeps, file: StoredFileRef, vision: boolea
         note: { name: file.name, outcome: 'image-too-large' },
       };
     }
+    if (earlier && (budget.images <= 0 || !resendsEarlier(file, budget))) {
+      return { block: `[Image ${name}, shown earlier.]`, note: { name: file.name, outcome: 'image-shown-earlier' } };
+    }
     if (budget.images <= 0) {
       return {
         block: `[Image ${name} not sent: the limit of ${deps.limits.imagesPerRequest} images per question is reached.]`,
@@ -80,6 +98,10 @@ async function readOne(deps: AttachmentDeps, file: StoredFileRef, vision: boolea
     const image = await imageOf(deps, file);
     if (!image) return { block: `[File ${name} is no longer available.]`, note: { name: file.name, outcome: 'missing' } };
     budget.images -= 1;
+    if (earlier) {
+      budget.earlierImages -= 1;
+      budget.earlierBytes -= file.size;
+    }
     return { block: `[Image ${name} attached, shown with this message.]`, note: { name: file.name, outcome: 'image-sent' }, image };
   }
   const kind = textKind(file);
@@ -118,13 +140,20 @@ export async function readAttachments(deps: AttachmentDeps, agent: RuntimeAgent,
   const rows = await deps.db.select({ id: uploads.id }).from(uploads).where(inArray(uploads.id, ids));
   const present = new Set(rows.map((row) => row.id));
   const vision = seesImages(agent, deps.limits);
-  const budget: Budget = { chars: deps.limits.textCharBudget, images: deps.limits.imagesPerRequest };
+  const budget: Budget = {
+    chars: deps.limits.textCharBudget,
+    images: deps.limits.imagesPerRequest,
+    earlierImages: deps.limits.earlierImagesPerRequest,
+    earlierBytes: deps.limits.earlierImageBytes,
+  };
   const read = [...history];
+  // The question being answered; every question before it is an earlier one.
+  const latest = read.findLastIndex((entry) => entry.role === 'user');
   for (let index = read.length - 1; index >= 0; index--) {
     const entry = read[index]!;
     if (!entry.asked || entry.asked.files.length === 0) continue;
     const results: Read[] = [];
-    for (const file of entry.asked.files) results.push(await readOne(deps, file, vision, budget, present));
+    for (const file of entry.asked.files) results.push(await readOne(deps, file, vision, budget, present, index !== latest));
     const images = results.flatMap((result) => (result.image ? [result.image] : []));
     read[index] = {
       ...entry,
