@@ -100,7 +100,12 @@ const KeyboardShortcuts = () => {
       void perform(command, { runtime, navigate, openHelp });
     };
     window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
+    // The keys are heard from here on (this code arrives after the page): browser tests wait for it.
+    document.documentElement.dataset.shortcuts = 'on';
+    return () => {
+      window.removeEventListener('keydown', onKeyDown);
+      delete document.documentElement.dataset.shortcuts;
+    };
   }, [runtime, navigate, platform]);
 
   return <ShortcutsDialog open={helpOpen} platform={platform} onClose={() => setHelpOpen(false)} />;
