@@ -1,3 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
 import { expect, test, useEnglish } from './fixtures';
 
 /** The installable app: its manifest, its service worker, and the app shell opening offline. */
@@ -44,4 +48,46 @@ test('the manifest has what an install needs, and the app shell opens offline sa
 
   await context.setOffline(false);
   await expect(page.getByRole('status').filter({ hasText: 'You are offline' })).toHaveCount(0);
+});
+
+/**
+ * Installability as Chromium itself judges it: Lighthouse's old `installable-manifest` audit was
+ * `Page.getInstallabilityErrors`, asked over the DevTools protocol once a service worker is active.
+ * Playwright's usual contexts are off the record, which Chromium never installs from
+ * ("in-incognito"): this test opens a profile of its own, as a person's browser would be.
+ */
+test('Chromium finds the app installable: no installability errors and no manifest errors', async ({ baseURL }, testInfo) => {
+  const profile = await mkdtemp(join(tmpdir(), 'kraken-install-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    ...testInfo.project.use.launchOptions,
+    baseURL,
+    serviceWorkers: 'allow',
+    locale: 'en-US',
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto('/');
+    await expect(page.getByRole('textbox', { name: 'Ask the assistant' })).toBeVisible();
+    // served from 127.0.0.1, a potentially trustworthy origin: a secure context, as an install needs
+    expect(await page.evaluate(() => window.isSecureContext)).toBe(true);
+    // `ready` gives the worker as soon as it is activating: wait for it to finish
+    const state = await page.evaluate(async () => {
+      const worker = (await navigator.serviceWorker.ready).active!;
+      if (worker.state !== 'activated') {
+        await new Promise<void>((resolve) => worker.addEventListener('statechange', () => worker.state === 'activated' && resolve()));
+      }
+      return worker.state;
+    });
+    expect(state).toBe('activated');
+
+    const cdp = await context.newCDPSession(page);
+    const manifest = await cdp.send('Page.getAppManifest');
+    expect(manifest.url).toMatch(/manifest/);
+    expect(manifest.errors).toEqual([]);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    expect(installabilityErrors).toEqual([]);
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  }
 });
