@@ -11,9 +11,11 @@ import { MessageTime } from './message-time';
 import { usePacedText } from './use-paced-text';
 
 /**
- * An answer as markdown; one still arriving is painted within the frame budget. Once text came
- * faster than the page could paint it, the answer's blocks out of view are no longer laid out
- * (`.answer-blocks`): that makes a burst cheap, but costs a steady stream more than it saves.
+ * An answer as markdown; one still arriving is painted within the frame budget. Text that came
+ * faster than the page could paint it shows its end at once (the view follows the end), and the
+ * part before fills in, in order, over the next frames. Once that happened, the answer's blocks
+ * out of view are no longer laid out (`.answer-blocks`): that makes a burst cheap, but costs a
+ * steady stream more than it saves.
  */
 const AnswerText = ({ content, streaming }: { content: string; streaming: boolean }) => {
   const shown = usePacedText(content, streaming);
@@ -21,7 +23,7 @@ const AnswerText = ({ content, streaming }: { content: string; streaming: boolea
   if (shown !== content && !burst) setBurst(true);
   return (
     <div className={burst ? 'answer-blocks' : undefined}>
-      <LazyMarkdown source={shown} streaming={streaming || shown !== content} />
+      <LazyMarkdown source={content} painted={shown.length} streaming={streaming || shown !== content} />
     </div>
   );
 };

@@ -33,8 +33,8 @@ export class BlockSplitter {
     const normalized = tail.replace(/\r\n?/g, '\n');
     const tokens = this.lex(normalized, this.links);
     const cut = this.finalCount(tokens, normalized.length);
-    if (cut > 0) this.commit(source, tail, tokens.slice(0, cut));
-    this.resolveForwardReferences(tokens.slice(cut));
+    const committedTags = cut > 0 ? this.commit(source, tail, tokens.slice(0, cut)) : [];
+    this.resolveForwardReferences(tokens.slice(cut), committedTags);
     return [...this.committed, ...tokens.slice(cut)];
   }
 
@@ -66,13 +66,16 @@ export class BlockSplitter {
     return 0;
   }
 
-  private commit(source: string, tail: string, final: Token[]): void {
+  /** Keeps the final blocks; returns the labels of the definitions among them that are new. */
+  private commit(source: string, tail: string, final: Token[]): string[] {
+    const added: string[] = [];
     let normalizedLength = 0;
     for (const token of final) {
       normalizedLength += token.raw.length;
       // The lexer keys definitions by their normalised tag, and the first definition wins.
       if (token.type === 'def') {
         const def = token as Tokens.Def;
+        if (!this.links[def.tag]) added.push(def.tag);
         this.links[def.tag] ??= { href: def.href, title: def.title };
       }
       if (!CANNOT_HOLD_REFERENCES.has(token.type) && token.raw.includes('[')) this.referenceHolders.push(this.committed.length);
@@ -80,14 +83,16 @@ export class BlockSplitter {
     }
     const consumed = tail.includes('\r') ? originalLength(tail, normalizedLength) : normalizedLength;
     this.committedSource = source.slice(0, this.committedSource.length + consumed);
+    return added;
   }
 
-  private resolveForwardReferences(tailTokens: Token[]): void {
+  /** `committedTags`: definitions committed by this update, which earlier blocks may not have seen in the tail. */
+  private resolveForwardReferences(tailTokens: Token[], committedTags: string[]): void {
     const tailLinks: Links = {};
     for (const token of tailTokens) {
       if (token.type === 'def') tailLinks[(token as Tokens.Def).tag] ??= { href: token.href, title: token.title };
     }
-    const changed = changedTags(this.tailLinks, tailLinks);
+    const changed = [...new Set([...changedTags(this.tailLinks, tailLinks), ...committedTags])];
     this.tailLinks = tailLinks;
     if (changed.length === 0 || this.referenceHolders.length === 0) return;
     const links = { ...tailLinks, ...this.links };

@@ -43,6 +43,50 @@ const ALIASES: Record<string, string> = {
 
 const lowlight = createLowlight();
 
+/** Highlighting done in one task before the page gets the thread back. */
+export const HIGHLIGHT_SLICE_MS = 8;
+
+const waiting: Array<() => void> = [];
+let scheduled = false;
+
+/** Yields to the page (a message, which timers faked in tests leave alone). */
+const later = (next: () => void) => {
+  if (typeof MessageChannel !== 'function') return void setTimeout(next, 0);
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    next();
+  };
+  channel.port2.postMessage(null);
+};
+
+const runSlice = () => {
+  const started = performance.now();
+  do waiting.shift()?.();
+  while (waiting.length > 0 && performance.now() - started < HIGHLIGHT_SLICE_MS);
+  scheduled = waiting.length > 0;
+  if (scheduled) later(runSlice);
+};
+
+/**
+ * Runs `work` in turn with the other blocks' highlighting, a few blocks a task: an answer that
+ * arrives with dozens of code blocks never highlights them all in one long task.
+ */
+const inTurn = <T>(work: () => T): Promise<T> =>
+  new Promise((resolve, reject) => {
+    waiting.push(() => {
+      try {
+        resolve(work());
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    if (!scheduled) {
+      scheduled = true;
+      later(runSlice);
+    }
+  });
+
 /** The highlighted tree of `code`, or null when we have no grammar for `language`. */
 export const highlight = async (code: string, language: string): Promise<Root | null> => {
   const key = language.toLowerCase();
@@ -50,5 +94,5 @@ export const highlight = async (code: string, language: string): Promise<Root | 
   const load = GRAMMARS[name];
   if (!load) return null;
   if (!lowlight.registered(name)) lowlight.register(name, (await load()).default);
-  return lowlight.highlight(name, code);
+  return inTurn(() => lowlight.highlight(name, code));
 };

@@ -8,7 +8,7 @@ const Markdown = lazy(() => import('./markdown'));
  * is shown as plain text, so nothing waits on the chunk.
  */
 export const LazyMarkdown = (props: MarkdownProps) => (
-  <Suspense fallback={<div className={`whitespace-pre-wrap break-words ${props.className ?? ''}`}>{props.source}</div>}>
+  <Suspense fallback={<div className={`whitespace-pre-wrap break-words ${props.className ?? ''}`}>{props.source.slice(0, props.painted)}</div>}>
     <Markdown {...props} />
   </Suspense>
 );
