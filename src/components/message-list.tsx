@@ -69,10 +69,14 @@ export const MessageList = ({ messages, canRetry, onRetry, versions, feedback }:
   const { t } = useTranslation();
   const last = messages.at(-1);
   const answerComing = last?.role === 'assistant' && last.status === 'streaming';
-  // The renderer is fetched while the answer is awaited, so its text is laid out as it comes
-  // rather than all at once when the chunk arrives.
+  // The renderer is fetched once the conversation is shown and the page is idle, and at once when
+  // an answer is awaited, so a first answer that comes in a burst is laid out from its end as it
+  // comes rather than as plain text until the chunk arrives.
   useEffect(() => {
-    if (answerComing) void import('./markdown/markdown');
+    if (answerComing) return void import('./markdown/markdown');
+    if (typeof requestIdleCallback !== 'function') return undefined;
+    const idle = requestIdleCallback(() => void import('./markdown/markdown'), { timeout: 2_000 });
+    return () => cancelIdleCallback(idle);
   }, [answerComing]);
   const written = (message: ChatMessage) => message.status !== 'streaming' && message.status !== 'sending';
   // Only a message the server stored can have versions.
