@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
 import { useChatActor } from '../../app/chat-runtime';
 import { useRuntime } from '../../app/runtime-context';
-import { useChatAttachments } from '../../components/attachment-tray';
+import { useChatAttachments } from '../../app/attachment-actors';
 import { ChatComposer } from '../../components/chat-composer';
 import { describeFailure } from '../../components/describe-failure';
 import { MessageList } from '../../components/message-list';
