@@ -590,7 +590,6 @@ export const chatMachine = setup({
     'draft.change': { actions: ['setDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
     'attachments.change': { actions: 'setAttachments' },
     'drafts.loaded': { actions: 'loadDrafts' },
-    'edit.start': { guard: 'canEdit', actions: 'startEdit' },
     'edit.change': { actions: 'changeEdit' },
     'edit.cancel': { actions: 'cancelEdit' },
   },
@@ -631,6 +630,7 @@ export const chatMachine = setup({
         send: [
           { guard: { type: 'hasSomethingToSend' }, target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
         ],
+        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
         'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
@@ -849,6 +849,7 @@ export const chatMachine = setup({
       tags: ['settled'],
       on: {
         send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
         'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
@@ -858,6 +859,7 @@ export const chatMachine = setup({
       tags: ['settled'],
       on: {
         send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
         'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
@@ -868,6 +870,7 @@ export const chatMachine = setup({
       tags: ['settled'],
       on: {
         send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
         'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
@@ -878,6 +881,7 @@ export const chatMachine = setup({
       tags: ['settled'],
       on: {
         send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
         'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },

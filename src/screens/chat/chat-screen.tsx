@@ -8,6 +8,7 @@ import { useChatAttachments } from '../../app/attachment-actors';
 import { ChatComposer } from '../../components/chat-composer';
 import { describeFailure } from '../../components/describe-failure';
 import { MessageList } from '../../components/message-list';
+import type { VersionEvent } from '../../components/message-versions';
 import { ModalDialog } from '../../components/modal-dialog';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { useMessageWindow } from '../../components/use-message-window';
@@ -74,7 +75,8 @@ const ChatScreen = () => {
   const canRetry = useSelector(chat, (state) => state.can({ type: 'retry' }));
   const loadFailed = useSelector(chat, (state) => state.matches('loadFailed'));
   const editing = useSelector(chat, (state) => state.context.editing);
-  const versionsEnabled = useSelector(chat, (state) => state.hasTag('settled'));
+  // Asked of the snapshot shown, so each version button agrees with what the chat accepts.
+  const versionAccepted = useSelector(chat, (state) => (event: VersionEvent) => state.can(event));
   const detached = useSelector(chat, (state) => state.matches('detached'));
   // A new conversation with nothing typed yet offers its agent's starter questions.
   const offerStarters = useSelector(chat, (state) => state.context.conversationId === null && state.context.draft.trim() === '');
@@ -213,7 +215,7 @@ const ChatScreen = () => {
                     canRetry={canRetry}
                     onRetry={() => chat.send({ type: 'retry' })}
                     versions={{
-                      enabled: versionsEnabled,
+                      can: versionAccepted,
                       editing,
                       onEditStart: (key) => chat.send({ type: 'edit.start', key }),
                       onEditChange: (text) => chat.send({ type: 'edit.change', text }),
