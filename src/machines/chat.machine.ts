@@ -106,6 +106,8 @@ export type ChatEvent =
   | { type: 'draft.change'; text: string }
   | { type: 'attachments.change'; files: FileRef[] }
   | { type: 'send' }
+  /** One of the agent's starter questions, asked at a click in a new chat with nothing typed. */
+  | { type: 'starter.ask'; text: string }
   | { type: 'stop' }
   | { type: 'retry' }
   | { type: 'reload' }
@@ -459,6 +461,10 @@ export const chatMachine = setup({
       assertEvent(event, 'draft.change');
       return { draft: event.text, drafts: writeDraft(context.drafts, draftScope(context), event.text) };
     }),
+    takeStarter: assign(({ event }) => {
+      assertEvent(event, 'starter.ask');
+      return { draft: event.text };
+    }),
     setAttachments: assign(({ event }) => {
       assertEvent(event, 'attachments.change');
       return { attachments: event.files };
@@ -508,6 +514,9 @@ export const chatMachine = setup({
   guards: {
     hasSomethingToSend: ({ context }) => context.draft.trim().length > 0 || context.attachments.length > 0,
     isNewConversation: ({ context }) => context.conversationId === null,
+    /** A new chat with an agent, nothing in it and nothing typed: a starter question replaces nothing. */
+    offersStarters: ({ context }) =>
+      context.conversationId === null && context.source !== 'workflow' && context.messages.length === 0 && context.draft.trim() === '',
     canRetry: ({ context }) => {
       const replyIndex = context.messages.findLastIndex((message) => message.role === 'assistant');
       return replyIndex > 0 && Boolean(context.messages[replyIndex - 1]?.serverId);
@@ -630,6 +639,11 @@ export const chatMachine = setup({
         send: [
           { guard: { type: 'hasSomethingToSend' }, target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
         ],
+        'starter.ask': {
+          guard: 'offersStarters',
+          target: 'sending',
+          actions: ['takeStarter', 'takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }],
+        },
         'edit.start': { guard: 'canEdit', actions: 'startEdit' },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },

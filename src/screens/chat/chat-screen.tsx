@@ -78,8 +78,8 @@ const ChatScreen = () => {
   // Asked of the snapshot shown, so each version button agrees with what the chat accepts.
   const versionAccepted = useSelector(chat, (state) => (event: VersionEvent) => state.can(event));
   const detached = useSelector(chat, (state) => state.matches('detached'));
-  // A new conversation with nothing typed yet offers its agent's starter questions.
-  const offerStarters = useSelector(chat, (state) => state.context.conversationId === null && state.context.draft.trim() === '');
+  // A new conversation with nothing typed yet offers its agent's starter questions (the chat decides).
+  const offerStarters = useSelector(chat, (state) => state.can({ type: 'starter.ask', text: '' }));
   const agentDetail = useAgentDetail(agentId);
   const attachments = useChatAttachments(chat);
   const feedback = useScreenActor(answerFeedbackLogic);
@@ -190,15 +190,7 @@ const ChatScreen = () => {
               ) : messages.length === 0 ? (
                 <>
                   <p className="p-12 text-center text-xl text-muted">{t('chat.empty')}</p>
-                  {offerStarters && !withApplication && (
-                    <StarterQuestions
-                      detail={agentDetail}
-                      onAsk={(question) => {
-                        chat.send({ type: 'draft.change', text: question });
-                        chat.send({ type: 'send' });
-                      }}
-                    />
-                  )}
+                  {offerStarters && <StarterQuestions detail={agentDetail} onAsk={(question) => chat.send({ type: 'starter.ask', text: question })} />}
                 </>
               ) : (
                 <>
