@@ -3,6 +3,19 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** The modules that talk to the server: the API client, its endpoints and the chat stream. */
+export const SERVER_CALL_MODULES = [
+  '**/services/api',
+  '**/services/api/*',
+  '**/services/http',
+  '**/services/chat-stream',
+  '**/contract/endpoints',
+];
+/** The browser's own ways of reaching a server. */
+export const SERVER_CALL_GLOBALS = ['fetch', 'XMLHttpRequest', 'EventSource', 'WebSocket'];
+export const SERVER_CALL_MESSAGE =
+  'Screens and components hold no service calls: give the call to the machine in src/app/<feature>-actors.ts (machine.provide({ actors })) and pass the provided logic to the screen.';
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', '.data', 'coverage', 'test-results', 'playwright-report', '.tmp'] },
   js.configs.recommended,
@@ -17,7 +30,9 @@ export default tseslint.config(
     },
   },
   {
-    // Screens start their actors through useScreenActor, which reports them to the inspector.
+    // Screens and components only render: they start their actors through useScreenActor, which
+    // reports them to the inspector, and never call the server themselves. The calls are given to
+    // the machines in the app layer (src/app/*-actors.ts), the one place where side effects live.
     files: ['src/screens/**/*.{ts,tsx}', 'src/components/**/*.{ts,tsx}'],
     ignores: ['**/*.test.{ts,tsx}'],
     rules: {
@@ -27,8 +42,16 @@ export default tseslint.config(
           paths: [
             { name: '@xstate/react', importNames: ['useActorRef', 'useMachine'], message: 'Use useScreenActor (src/app/use-screen-actor.ts): it reports the actor to the inspector.' },
           ],
+          patterns: [
+            {
+              group: SERVER_CALL_MODULES,
+              allowTypeImports: true,
+              message: SERVER_CALL_MESSAGE,
+            },
+          ],
         },
       ],
+      'no-restricted-globals': ['error', ...SERVER_CALL_GLOBALS.map((name) => ({ name, message: SERVER_CALL_MESSAGE }))],
     },
   },
   {

@@ -24,9 +24,10 @@ export const AnswerFeedbackButtons = ({
 }) => {
   const { t } = useTranslation();
   const current = useSelector(feedback, (state) => feedbackShown(state.context, messageId, stored));
-  const busy = useSelector(feedback, (state) => !state.matches('idle'));
-  const failed = useSelector(feedback, (state) => state.context.failedId === messageId && !state.context.dialog);
   const target = { conversationId, messageId, current };
+  const canRate = useSelector(feedback, (state) => state.can({ type: 'rate', rating: 'up', ...target }));
+  const canComment = useSelector(feedback, (state) => state.can({ type: 'comment.open', ...target }));
+  const failed = useSelector(feedback, (state) => state.context.failedId === messageId && !state.context.dialog);
   return (
     <>
       {RATINGS.map((rating) => (
@@ -37,7 +38,7 @@ export const AnswerFeedbackButtons = ({
           aria-pressed={current?.rating === rating}
           aria-label={rating === 'up' ? t('chat.rateUp') : t('chat.rateDown')}
           title={rating === 'up' ? t('chat.rateUp') : t('chat.rateDown')}
-          disabled={busy}
+          disabled={!canRate}
           onClick={() => feedback.send({ type: 'rate', rating, ...target })}
         >
           <span className={THUMB_ICON[rating]} aria-hidden="true" />
@@ -47,7 +48,7 @@ export const AnswerFeedbackButtons = ({
         type="button"
         className="btn-ghost h-7 gap-1 px-1.5 py-0 text-xs text-muted"
         aria-haspopup="dialog"
-        disabled={busy}
+        disabled={!canComment}
         onClick={() => feedback.send({ type: 'comment.open', ...target })}
       >
         <span className="i-lucide-message-square" aria-hidden="true" />
@@ -66,7 +67,11 @@ export const AnswerFeedbackButtons = ({
 export const AnswerFeedbackDialog = ({ feedback }: { feedback: AnswerFeedbackRef }) => {
   const { t } = useTranslation();
   const dialog = useSelector(feedback, (state) => state.context.dialog);
-  const saving = useSelector(feedback, (state) => state.matches('savingComment'));
+  // While the comment is being saved, nothing in the dialog can be changed.
+  const editable = useSelector(feedback, (state) => state.can({ type: 'comment.change', text: '' }));
+  const canChangeRating = useSelector(feedback, (state) => state.can({ type: 'comment.rating', rating: 'up' }));
+  const canSend = useSelector(feedback, (state) => state.can({ type: 'comment.send' }));
+  const canCancel = useSelector(feedback, (state) => state.can({ type: 'comment.cancel' }));
   const failed = useSelector(feedback, (state) => state.context.dialog !== null && state.context.failedId === state.context.dialog.messageId);
   return (
     <ModalDialog open={dialog !== null} onClose={() => feedback.send({ type: 'comment.cancel' })} label={t('chat.feedbackTitle')} className="w-[min(28rem,92vw)]">
@@ -86,7 +91,7 @@ export const AnswerFeedbackDialog = ({ feedback }: { feedback: AnswerFeedbackRef
                 type="button"
                 className="btn-outline aria-pressed:border-accent aria-pressed:text-accent"
                 aria-pressed={dialog.rating === rating}
-                disabled={saving}
+                disabled={!canChangeRating}
                 onClick={() => feedback.send({ type: 'comment.rating', rating })}
               >
                 <span className={THUMB_ICON[rating]} aria-hidden="true" />
@@ -103,7 +108,7 @@ export const AnswerFeedbackDialog = ({ feedback }: { feedback: AnswerFeedbackRef
               value={dialog.comment}
               maxLength={FEEDBACK_COMMENT_MAX}
               aria-describedby="feedback-comment-hint"
-              readOnly={saving}
+              readOnly={!editable}
               onChange={(event) => feedback.send({ type: 'comment.change', text: event.target.value })}
             />
           </label>
@@ -116,10 +121,10 @@ export const AnswerFeedbackDialog = ({ feedback }: { feedback: AnswerFeedbackRef
             </p>
           )}
           <div className="flex justify-end gap-2">
-            <button type="button" className="btn-ghost" onClick={() => feedback.send({ type: 'comment.cancel' })} disabled={saving}>
+            <button type="button" className="btn-ghost" onClick={() => feedback.send({ type: 'comment.cancel' })} disabled={!canCancel}>
               {t('chat.feedbackCancel')}
             </button>
-            <button type="submit" className="btn-primary" disabled={saving}>
+            <button type="submit" className="btn-primary" disabled={!canSend}>
               {t('chat.feedbackSend')}
             </button>
           </div>

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromCallback } from 'xstate';
+import { uploadQueueLogic, useChatAttachments } from '../app/attachment-actors';
 import { useChatActor } from '../app/chat-runtime';
 import { endpoints } from '../contract/endpoints';
 import { uploadQueueMachine } from '../machines/upload-queue.machine';
@@ -9,7 +10,6 @@ import { uploadMachine, type TransferReport } from '../machines/upload.machine';
 import { failBody } from '../../tests/msw/handlers';
 import { recordRequests, server } from '../../tests/msw/server';
 import { renderWithRuntime } from '../../tests/spa/harness';
-import { uploadQueueLogic, useChatAttachments } from './attachment-tray';
 import { ChatComposer } from './chat-composer';
 
 /** The composer wired as the chat screen wires it: draft and attachments live in the chat machine. */

@@ -1,16 +1,12 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
-import type { Runtime } from '../app/runtime';
 import type { FileRef } from '../contract/media';
 import { formatBytes, formatRetryAfter } from '../i18n/format';
-import { uploadQueueMachine, type QueuedUpload } from '../machines/upload-queue.machine';
-import { uploadMachine, type UploadProblem } from '../machines/upload.machine';
-import { createTransferActor } from '../machines/upload-transfer.actor';
-import { uploadFileWithProgress } from '../services/api/media';
-import { useScreenActor } from '../app/use-screen-actor';
+import type { uploadQueueMachine, QueuedUpload } from '../machines/upload-queue.machine';
+import type { UploadProblem } from '../machines/upload.machine';
 
 export type UploadQueueRef = ActorRefFrom<typeof uploadQueueMachine>;
 
@@ -19,31 +15,6 @@ export type ComposerAttachments = {
   files: FileRef[];
   queue: UploadQueueRef;
   onRemoveFile: (fileId: string) => void;
-};
-
-/** Real uploads with progress; a test passes its own logic. */
-export const uploadQueueLogic = uploadQueueMachine.provide({
-  actors: { upload: uploadMachine.provide({ actors: { transfer: createTransferActor(uploadFileWithProgress) } }) },
-});
-
-/** Attachments of the chat's next message: uploads run in a queue, stored files join the chat's draft. */
-export const useChatAttachments = (chat: Runtime['chat'], logic = uploadQueueLogic): ComposerAttachments => {
-  const files = useSelector(chat, (state) => state.context.attachments);
-  const [queueLogic] = useState(() =>
-    logic.provide({
-      actions: {
-        fileUploaded: (_, { file }) =>
-          chat.send({ type: 'attachments.change', files: [...chat.getSnapshot().context.attachments, file] }),
-      },
-    }),
-  );
-  const queue = useScreenActor(queueLogic, { input: {} });
-  return {
-    files,
-    queue,
-    onRemoveFile: (fileId) =>
-      chat.send({ type: 'attachments.change', files: chat.getSnapshot().context.attachments.filter((file) => file.fileId !== fileId) }),
-  };
 };
 
 const THUMB_CLASS = 'h-12 w-12 shrink-0 rounded-lg border border-line object-cover';

@@ -6,7 +6,7 @@ import { MessageAttachments } from './attachment-list';
 import { describeAgentFailure } from './describe-failure';
 import { CopyTextButton } from './copy-text-button';
 import { LazyMarkdown } from './markdown/lazy-markdown';
-import { QuestionEditor, VersionSwitcher } from './message-versions';
+import { QuestionEditor, VersionSwitcher, type VersionEvent } from './message-versions';
 import { MessageTime } from './message-time';
 import { usePacedText } from './use-paced-text';
 
@@ -30,8 +30,8 @@ const AnswerText = ({ content, streaming }: { content: string; streaming: boolea
 
 /** What can be done to sent messages: edit a question, ask for a new answer, show another version. */
 export type MessageVersionActions = {
-  /** No answer is being written: a new version may be asked for. */
-  enabled: boolean;
+  /** Whether the chat accepts this now (its machine's guards decide): each button is enabled from it. */
+  can: (event: VersionEvent) => boolean;
   editing: { key: string; text: string } | null;
   onEditStart: (key: string) => void;
   onEditChange: (text: string) => void;
@@ -100,7 +100,7 @@ export const MessageList = ({ messages, canRetry, onRetry, versions, feedback }:
           ) : versions?.editing?.key === message.key ? (
             <QuestionEditor
               text={versions.editing.text}
-              enabled={versions.enabled}
+              canSend={versions.can({ type: 'edit.send' })}
               onChange={versions.onEditChange}
               onSend={versions.onEditSend}
               onCancel={versions.onEditCancel}
@@ -114,16 +114,20 @@ export const MessageList = ({ messages, canRetry, onRetry, versions, feedback }:
           {versions?.editing?.key !== message.key && written(message) && (message.content || versioned?.(message)) && (
             <div className="mt-1 flex items-center">
               {message.sentAt && <MessageTime sentAt={message.sentAt} />}
-              {versions && versioned?.(message) && <VersionSwitcher message={message} enabled={versions.enabled} onShow={(offset) => versions.onShowVersion(message.key, offset)} />}
+              {versions && versioned?.(message) && <VersionSwitcher
+                  message={message}
+                  canShow={(offset) => versions.can({ type: 'version.show', key: message.key, offset })}
+                  onShow={(offset) => versions.onShowVersion(message.key, offset)}
+                />}
               {message.content && <CopyTextButton text={message.content} />}
               {versions && versioned?.(message) && message.role === 'user' && (
-                <button type="button" className="btn-ghost h-7 gap-1 px-1.5 py-0 text-xs text-muted" disabled={!versions.enabled} onClick={() => versions.onEditStart(message.key)}>
+                <button type="button" className="btn-ghost h-7 gap-1 px-1.5 py-0 text-xs text-muted" disabled={!versions.can({ type: 'edit.start', key: message.key })} onClick={() => versions.onEditStart(message.key)}>
                   <span className="i-lucide-pencil" aria-hidden="true" />
                   {t('chat.edit')}
                 </button>
               )}
               {versions && versioned?.(message) && message.role === 'assistant' && (
-                <button type="button" className="btn-ghost h-7 gap-1 px-1.5 py-0 text-xs text-muted" disabled={!versions.enabled} onClick={() => versions.onRegenerate(message.key)}>
+                <button type="button" className="btn-ghost h-7 gap-1 px-1.5 py-0 text-xs text-muted" disabled={!versions.can({ type: 'regenerate', key: message.key })} onClick={() => versions.onRegenerate(message.key)}>
                   <span className="i-lucide-refresh-cw" aria-hidden="true" />
                   {t('chat.regenerate')}
                 </button>

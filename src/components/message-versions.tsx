@@ -1,19 +1,22 @@
 import { useTranslation } from 'react-i18next';
-import type { ChatMessage } from '../machines/chat.machine';
+import type { ChatEvent, ChatMessage } from '../machines/chat.machine';
+
+/** What can be done to a sent message, asked of the chat before its button is offered. */
+export type VersionEvent = Extract<ChatEvent, { type: 'edit.start' | 'edit.send' | 'regenerate' | 'version.show' }>;
 
 /** `‹ 2 / 3 ›` on a message with other versions: moves to the one before or after it. */
-export const VersionSwitcher = ({ message, enabled, onShow }: { message: ChatMessage; enabled: boolean; onShow: (offset: -1 | 1) => void }) => {
+export const VersionSwitcher = ({ message, canShow, onShow }: { message: ChatMessage; canShow: (offset: -1 | 1) => boolean; onShow: (offset: -1 | 1) => void }) => {
   const { t } = useTranslation();
   const total = message.siblingIds.length;
   const current = message.serverId ? Math.max(1, message.siblingIds.indexOf(message.serverId) + 1) : total;
   if (total < 2) return null;
   return (
     <div role="group" aria-label={t('chat.versions')} className="flex items-center text-xs text-muted" data-testid="versions">
-      <button type="button" className="btn-ghost h-7 px-1 py-0" aria-label={t('chat.previousVersion')} title={t('chat.previousVersion')} disabled={!enabled || current <= 1} onClick={() => onShow(-1)}>
+      <button type="button" className="btn-ghost h-7 px-1 py-0" aria-label={t('chat.previousVersion')} title={t('chat.previousVersion')} disabled={!canShow(-1)} onClick={() => onShow(-1)}>
         <span className="i-lucide-chevron-left" aria-hidden="true" />
       </button>
       <span className="tabular-nums">{t('chat.versionPosition', { current, total })}</span>
-      <button type="button" className="btn-ghost h-7 px-1 py-0" aria-label={t('chat.nextVersion')} title={t('chat.nextVersion')} disabled={!enabled || current >= total} onClick={() => onShow(1)}>
+      <button type="button" className="btn-ghost h-7 px-1 py-0" aria-label={t('chat.nextVersion')} title={t('chat.nextVersion')} disabled={!canShow(1)} onClick={() => onShow(1)}>
         <span className="i-lucide-chevron-right" aria-hidden="true" />
       </button>
     </div>
@@ -23,13 +26,14 @@ export const VersionSwitcher = ({ message, enabled, onShow }: { message: ChatMes
 /** A sent question rewritten in place; Escape leaves it as it was. */
 export const QuestionEditor = ({
   text,
-  enabled,
+  canSend,
   onChange,
   onSend,
   onCancel,
 }: {
   text: string;
-  enabled: boolean;
+  /** The chat takes this text as a new version now (not empty, no answer being written). */
+  canSend: boolean;
   onChange: (text: string) => void;
   onSend: () => void;
   onCancel: () => void;
@@ -63,7 +67,7 @@ export const QuestionEditor = ({
         <button type="button" className="btn-outline" onClick={onCancel}>
           {t('chat.editCancel')}
         </button>
-        <button type="submit" className="btn-primary" disabled={!enabled || !text.trim()}>
+        <button type="submit" className="btn-primary" disabled={!canSend}>
           {t('chat.editSend')}
         </button>
       </div>

@@ -21,6 +21,8 @@ describe('the applications in the market', () => {
         actions: { startWorkflow: (_, params) => startWorkflow(params.applicationId, params.application?.name) },
       }),
     ).start();
+    // nothing is listed before the first page arrives
+    expect(actor.getSnapshot().context.items).toEqual([]);
     await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('failed'));
     fail = false;
     actor.send({ type: 'retry' });

@@ -201,6 +201,7 @@ describe('chat versions with answers that outlive the page', () => {
       actor.send({ type: 'edit.send' });
       actor.send({ type: 'regenerate', key: keyOf('a2') });
       actor.send({ type: 'version.show', key: keyOf('a2'), offset: -1 });
+      expect(actor.getSnapshot().context.editing).toBeNull();
     };
     tryVersions();
     expect(actor.getSnapshot().matches('resuming')).toBe(true);

@@ -181,6 +181,22 @@ describe('the chat machine: sending', () => {
     expect(createConversation).not.toHaveBeenCalled();
   });
 
+  it('asks a starter question only in a new chat with an agent and nothing typed', async () => {
+    const { actor, streamCall, context } = setup();
+    actor.send({ type: 'draft.change', text: 'my own words' });
+    expect(actor.getSnapshot().can({ type: 'starter.ask', text: 'Explain a join' })).toBe(false);
+    actor.send({ type: 'starter.ask', text: 'Explain a join' });
+    expect(context().draft).toBe('my own words');
+    actor.send({ type: 'draft.change', text: '  ' });
+    actor.send({ type: 'conversation.new', agentId: 'flow-1', source: 'workflow' });
+    expect(actor.getSnapshot().can({ type: 'starter.ask', text: 'Explain a join' })).toBe(false);
+    actor.send({ type: 'conversation.new', agentId: 'SpecialNoAgentFallback', source: 'agent' });
+    actor.send({ type: 'starter.ask', text: 'Explain a join' });
+    expect((await streamCall()).request).toMatchObject({ text: 'Explain a join' });
+    expect(context().draft).toBe('');
+    expect(actor.getSnapshot().can({ type: 'starter.ask', text: 'Explain a join' })).toBe(false);
+  });
+
   it('does not send an empty or blank draft', () => {
     const { actor, ask, transport, createConversation } = setup();
     ask('   ');

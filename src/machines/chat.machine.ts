@@ -111,6 +111,8 @@ export type ChatEvent =
   | { type: 'draft.change'; text: string }
   | { type: 'attachments.change'; files: FileRef[] }
   | { type: 'send' }
+  /** One of the agent's starter questions, asked at a click in a new chat with nothing typed. */
+  | { type: 'starter.ask'; text: string }
   | { type: 'stop' }
   | { type: 'retry' }
   | { type: 'reload' }
@@ -477,6 +479,10 @@ export const chatMachine = setup({
       assertEvent(event, 'draft.change');
       return { draft: event.text, drafts: writeDraft(context.drafts, draftScope(context), event.text) };
     }),
+    takeStarter: assign(({ event }) => {
+      assertEvent(event, 'starter.ask');
+      return { draft: event.text };
+    }),
     setAttachments: assign(({ event }) => {
       assertEvent(event, 'attachments.change');
       return { attachments: event.files };
@@ -527,6 +533,9 @@ export const chatMachine = setup({
   guards: {
     hasSomethingToSend: ({ context }) => context.draft.trim().length > 0 || context.attachments.length > 0,
     isNewConversation: ({ context }) => context.conversationId === null,
+    /** A new chat with an agent, nothing in it and nothing typed: a starter question replaces nothing. */
+    offersStarters: ({ context }) =>
+      context.conversationId === null && context.source !== 'workflow' && context.messages.length === 0 && context.draft.trim() === '',
     canRetry: ({ context }) => {
       const replyIndex = context.messages.findLastIndex((message) => message.role === 'assistant');
       return replyIndex > 0 && Boolean(context.messages[replyIndex - 1]?.serverId);
@@ -614,7 +623,6 @@ export const chatMachine = setup({
     'draft.change': { actions: ['setDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
     'attachments.change': { actions: 'setAttachments' },
     'drafts.loaded': { actions: 'loadDrafts' },
-    'edit.start': { guard: 'canEdit', actions: 'startEdit' },
     'edit.change': { actions: 'changeEdit' },
     'edit.cancel': { actions: 'cancelEdit' },
   },
@@ -655,6 +663,12 @@ export const chatMachine = setup({
         send: [
           { guard: { type: 'hasSomethingToSend' }, target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
         ],
+        'starter.ask': {
+          guard: 'offersStarters',
+          target: 'sending',
+          actions: ['takeStarter', 'takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }],
+        },
+        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
         'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
@@ -873,6 +887,7 @@ export const chatMachine = setup({
       tags: ['settled'],
       on: {
         send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
         'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
@@ -882,6 +897,7 @@ export const chatMachine = setup({
       tags: ['settled'],
       on: {
         send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
         'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
@@ -892,6 +908,7 @@ export const chatMachine = setup({
       tags: ['settled'],
       on: {
         send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
         'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
@@ -902,6 +919,7 @@ export const chatMachine = setup({
       tags: ['settled'],
       on: {
         send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
         'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },

@@ -11,6 +11,7 @@ export const SharesPanel = () => {
   const list = useSelector(shares, (state) => state.context.shares);
   const error = useSelector(shares, (state) => state.context.error);
   const phase = useSelector(shares, (state) => String(state.value));
+  const canRevoke = useSelector(shares, (state) => state.can({ type: 'share.revoke', shareId: '' }));
   return (
     <section aria-labelledby="shares-title" className="mt-8 flex flex-col gap-2" data-testid="shares-panel">
       <h2 id="shares-title" className="m-0 text-lg font-semibold">
@@ -31,7 +32,7 @@ export const SharesPanel = () => {
       ) : list.length === 0 ? (
         <p className="m-0 text-sm text-muted">{t('share.none')}</p>
       ) : (
-        <ShareLinks shares={list} busy={phase !== 'ready'} showTitles onRevoke={(shareId) => shares.send({ type: 'share.revoke', shareId })} />
+        <ShareLinks shares={list} canRevoke={canRevoke} showTitles onRevoke={(shareId) => shares.send({ type: 'share.revoke', shareId })} />
       )}
       {error === 'revoke' && (
         <p role="alert" className="m-0 text-sm text-danger">

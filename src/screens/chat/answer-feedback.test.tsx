@@ -9,6 +9,7 @@ import { recordRequests, server } from '../../../tests/msw/server';
 import { http, HttpResponse } from 'msw';
 import { chatStreamHandler } from '../../../tests/msw/sse';
 import { renderWithRuntime } from '../../../tests/spa/harness';
+import { holdRequests } from '../../../tests/spa/models/held-calls';
 import ChatScreen from './chat-screen';
 
 const routes = (
@@ -53,6 +54,26 @@ describe('rating answers', () => {
     await view.user.click(up);
     await expect.poll(() => up.getAttribute('aria-pressed')).toBe('false');
     expect(answer.feedback).toBeUndefined();
+  });
+
+  it('takes no second rating while one is being saved, nor any change to a comment being sent', async () => {
+    const { user, conversation } = answered();
+    const { answer } = holdRequests({ feedback: endpoints.messageFeedback });
+    const view = await renderWithRuntime(routes, { url: `/chat/${conversation.conversationId}`, signedInAs: user });
+    const reply = (await screen.findByTestId('answer')).closest('li')!;
+    await view.user.click(within(reply).getByRole('button', { name: 'Good answer' }));
+    for (const name of ['Good answer', 'Bad answer', 'Comment']) expect(within(reply).getByRole('button', { name })).toBeDisabled();
+    await answer('feedback', undefined as unknown as Response);
+    await expect.poll(() => within(reply).getByRole('button', { name: 'Comment' }).hasAttribute('disabled')).toBe(false);
+
+    await view.user.click(within(reply).getByRole('button', { name: 'Comment' }));
+    const dialog = screen.getByRole('dialog', { name: 'Tell us about this answer' });
+    await view.user.type(within(dialog).getByLabelText('Comment (optional)'), 'Sweet');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    for (const name of ['Good answer', 'Bad answer', 'Cancel', 'Send']) expect(within(dialog).getByRole('button', { name })).toBeDisabled();
+    expect(within(dialog).getByLabelText('Comment (optional)')).toHaveAttribute('readonly');
+    await answer('feedback', undefined as unknown as Response);
+    await expect.poll(() => screen.queryByRole('dialog', { name: 'Tell us about this answer' })).toBeNull();
   });
 
   it('keeps the comment typed when it cannot be saved, and says so', async () => {

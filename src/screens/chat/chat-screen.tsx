@@ -4,10 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
 import { useChatActor } from '../../app/chat-runtime';
 import { useRuntime } from '../../app/runtime-context';
-import { useChatAttachments } from '../../components/attachment-tray';
+import { useChatAttachments } from '../../app/attachment-actors';
 import { ChatComposer } from '../../components/chat-composer';
 import { describeFailure } from '../../components/describe-failure';
 import { MessageList } from '../../components/message-list';
+import type { VersionEvent } from '../../components/message-versions';
 import { ModalDialog } from '../../components/modal-dialog';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { useMessageWindow } from '../../components/use-message-window';
@@ -75,10 +76,11 @@ const ChatScreen = () => {
   const canRetry = useSelector(chat, (state) => state.can({ type: 'retry' }));
   const loadFailed = useSelector(chat, (state) => state.matches('loadFailed'));
   const editing = useSelector(chat, (state) => state.context.editing);
-  const versionsEnabled = useSelector(chat, (state) => state.hasTag('settled'));
+  // Asked of the snapshot shown, so each version button agrees with what the chat accepts.
+  const versionAccepted = useSelector(chat, (state) => (event: VersionEvent) => state.can(event));
   const detached = useSelector(chat, (state) => state.matches('detached'));
-  // A new conversation with nothing typed yet offers its agent's starter questions.
-  const offerStarters = useSelector(chat, (state) => state.context.conversationId === null && state.context.draft.trim() === '');
+  // A new conversation with nothing typed yet offers its agent's starter questions (the chat decides).
+  const offerStarters = useSelector(chat, (state) => state.can({ type: 'starter.ask', text: '' }));
   const agentDetail = useAgentDetail(agentId);
   const attachments = useChatAttachments(chat);
   const feedback = useScreenActor(answerFeedbackLogic);
@@ -189,15 +191,7 @@ const ChatScreen = () => {
               ) : messages.length === 0 ? (
                 <>
                   <p className="p-12 text-center text-xl text-muted">{t('chat.empty')}</p>
-                  {offerStarters && !withApplication && (
-                    <StarterQuestions
-                      detail={agentDetail}
-                      onAsk={(question) => {
-                        chat.send({ type: 'draft.change', text: question });
-                        chat.send({ type: 'send' });
-                      }}
-                    />
-                  )}
+                  {offerStarters && <StarterQuestions detail={agentDetail} onAsk={(question) => chat.send({ type: 'starter.ask', text: question })} />}
                 </>
               ) : (
                 <>
@@ -214,7 +208,7 @@ const ChatScreen = () => {
                     canRetry={canRetry}
                     onRetry={() => chat.send({ type: 'retry' })}
                     versions={{
-                      enabled: versionsEnabled,
+                      can: versionAccepted,
                       editing,
                       onEditStart: (key) => chat.send({ type: 'edit.start', key }),
                       onEditChange: (text) => chat.send({ type: 'edit.change', text }),

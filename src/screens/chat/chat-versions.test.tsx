@@ -4,7 +4,8 @@ import { Route, Switch } from 'wouter';
 import { endpoints } from '../../contract/endpoints';
 import type { UserInfo } from '../../contract/users';
 import { queueAnswer, seedConversation, seedUser, userOwner } from '../../../tests/msw/db';
-import { recordRequests } from '../../../tests/msw/server';
+import { recordRequests, server } from '../../../tests/msw/server';
+import { chatStreamHandler, gate } from '../../../tests/msw/sse';
 import { renderWithRuntime } from '../../../tests/spa/harness';
 import ChatScreen from './chat-screen';
 
@@ -96,6 +97,40 @@ describe('versions on the chat screen', () => {
     await expect.poll(() => screen.getByTestId('answer').textContent).toBe('Rye.');
     expect(within(answerItem()).getByRole('group', { name: 'Versions' })).toHaveTextContent('1 / 2');
     expect(posts).toHaveLength(1);
+  });
+});
+
+describe('what the version buttons offer', () => {
+  it('offers no edit and no new answer while an answer is written, and no edit sent without text', async () => {
+    const { user } = seedUser();
+    const conversation = breadConversation(user.id);
+    const hold = gate();
+    server.use(
+      chatStreamHandler([
+        { type: 'start', conversationId: conversation.conversationId, userMessageId: 'u-2', replyMessageId: 'r-2' },
+        { type: 'delta', messageId: 'r-2', text: 'Half' },
+        { until: hold.promise },
+        { type: 'delta', messageId: 'r-2', text: ' a loaf.' },
+        { type: 'end', messageIds: ['u-2', 'r-2'] },
+      ]),
+    );
+    const view = await openChat(`/chat/${conversation.conversationId}`, user);
+    const [question] = await screen.findAllByTestId('question');
+    const firstQuestion = question!.closest('li')!;
+    const firstAnswer = screen.getByTestId('answer').closest('li')!;
+    await view.user.type(box(), 'How much?{Enter}');
+    await expect.poll(() => screen.getAllByTestId('answer').at(-1)?.textContent).toBe('Half');
+    expect(within(firstQuestion).getByRole('button', { name: 'Edit' })).toBeDisabled();
+    expect(within(firstAnswer).getByRole('button', { name: 'New answer' })).toBeDisabled();
+
+    hold.open();
+    await expect.poll(() => screen.getAllByTestId('answer').at(-1)?.textContent).toBe('Half a loaf.');
+    expect(within(firstAnswer).getByRole('button', { name: 'New answer' })).toBeEnabled();
+    await view.user.click(within(firstQuestion).getByRole('button', { name: 'Edit' }));
+    const send = screen.getByRole('button', { name: 'Send as a new version' });
+    expect(send).toBeEnabled();
+    await view.user.clear(screen.getByRole('textbox', { name: 'Edit your question' }));
+    expect(send).toBeDisabled();
   });
 });
 

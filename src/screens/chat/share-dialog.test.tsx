@@ -5,6 +5,7 @@ import { endpoints } from '../../contract/endpoints';
 import { db, seedConversation, seedUser, userOwner, visitorOwner } from '../../../tests/msw/db';
 import { recordRequests } from '../../../tests/msw/server';
 import { renderWithRuntime } from '../../../tests/spa/harness';
+import { holdRequests } from '../../../tests/spa/models/held-calls';
 import { getVisitorId } from '../../services/visitor';
 import ChatScreen from './chat-screen';
 
@@ -45,6 +46,28 @@ describe('sharing a conversation from the chat', () => {
     await view.user.click(within(dialog).getAllByRole('button', { name: 'Revoke link' })[0]!);
     await expect.poll(() => within(dialog).queryAllByTestId('share-link').length).toBe(1);
     expect(db.shares.size).toBe(1);
+  });
+
+  it('offers no second request while a link is being made, and offers them all again once it is', async () => {
+    const { user } = seedUser({ nickname: 'Ada' });
+    const conversation = seedConversation({ owner: userOwner(user.id), title: 'Picnic', messages: MESSAGES });
+    const view = await renderWithRuntime(routes, { url: `/chat/${conversation.conversationId}`, signedInAs: user });
+    await view.user.click(await screen.findByRole('button', { name: 'Share or export' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Share or export this chat' });
+    await view.user.click(await within(dialog).findByRole('button', { name: 'Create link' }));
+    await expect.poll(() => within(dialog).queryAllByTestId('share-link').length).toBe(1);
+
+    const { answer } = holdRequests({ create: endpoints.shareCreate });
+    await view.user.click(within(dialog).getByRole('button', { name: 'Create link' }));
+    for (const name of ['Create link', 'Export as Markdown', 'Export as JSON', 'Revoke link']) {
+      expect(within(dialog).getByRole('button', { name })).toBeDisabled();
+    }
+    await answer('create', undefined as unknown as Response);
+    await expect.poll(() => within(dialog).queryAllByTestId('share-link').length).toBe(2);
+    for (const name of ['Create link', 'Export as Markdown', 'Export as JSON']) {
+      expect(within(dialog).getByRole('button', { name })).toBeEnabled();
+    }
+    for (const revoke of within(dialog).getAllByRole('button', { name: 'Revoke link' })) expect(revoke).toBeEnabled();
   });
 
   it('lets a visitor export but tells them sharing needs an account', async () => {

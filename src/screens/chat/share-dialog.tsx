@@ -13,7 +13,9 @@ const ShareDialogBody = ({ conversationId, signedIn }: { conversationId: string;
   const showOwnerName = useSelector(shares, (state) => state.context.showOwnerName);
   const error = useSelector(shares, (state) => state.context.error);
   const phase = useSelector(shares, (state) => String(state.value));
-  const busy = phase !== 'ready' && phase !== 'exportOnly';
+  const canExport = useSelector(shares, (state) => state.can({ type: 'export', format: 'markdown' }));
+  const canCreate = useSelector(shares, (state) => state.can({ type: 'share.create' }));
+  const canRevoke = useSelector(shares, (state) => state.can({ type: 'share.revoke', shareId: '' }));
   return (
     <div className="flex flex-col gap-4 p-4">
       <section aria-labelledby="export-title" className="flex flex-col gap-2">
@@ -22,11 +24,11 @@ const ShareDialogBody = ({ conversationId, signedIn }: { conversationId: string;
         </h3>
         <p className="m-0 text-sm text-muted">{t('share.exportHint')}</p>
         <div className="flex flex-wrap gap-2">
-          <button type="button" className="btn-outline" disabled={busy} onClick={() => shares.send({ type: 'export', format: 'markdown' })}>
+          <button type="button" className="btn-outline" disabled={!canExport} onClick={() => shares.send({ type: 'export', format: 'markdown' })}>
             <span className="i-lucide-file-text" aria-hidden="true" />
             {t('share.exportMarkdown')}
           </button>
-          <button type="button" className="btn-outline" disabled={busy} onClick={() => shares.send({ type: 'export', format: 'json' })}>
+          <button type="button" className="btn-outline" disabled={!canExport} onClick={() => shares.send({ type: 'export', format: 'json' })}>
             <span className="i-lucide-file-json" aria-hidden="true" />
             {t('share.exportJson')}
           </button>
@@ -57,12 +59,12 @@ const ShareDialogBody = ({ conversationId, signedIn }: { conversationId: string;
               {t('share.showName')}
             </label>
             <div>
-              <button type="button" className="btn-primary" disabled={busy} onClick={() => shares.send({ type: 'share.create' })}>
+              <button type="button" className="btn-primary" disabled={!canCreate} onClick={() => shares.send({ type: 'share.create' })}>
                 <span className="i-lucide-link" aria-hidden="true" />
                 {t('share.create')}
               </button>
             </div>
-            {list.length > 0 && <ShareLinks shares={list} busy={busy} onRevoke={(shareId) => shares.send({ type: 'share.revoke', shareId })} />}
+            {list.length > 0 && <ShareLinks shares={list} canRevoke={canRevoke} onRevoke={(shareId) => shares.send({ type: 'share.revoke', shareId })} />}
           </>
         )}
         {error && error !== 'load' && (

@@ -19,7 +19,7 @@ const CopyLink = ({ url }: { url: string }) => {
 };
 
 /** Share links, each with its address to copy and a revoke button. */
-export const ShareLinks = ({ shares, busy, onRevoke, showTitles = false }: { shares: Share[]; busy: boolean; onRevoke: (shareId: string) => void; showTitles?: boolean }) => {
+export const ShareLinks = ({ shares, canRevoke, onRevoke, showTitles = false }: { shares: Share[]; canRevoke: boolean; onRevoke: (shareId: string) => void; showTitles?: boolean }) => {
   const { t, i18n } = useTranslation();
   return (
     <ul className="m-0 flex list-none flex-col gap-2 p-0" aria-label={t('share.links')} data-testid="share-links">
@@ -40,7 +40,7 @@ export const ShareLinks = ({ shares, busy, onRevoke, showTitles = false }: { sha
             </p>
             <div className="flex gap-2">
               <CopyLink url={url} />
-              <button type="button" className="btn-outline h-8 px-2 py-0 text-xs text-danger" disabled={busy} onClick={() => onRevoke(share.shareId)}>
+              <button type="button" className="btn-outline h-8 px-2 py-0 text-xs text-danger" disabled={!canRevoke} onClick={() => onRevoke(share.shareId)}>
                 <span className="i-lucide-link-2-off" aria-hidden="true" />
                 {t('share.revoke')}
               </button>
