@@ -70,6 +70,21 @@ describe('the demo account, with several instances on one database', () => {
     expect(await accepts('chosen by the operator')).toBe(true);
   });
 
+  it('DEMO_PASSWORD alone is the default account\'s password, not ignored', async () => {
+    const chosen = await ensureDemoAccount(shared.b.db, systemClock, { dataDir: folder(), password: 'given without a name' });
+    expect(chosen).toEqual({ username: GENERATED_DEMO_USERNAME, password: 'given without a name', source: 'env' });
+    expect(await accepts('given without a name')).toBe(true);
+  });
+
+  it('DEMO_USERNAME alone names the account whose password is generated, whatever another account kept', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, DEMO_ACCOUNT_FILE), JSON.stringify({ username: 'someone-else@kraken.local', password: 'not-for-this-one' }));
+    const named = await ensureDemoAccount(shared.a.db, systemClock, { dataDir: dir, username: 'named@kraken.local' });
+    expect(named).toMatchObject({ username: 'named@kraken.local', source: 'generated' });
+    expect(named.password).not.toBe('not-for-this-one');
+    expect(await acceptsPassword(shared.a.db, 'named@kraken.local', named.password!)).toBe(true);
+  });
+
   it('a kept file on a new database creates the account with the kept password', async () => {
     const dir = folder();
     writeFileSync(join(dir, DEMO_ACCOUNT_FILE), JSON.stringify({ username: 'kept@kraken.local', password: 'kept-password-1' }));

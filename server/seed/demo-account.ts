@@ -43,13 +43,18 @@ export async function ensureDemoAccount(
   clock: Clock,
   options: { dataDir: string; username?: string; password?: string },
 ): Promise<DemoAccount> {
-  if (options.username && options.password) {
-    await ensureUser(db, clock, { username: options.username, password: options.password, ...NEW_DEMO });
-    return { username: options.username, password: options.password, source: 'env' };
+  // DEMO_PASSWORD alone is for the default account; DEMO_USERNAME alone names the account whose
+  // password is generated.
+  if (options.password) {
+    const username = options.username ?? GENERATED_DEMO_USERNAME;
+    await ensureUser(db, clock, { username, password: options.password, ...NEW_DEMO });
+    return { username, password: options.password, source: 'env' };
   }
   const file = join(options.dataDir, DEMO_ACCOUNT_FILE);
-  const stored = await readStored(file);
-  const username = stored?.username ?? GENERATED_DEMO_USERNAME;
+  const kept = await readStored(file);
+  // A password kept for another account than the one asked for says nothing about this one.
+  const stored = kept && (!options.username || kept.username === options.username) ? kept : null;
+  const username = options.username ?? stored?.username ?? GENERATED_DEMO_USERNAME;
   const password = stored?.password ?? randomBytes(12).toString('base64url');
   const created = await createUserIfAbsent(db, clock, { username, password, ...NEW_DEMO });
   if (stored) {
