@@ -1,39 +1,7 @@
-import { act, renderHook } from '@testing-library/react';
+import { renderHook } from '@testing-library/react';
+import { handFrames } from './hand-frames';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FIRST_STEP, STEP_BUDGET_MS, usePacedText, type FrameScheduler } from './use-paced-text';
-
-/** Frames the test runs by hand; each frame's rendering is said to cost `frameCostMs`. */
-const handFrames = () => {
-  let clock = 0;
-  let pending: (() => void) | null = null;
-  let after: (() => void) | null = null;
-  const frames: FrameScheduler = {
-    frame: (next) => {
-      pending = next;
-      return () => {
-        if (pending === next) pending = null;
-      };
-    },
-    afterFrame: (next) => {
-      after = next;
-    },
-  };
-  vi.spyOn(performance, 'now').mockImplementation(() => clock);
-  return {
-    frames,
-    waiting: () => pending !== null,
-    /** One frame: the step renders, costing `costMs`. */
-    run: (costMs: number) => {
-      const next = pending;
-      pending = null;
-      act(() => next?.());
-      clock += costMs;
-      const measured = after;
-      after = null;
-      measured?.();
-    },
-  };
-};
+import { FIRST_STEP, STEP_BUDGET_MS, usePacedText } from './use-paced-text';
 
 const answer = (length: number) => Array.from({ length }, (_, index) => String.fromCharCode(97 + (index % 26))).join('');
 

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'react';
+import { nextTask } from './next-task';
 
 /** Characters shown in the first step of a catch-up, before the page's pace is known. */
 export const FIRST_STEP = 8_000;
@@ -23,15 +24,7 @@ const browserFrames: FrameScheduler = {
     const handle = setTimeout(next, 16);
     return () => clearTimeout(handle);
   },
-  afterFrame: (next) => {
-    if (typeof MessageChannel !== 'function') return void setTimeout(next, 0);
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      next();
-    };
-    channel.port2.postMessage(null);
-  },
+  afterFrame: nextTask,
 };
 
 /**

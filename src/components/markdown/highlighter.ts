@@ -1,6 +1,7 @@
 import type { LanguageFn } from 'highlight.js';
 import type { Root } from 'hast';
 import { createLowlight } from 'lowlight';
+import { nextTask } from '../next-task';
 
 /**
  * Loaded on demand by `useHighlight`. Each grammar is its own chunk and is fetched the first
@@ -49,23 +50,12 @@ export const HIGHLIGHT_SLICE_MS = 8;
 const waiting: Array<() => void> = [];
 let scheduled = false;
 
-/** Yields to the page (a message, which timers faked in tests leave alone). */
-const later = (next: () => void) => {
-  if (typeof MessageChannel !== 'function') return void setTimeout(next, 0);
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    next();
-  };
-  channel.port2.postMessage(null);
-};
-
 const runSlice = () => {
   const started = performance.now();
   do waiting.shift()?.();
   while (waiting.length > 0 && performance.now() - started < HIGHLIGHT_SLICE_MS);
   scheduled = waiting.length > 0;
-  if (scheduled) later(runSlice);
+  if (scheduled) nextTask(runSlice);
 };
 
 /**
@@ -83,7 +73,7 @@ const inTurn = <T>(work: () => T): Promise<T> =>
     });
     if (!scheduled) {
       scheduled = true;
-      later(runSlice);
+      nextTask(runSlice);
     }
   });
 

@@ -1,8 +1,9 @@
-import { act, render } from '@testing-library/react';
+import { render } from '@testing-library/react';
 import { Lexer } from 'marked';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n';
 import { FIRST_STEP, STEP_BUDGET_MS, usePacedText, type FrameScheduler } from '../use-paced-text';
+import { handFrames } from '../hand-frames';
 import Markdown from './markdown';
 import { TailCuts, TAIL_CHARS } from './tail-cut';
 
@@ -21,38 +22,6 @@ const section = (n: number) =>
     `[r${n}]: https://example.com/ref/${n}`,
   ].join('\n\n');
 const longAnswer = (sections: number) => `${Array.from({ length: sections }, (_, i) => section(i + 1)).join('\n\n')}\n\nThe last words 9d2e.`;
-
-/** Frames run by hand; a frame's work is said to cost `perChar` ms for each character lexed in it. */
-const handFrames = () => {
-  let clock = 0;
-  let pending: (() => void) | null = null;
-  let after: (() => void) | null = null;
-  const frames: FrameScheduler = {
-    frame: (next) => {
-      pending = next;
-      return () => {
-        if (pending === next) pending = null;
-      };
-    },
-    afterFrame: (next) => {
-      after = next;
-    },
-  };
-  vi.spyOn(performance, 'now').mockImplementation(() => clock);
-  return {
-    frames,
-    waiting: () => pending !== null,
-    run: (cost: () => number) => {
-      const next = pending;
-      pending = null;
-      act(() => next?.());
-      clock += cost();
-      const measured = after;
-      after = null;
-      measured?.();
-    },
-  };
-};
 
 /** What the answer on the chat screen does: the paced prefix, the end shown ahead. */
 const Paced = ({ text, streaming, frames }: { text: string; streaming: boolean; frames: FrameScheduler }) => {
