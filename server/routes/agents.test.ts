@@ -174,4 +174,16 @@ describe('applications', () => {
     expect(ids(await t.post(APPS, { keyword: 'linkedin' }))).toEqual(['linkedin-weekly-digest']);
     expect((await t.post(APPS, { pageSize: 0 })).status).toBe(400);
   });
+
+  it('gives each seeded application its name and intro in the five languages, its own words kept', async () => {
+    const t = h.makeApp();
+    const list = v.parse(applicationPageSchema, (await t.post(APPS, {})).body.data).list;
+    for (const application of list) {
+      expect(Object.keys(application.translations ?? {}).sort()).toEqual(['de-DE', 'en-US', 'fr-FR', 'ja', 'zh-CN']);
+      expect(application.translations?.['en-US']).toEqual({ name: application.name, intro: application.intro });
+    }
+    const digest = list.find((application) => application.id === 'linkedin-weekly-digest')!;
+    expect(digest.translations?.ja?.name).toBe('LinkedIn 週間ダイジェスト');
+    expect(digest.translations?.['zh-CN']?.intro).toContain('LinkedIn 帖子');
+  });
 });

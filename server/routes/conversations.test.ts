@@ -110,6 +110,7 @@ describe('listing conversations', () => {
     const digest = await create(t, headers, { source: 'workflow', sourceId: 'linkedin-weekly-digest', title: 'Weekly digest' });
     expect(digest.application).toMatchObject({ name: 'LinkedIn Weekly Digest', intro: expect.stringContaining('LinkedIn posts') });
     expect(digest.application?.avatar).toMatch(/^data:image\//);
+    expect(digest.application?.translations?.['fr-FR']?.name).toBe('Synthèse LinkedIn de la semaine');
     expect(chat.application).toBeUndefined();
 
     const both = await t.post(LIST, { sources: ['agent', 'workflow'] }, headers);

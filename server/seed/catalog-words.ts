@@ -97,3 +97,31 @@ export const AGENT_WORDS: Record<string, AgentTranslations> = {
     ja: { name: 'SEO 記事ライター（下書き）', intro: '開発中：キーワードのリストから SEO 向けの長文記事を書きます。' },
   },
 };
+
+/**
+ * The seeded applications' names and introductions in the five languages, by application id:
+ * the applications list and a workflow conversation's header send them beside the stored words.
+ */
+export const APPLICATION_WORDS: Record<string, AgentTranslations> = {
+  'xhs-note-pipeline': {
+    'zh-CN': { name: '小红书笔记流水线', intro: '从一个选题到可直接发布的小红书笔记：调研、成稿、备选标题和话题标签，一次完成。' },
+    'en-US': { name: 'Xiaohongshu Note Pipeline', intro: 'From a topic to a ready-to-post Xiaohongshu note: research, draft, title options and hashtags in one run.' },
+    'fr-FR': { name: 'Chaîne de notes Xiaohongshu', intro: 'D’un sujet à une note Xiaohongshu prête à publier : recherche, rédaction, propositions de titres et hashtags, en une seule fois.' },
+    'de-DE': { name: 'Xiaohongshu-Notiz-Pipeline', intro: 'Vom Thema zur fertigen Xiaohongshu-Notiz: Recherche, Entwurf, Titelvorschläge und Hashtags in einem Durchgang.' },
+    ja: { name: '小紅書ノート・パイプライン', intro: 'テーマから投稿できる小紅書ノートまで。リサーチ、下書き、タイトル案、ハッシュタグを一度に仕上げます。' },
+  },
+  'linkedin-weekly-digest': {
+    'zh-CN': { name: 'LinkedIn 每周精选', intro: '汇总你这一周的亮点，起草三篇可排期发布的 LinkedIn 帖子。' },
+    'en-US': { name: 'LinkedIn Weekly Digest', intro: 'Collects your week\'s highlights and drafts three LinkedIn posts to schedule.' },
+    'fr-FR': { name: 'Synthèse LinkedIn de la semaine', intro: 'Rassemble les temps forts de votre semaine et rédige trois posts LinkedIn à programmer.' },
+    'de-DE': { name: 'LinkedIn-Wochenrückblick', intro: 'Sammelt die Highlights Ihrer Woche und entwirft drei LinkedIn-Beiträge zum Einplanen.' },
+    ja: { name: 'LinkedIn 週間ダイジェスト', intro: '1 週間のハイライトをまとめ、予約投稿できる LinkedIn 投稿を 3 本下書きします。' },
+  },
+  'northwind-report-builder': {
+    'zh-CN': { name: 'Northwind 报告生成器', intro: 'Northwind Media 内部使用：每周广告活动效果报告。' },
+    'en-US': { name: 'Northwind Report Builder', intro: 'Internal to Northwind Media: weekly campaign performance report.' },
+    'fr-FR': { name: 'Générateur de rapports Northwind', intro: 'Réservé à Northwind Media : rapport hebdomadaire sur les performances des campagnes.' },
+    'de-DE': { name: 'Northwind-Berichtsgenerator', intro: 'Intern für Northwind Media: wöchentlicher Bericht zur Kampagnenleistung.' },
+    ja: { name: 'Northwind レポートビルダー', intro: 'Northwind Media 社内向け：キャンペーン成果の週次レポート。' },
+  },
+};

@@ -3,6 +3,7 @@ import type { Application } from '../../src/contract/applications';
 import type { Page } from '../../src/contract/paging';
 import type { Db } from '../db/client';
 import { applications } from '../db/schema';
+import { APPLICATION_WORDS } from '../seed/catalog-words';
 import type { Caller } from '../http/caller';
 import { notFound } from '../http/errors';
 import { containsPattern, visibleApplication } from './visibility';
@@ -17,7 +18,12 @@ const toApplication = (row: typeof applications.$inferSelect): Application => ({
   public: row.public,
   published: row.published,
   isDraft: row.isDraft,
+  ...applicationTranslations(row.id),
 });
+
+/** The seeded words of an application in the five languages, when it has them. */
+export const applicationTranslations = (applicationId: string) =>
+  APPLICATION_WORDS[applicationId] ? { translations: APPLICATION_WORDS[applicationId] } : {};
 
 export async function listApplications(
   db: Db,

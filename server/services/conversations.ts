@@ -10,6 +10,7 @@ import { applications, conversations, messages } from '../db/schema';
 import type { Caller, Owner } from '../http/caller';
 import { notFound } from '../http/errors';
 import { findVisibleAgent } from './agents';
+import { applicationTranslations } from './applications';
 import { ownedBy, ownerColumns } from './ownership';
 import { cleanFileName } from './uploads';
 import { containsPattern, visibleApplication } from './visibility';
@@ -41,7 +42,7 @@ async function applicationsOf(db: Db, caller: Caller, rows: ConversationRow[]): 
     .select({ id: applications.id, name: applications.name, avatar: applications.avatar, intro: applications.intro })
     .from(applications)
     .where(and(inArray(applications.id, ids), visibleApplication(caller)));
-  return new Map(found.map(({ id, ...application }) => [id, application]));
+  return new Map(found.map(({ id, ...application }) => [id, { ...application, ...applicationTranslations(id) }]));
 }
 
 /** Conversations as the caller reads them: a workflow one names its application. */

@@ -46,7 +46,16 @@ export const applicationsListLogic = ({ chat, navigate }: Pick<Runtime, 'chat'> 
           type: 'conversation.new',
           agentId: applicationId,
           source: 'workflow',
-          ...(application ? { application: { name: application.name, avatar: application.avatar, intro: application.intro } } : {}),
+          ...(application
+            ? {
+                application: {
+                  name: application.name,
+                  avatar: application.avatar,
+                  intro: application.intro,
+                  ...(application.translations ? { translations: application.translations } : {}),
+                },
+              }
+            : {}),
         });
         navigate('/chat');
       },

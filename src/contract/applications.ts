@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { agentTranslationsSchema } from './agents';
 import { idSchema } from './common';
 import { pageRequestEntries, pageSchema } from './paging';
 
@@ -12,6 +13,8 @@ export const applicationSchema = v.object({
   public: v.boolean(),
   published: v.boolean(),
   isDraft: v.boolean(),
+  /** The name and intro in other languages, when the application has them; `name` and `intro` stay its own. */
+  translations: v.optional(agentTranslationsSchema),
 });
 export type Application = v.InferOutput<typeof applicationSchema>;
 

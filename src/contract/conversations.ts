@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { agentTranslationsSchema } from './agents';
 import { idSchema, timestampSchema } from './common';
 import { pageRequestEntries, pageSchema } from './paging';
 
@@ -9,7 +10,13 @@ export type ConversationSource = (typeof CONVERSATION_SOURCES)[number];
 export const TITLE_MAX = 100;
 
 /** What a `workflow` conversation's header shows of its application. */
-export const conversationApplicationSchema = v.object({ name: v.string(), avatar: v.string(), intro: v.string() });
+export const conversationApplicationSchema = v.object({
+  name: v.string(),
+  avatar: v.string(),
+  intro: v.string(),
+  /** Its name and intro in other languages, as the applications list gives them. */
+  translations: v.optional(agentTranslationsSchema),
+});
 export type ConversationApplication = v.InferOutput<typeof conversationApplicationSchema>;
 
 export const conversationSchema = v.object({

@@ -137,7 +137,9 @@ const visible = <T extends { owner: string }>(stored: T): Omit<T, 'owner'> => {
 const described = <T extends { owner: string; source: string; sourceId: string }>(stored: T) => {
   const conversation = visible(stored);
   const application = stored.source === 'workflow' ? db.applications.find((item) => item.applicationId === stored.sourceId && item.published && !item.isDraft) : undefined;
-  return application ? { ...conversation, application: { name: application.name, avatar: application.avatar, intro: application.intro } } : conversation;
+  if (!application) return conversation;
+  const { name, avatar, intro, translations } = application;
+  return { ...conversation, application: { name, avatar, intro, ...(translations ? { translations } : {}) } };
 };
 
 const requireUser = (caller: Caller) => {

@@ -168,6 +168,32 @@ describe('the agents market', () => {
     expect(within(screen.getByTestId('chat-application')).getByRole('heading', { level: 1 })).toHaveTextContent('Weekly Digest');
   });
 
+  it('shows an application in the reader’s language, in the market and in the header of its conversation', async () => {
+    seedApplication({
+      applicationId: 'digest',
+      name: 'Weekly Digest',
+      intro: 'Drafts three posts from your week.',
+      translations: { 'fr-FR': { name: 'Synthèse de la semaine', intro: 'Rédige trois posts à partir de votre semaine.' } },
+    });
+    const view = await openMarket();
+    await within(await screen.findByTestId('applications')).findByTestId('application-card');
+    await act(() => initI18n('fr-FR'));
+    const card = await within(screen.getByTestId('applications')).findByRole('button', { name: /Synthèse de la semaine/ });
+    expect(card).toHaveTextContent('Rédige trois posts à partir de votre semaine.');
+    expect(card).not.toHaveTextContent('Weekly Digest');
+    await view.user.click(card);
+    const header = await screen.findByTestId('chat-application');
+    expect(within(header).getByRole('heading', { level: 1 })).toHaveTextContent('Synthèse de la semaine');
+    expect(header).toHaveTextContent('Rédige trois posts à partir de votre semaine.');
+    view.unmount();
+    // opened from its address, with the application as the server sends it beside the conversation
+    const stored = seedConversation({ owner: visitorOwner(getVisitorId()), source: 'workflow', sourceId: 'digest', title: 'Ma semaine', messages: [{ role: 'user', content: 'Ma semaine' }] });
+    await renderWithRuntime(routes, { url: `/chat/${stored.conversationId}` });
+    await act(() => initI18n('fr-FR'));
+    await expect.poll(() => screen.queryByTestId('question')?.textContent).toBe('Ma semaine');
+    expect(within(screen.getByTestId('chat-application')).getByRole('heading', { level: 1 })).toHaveTextContent('Synthèse de la semaine');
+  });
+
   it('names a workflow conversation’s application when opened from its address, and says “Application” once it is withdrawn', async () => {
     seedApplication({ applicationId: 'digest', name: 'Weekly Digest', intro: 'Drafts three posts from your week.' });
     seedApplication({ applicationId: 'gone', name: 'Withdrawn App', published: false });

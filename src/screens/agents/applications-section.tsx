@@ -5,10 +5,11 @@ import { applicationsListLogic } from '../../app/agents-actors';
 import { useChatActor } from '../../app/chat-runtime';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { AgentAvatar } from '../../components/agent-avatar';
+import { agentWords } from '../../contract/agents';
 
 /** Published applications (workflows) in the market; starting one opens a workflow conversation. */
 export const ApplicationsSection = () => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const chat = useChatActor();
   const [, navigate] = useLocation();
   const list = useScreenActor(applicationsListLogic({ chat, navigate }));
@@ -36,23 +37,26 @@ export const ApplicationsSection = () => {
         </div>
       ) : (
         <ul className="m-0 grid list-none grid-cols-1 gap-3 p-0 sm:grid-cols-2 xl:grid-cols-3">
-          {items.map((application) => (
-            <li key={application.applicationId} className="list-none">
-              <button
-                type="button"
-                className="flex h-full w-full items-start gap-3 rounded-xl border border-line bg-surface p-3 text-start text-fg shadow-sm transition-colors hover:border-accent focus-visible:outline-2 focus-visible:outline-accent focus-visible:outline-offset-2"
-                aria-label={t('agents.startApplication', { name: application.name })}
-                data-testid="application-card"
-                onClick={() => list.send({ type: 'application.start', applicationId: application.applicationId })}
-              >
-                <AgentAvatar src={application.avatar} name={application.name} size={36} />
-                <span className="min-w-0">
-                  <span className="block truncate font-semibold">{application.name}</span>
-                  <span className="line-clamp-2 text-sm text-muted">{application.intro}</span>
-                </span>
-              </button>
-            </li>
-          ))}
+          {items.map((application) => {
+            const { name, intro } = agentWords(application, i18n.language);
+            return (
+              <li key={application.applicationId} className="list-none">
+                <button
+                  type="button"
+                  className="flex h-full w-full items-start gap-3 rounded-xl border border-line bg-surface p-3 text-start text-fg shadow-sm transition-colors hover:border-accent focus-visible:outline-2 focus-visible:outline-accent focus-visible:outline-offset-2"
+                  aria-label={t('agents.startApplication', { name })}
+                  data-testid="application-card"
+                  onClick={() => list.send({ type: 'application.start', applicationId: application.applicationId })}
+                >
+                  <AgentAvatar src={application.avatar} name={name} size={36} />
+                  <span className="min-w-0">
+                    <span className="block truncate font-semibold">{name}</span>
+                    <span className="line-clamp-2 text-sm text-muted">{intro}</span>
+                  </span>
+                </button>
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>
