@@ -4,7 +4,7 @@ import type { TestModel, TestParam } from 'xstate/graph';
 type ModelSnapshot = Snapshot<unknown> & { value: unknown };
 
 /** Every state value the model can reach and every event type it can take on the way. */
-export const reachable = <S extends ModelSnapshot, E extends EventObject>(model: TestModel<S, E, unknown>) => {
+export const reachable = <S extends ModelSnapshot, E extends EventObject, I = unknown>(model: TestModel<S, E, I>) => {
   const adjacency = Object.values(model.getAdjacencyMap());
   const states = new Set(adjacency.map((entry) => String(entry.state.value)));
   const events = new Set(
@@ -17,9 +17,9 @@ export const reachable = <S extends ModelSnapshot, E extends EventObject>(model:
  * What a model-based test leaves unchecked: reachable states without an assertion, events
  * without an executor, and assertions or executors for things the model no longer has.
  */
-export const coverageGaps = <S extends ModelSnapshot, E extends EventObject>(
+export const coverageGaps = <S extends ModelSnapshot, E extends EventObject, I = unknown>(
   machine: AnyStateMachine,
-  model: TestModel<S, E, unknown>,
+  model: TestModel<S, E, I>,
   params: TestParam<S, E>,
 ) => {
   const { states, events } = reachable(model);
