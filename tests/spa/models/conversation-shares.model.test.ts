@@ -58,7 +58,8 @@ const CALL_OF: Partial<Record<Phase, string>> = {
   exporting: 'exportConversation',
   exportingAlone: 'exportConversation',
 };
-const invokeId = (phase: Phase) => conversationSharesMachine.root.states[phase]!.invoke[0]!.id;
+/** Read without throwing: a machine whose state lost its call must fail the tests below, not the file as it loads. */
+const invokeId = (phase: Phase) => conversationSharesMachine.root.states[phase]?.invoke[0]?.id ?? `nothing invoked in ${phase}`;
 const answered = (phase: Phase, output?: unknown): ModelEvent => ({ type: `xstate.done.actor.${invokeId(phase)}`, output });
 const refused = (phase: Phase): ModelEvent => ({ type: `xstate.error.actor.${invokeId(phase)}`, error: REFUSED });
 
