@@ -14,7 +14,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { Agent as HttpAgent, createServer, request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startFakeModel } from '../tests/load/fake-model.mjs';
@@ -40,35 +40,55 @@ export const percentile = (values, p) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
 
-/** One visitor: creates a conversation, asks, reads the stream to its end. `onFirst` fires at its first event. */
+/**
+ * One HTTP exchange on the visitor's own connection. `onData` sees the body as it arrives; the
+ * answer is the status and the whole body.
+ */
+function exchange(agent, baseUrl, path, headers, payload, onData = () => {}) {
+  return new Promise((done, fail) => {
+    const request = httpRequest(`${baseUrl}${path}`, { method: 'POST', agent, headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (piece) => {
+        text += piece;
+        onData(text);
+      });
+      response.on('end', () => done({ status: response.statusCode, text }));
+      response.on('error', fail);
+    });
+    request.on('error', fail);
+    request.end(JSON.stringify(payload));
+  });
+}
+
+/**
+ * One visitor: creates a conversation, asks, reads the stream to its end. `onFirst` fires at its
+ * first event. Every visitor has its own keep-alive connection, as each person's browser does: a
+ * pool shared by all visitors would queue one visitor's question behind other visitors' calls in
+ * the client, and time that queue instead of the server.
+ */
 async function oneVisitor(baseUrl, onFirst) {
   const headers = { 'content-type': 'application/json', 'x-visitor-id': randomUUID() };
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
   try {
-    const created = await fetch(`${baseUrl}${CREATE_PATH}`, { method: 'POST', headers, body: JSON.stringify({ sourceId: AGENT }) });
+    const created = await exchange(agent, baseUrl, CREATE_PATH, headers, { sourceId: AGENT });
     if (created.status !== 200) return { ok: false, firstEventMs: NaN, error: `create: HTTP ${created.status}` };
-    const conversationId = (await created.json()).data.conversationId;
+    const conversationId = JSON.parse(created.text).data.conversationId;
     const asked = performance.now();
-    const response = await fetch(`${baseUrl}${CHAT_PATH}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ conversationId, agentId: AGENT, text: 'How fast is this?' }),
-    });
-    if (response.status !== 200) return { ok: false, firstEventMs: NaN, error: `chat: HTTP ${response.status} ${await response.text()}` };
-    const decoder = new TextDecoder();
-    let text = '';
     let firstEventMs = NaN;
-    for await (const bytes of response.body) {
-      text += decoder.decode(bytes, { stream: true });
+    const answer = await exchange(agent, baseUrl, CHAT_PATH, headers, { conversationId, agentId: AGENT, text: 'How fast is this?' }, (text) => {
       if (Number.isNaN(firstEventMs) && text.includes('data: ')) {
         firstEventMs = performance.now() - asked;
         onFirst();
       }
-    }
-    const ended = text.includes('"type":"end"');
-    return { ok: ended, firstEventMs, ...(ended ? {} : { error: `no end event after: ${text.slice(-200)}` }) };
+    });
+    if (answer.status !== 200) return { ok: false, firstEventMs: NaN, error: `chat: HTTP ${answer.status} ${answer.text}` };
+    const ended = answer.text.includes('"type":"end"');
+    return { ok: ended, firstEventMs, ...(ended ? {} : { error: `no end event after: ${answer.text.slice(-200)}` }) };
   } catch (error) {
-    const cause = error?.cause?.code ?? error?.cause?.message;
-    return { ok: false, firstEventMs: NaN, error: `${error}${cause ? ` (${cause})` : ''}` };
+    return { ok: false, firstEventMs: NaN, error: `${error}${error?.code ? ` (${error.code})` : ''}` };
+  } finally {
+    agent.destroy();
   }
 }
 
