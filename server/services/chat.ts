@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { HistoryMessage, RuntimeAgent } from '../agents/runtime';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
@@ -99,22 +99,31 @@ async function lockStreaming(tx: Db, owner: Owner): Promise<void> {
 }
 
 /**
- * In one read, after the lock: how many answers the owner has being written (on any instance, not
- * abandoned), the conversation's chosen leaf, and every message of the conversation.
+ * How many answers the owner has being written (on any instance, not abandoned), as a query.
+ *
+ * The count starts from the owner's conversations active since an answer could still be streaming
+ * (an answer is created in the same write that moves its conversation's `updatedAt` to its own
+ * `createdAt`, and nothing moves it back), and looks into each one's streaming answers through
+ * the partial index: its cost follows the owner's recent conversations, not the number of
+ * answers everyone has streaming, which is what grows when many ask at once. A correlated
+ * subquery per conversation keeps the planner from starting at all streaming answers instead.
+ */
+export function streamingAnswersOf(db: Db, owner: Owner, now: Date) {
+  const since = new Date(now.getTime() - ABANDONED_STREAM_MS);
+  const streamingIn = sql`(select count(*) from ${messages} where ${messages.conversationId} = ${conversations.id}
+    and ${messages.status} = 'streaming' and ${messages.role} = 'assistant' and ${messages.createdAt} > ${since.toISOString()}::timestamptz)`;
+  return db
+    .select({ n: sql`coalesce(sum(${streamingIn}), 0)` })
+    .from(conversations)
+    .where(and(ownedBy(conversations, owner), gt(conversations.updatedAt, since)));
+}
+
+/**
+ * In one read, after the lock: how many answers the owner has being written, the conversation's
+ * chosen leaf, and every message of the conversation.
  */
 async function readForAnswer(tx: Db, owner: Owner, conversationId: string, now: Date) {
-  const streaming = tx
-    .select({ n: count() })
-    .from(messages)
-    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-    .where(
-      and(
-        ownedBy(conversations, owner),
-        eq(messages.role, 'assistant'),
-        eq(messages.status, 'streaming'),
-        gt(messages.createdAt, new Date(now.getTime() - ABANDONED_STREAM_MS)),
-      ),
-    );
+  const streaming = streamingAnswersOf(tx, owner, now);
   const leaf = tx.select({ leafId: conversations.currentLeafId }).from(conversations).where(eq(conversations.id, conversationId));
   const rows = await tx
     .select({
