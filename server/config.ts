@@ -119,6 +119,8 @@ export type ServerConfig = {
    */
   leaseMs: number;
   leaseRenewMs: number;
+  /** How often the embedded database's tables are checked for analyzing and vacuuming (autovacuum looks every minute; a table filling up from empty needs its statistics sooner). */
+  databaseUpkeepMs: number;
   /** Parts (fields and files) one upload may have. */
   uploadMaxParts: number;
   /** An upload that sends nothing for this long is cut. */
@@ -194,6 +196,7 @@ export const defaultConfig: ServerConfig = {
   answerUnwatchedMaxChars: 200_000,
   leaseMs: 15 * 1000,
   leaseRenewMs: 5 * 1000,
+  databaseUpkeepMs: 15 * 1000,
   uploadMaxParts: 8,
   uploadIdleMs: 30 * 1000,
   databasePoolMax: DEFAULT_POOL_MAX,
@@ -302,6 +305,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     answerUnwatchedMaxChars: positiveNumber(env, 'ANSWER_UNWATCHED_MAX_CHARS', defaultConfig.answerUnwatchedMaxChars),
     leaseMs: positiveNumber(env, 'LEASE_SECONDS', defaultConfig.leaseMs / 1000) * 1000,
     leaseRenewMs: positiveNumber(env, 'LEASE_RENEW_SECONDS', defaultConfig.leaseRenewMs / 1000) * 1000,
+    databaseUpkeepMs: defaultConfig.databaseUpkeepMs,
     uploadMaxParts: defaultConfig.uploadMaxParts,
     uploadIdleMs: positiveNumber(env, 'UPLOAD_IDLE_SECONDS', defaultConfig.uploadIdleMs / 1000) * 1000,
     databasePoolMax: poolSize(env.DATABASE_POOL_MAX),

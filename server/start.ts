@@ -89,6 +89,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let server: ServerType | undefined;
   let answers: LiveAnswers | undefined;
   let sweeper: ReturnType<typeof setInterval> | undefined;
+  let upkeep: ReturnType<typeof setInterval> | undefined;
   try {
     await database.migrate();
     await seedCatalog(database.db);
@@ -126,6 +127,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       config.leaseRenewMs,
     );
     sweeper.unref?.();
+    // The embedded database has no autovacuum: its tables are analyzed and vacuumed from here, at
+    // start (a database never analyzed gets its statistics before the first request) and then as
+    // often as autovacuum looks (server/db/upkeep.ts).
+    const keepUp = () =>
+      database.keepUp().catch((error: unknown) => log(`database: analyzing and vacuuming failed: ${(error as Error).message}`));
+    await keepUp();
+    upkeep = setInterval(() => void keepUp(), config.databaseUpkeepMs);
+    upkeep.unref?.();
     const publishing = createPublishing({ env, db: database.db, clock: systemClock, storage, log, instanceId, config, exclusive: !databaseUrl });
     let draining = false;
     const app = createApp({
@@ -191,6 +200,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
           await closed;
           try {
             clearInterval(sweeper);
+            clearInterval(upkeep);
             await schedulerStopped;
             await answers?.close();
             await database.close();
@@ -202,6 +212,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   } catch (error) {
     server?.close();
     clearInterval(sweeper);
+    clearInterval(upkeep);
     await answers?.close().catch(() => {});
     await database.close().catch(() => {});
     lock?.release();

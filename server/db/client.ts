@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { DEFAULT_POOL_MAX } from './pool-size';
 import * as schema from './schema';
+import { keepUp, type Upkeep } from './upkeep';
 
 /** The one database type every service takes, whichever driver is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -27,6 +28,11 @@ export type DbHandle = {
   migrate(): Promise<void>;
   /** Whether the database answers and every migration of this build is applied (for /readyz). */
   isMigrated(): Promise<boolean>;
+  /**
+   * Analyzes and vacuums the tables that need it (server/db/upkeep.ts). The embedded database
+   * only: PostgreSQL's own autovacuum does it there, and nothing is done.
+   */
+  keepUp(): Promise<Upkeep>;
   close(): Promise<void>;
 };
 
@@ -89,6 +95,7 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
         }
       },
       isMigrated: () => isMigrated(db),
+      keepUp: async () => ({ analyzed: [], vacuumed: [] }),
       close: () => pool.end(),
     };
   }
@@ -118,6 +125,7 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
           }
         })),
     isMigrated: () => isMigrated(db),
+    keepUp: () => keepUp(client),
     close: () => client.close(),
   };
 }
