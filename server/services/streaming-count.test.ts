@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../db/client';
 import { conversations, messages } from '../db/schema';
@@ -64,8 +65,7 @@ describe('counting an owner’s streaming answers', () => {
   const count = async () => Number((await streamingAnswersOf(database.db, me, now))[0]!.n);
 
   const plan = async () => {
-    const query = streamingAnswersOf(database.db, me, now).toSQL();
-    const result = (await database.db.$client.query(`explain (analyze, format json) ${query.sql}`, query.params)) as unknown as {
+    const result = (await database.db.execute(sql`explain (analyze, format json) ${streamingAnswersOf(database.db, me, now)}`)) as unknown as {
       rows: { 'QUERY PLAN': [{ Plan: PlanNode }] | string }[];
     };
     const raw = result.rows[0]!['QUERY PLAN'];
@@ -78,7 +78,9 @@ describe('counting an owner’s streaming answers', () => {
 
   it(`reads the owner’s streaming answers only, with ${others} other people’s streaming`, async () => {
     const read = rowsRead(await plan());
-    expect(read.get('messages') ?? 0).toBeLessThanOrEqual(2);
+    // The owner has three streaming answers (one abandoned); the plan may read those, never the
+    // 60 of other people (a join over every streaming answer read 62).
+    expect(read.get('messages') ?? 0).toBeLessThanOrEqual(3);
   });
 
   it.runIf(!process.env.DATABASE_URL)('on the embedded database, once analyzed, reads the owner’s conversations only', async () => {
