@@ -90,12 +90,35 @@ function historyOf(path: MessageRow[], budget: number): HistoryMessage[] {
 }
 
 /**
- * Takes the identity's streaming lock: from here to the end of the transaction, requests of one
- * owner count answers one after the other, on every instance, so a burst cannot all see room and
- * all start. A statement of its own: what is read after it sees every answer stored before it.
+ * Takes the identity's streaming lock and reads the conversation (when the owner holds it) and the
+ * agent (when the caller may see it), in one statement, the transaction's first. From here to the
+ * end of the transaction, requests of one owner count answers one after the other, on every
+ * instance, so a burst cannot all see room and all start; what is read in a later statement sees
+ * every answer stored before the lock was granted. The conversation and the agent need no such
+ * order: they are only checked.
  */
-async function lockStreaming(tx: Db, owner: Owner): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${identityLockKey('streams', owner)}, 0))`);
+async function lockAndFind(tx: Db, caller: Caller, owner: Owner, input: ChatInput): Promise<{ conversation: AskedConversation; agent: RuntimeAgent }> {
+  // The columns used, not the rows: every column read is parsed on every question.
+  const [row] = await tx
+    .select({
+      locked: sql`pg_advisory_xact_lock(hashtextextended(${identityLockKey('streams', owner)}, 0))`,
+      conversation: { id: conversations.id, source: conversations.source, sourceId: conversations.sourceId },
+      agent: { id: agents.id, name: agents.name, systemPrompt: agents.systemPrompt, vision: agents.vision },
+    })
+    .from(sql`(select 1) as asking`)
+    .leftJoin(conversations, and(eq(conversations.id, input.conversationId), ownedBy(conversations, owner)))
+    .leftJoin(agents, and(eq(agents.id, input.agentId), visibleAgent(caller)));
+  if (!row?.conversation) throw notFound('Conversation');
+  const { conversation } = row;
+  // A workflow conversation is answered by its application when the request names it.
+  if (conversation.source === 'workflow' && conversation.sourceId === input.agentId) {
+    return { conversation, agent: await applicationAgent(tx, caller, input.agentId) };
+  }
+  if (conversation.source === 'agent' && conversation.sourceId !== input.agentId) {
+    throw badRequest('This conversation is with another agent; start a new conversation to talk to this one.');
+  }
+  if (!row.agent) throw notFound('Agent');
+  return { conversation, agent: row.agent };
 }
 
 /**
@@ -148,33 +171,16 @@ function refuseOverStreamingLimit(streaming: number, max: number): void {
   }
 }
 
-/** The conversation when the owner holds it, and the agent when the caller may see it, in one read. */
-async function findConversationAndAgent(db: Db, caller: Caller, owner: Owner, input: ChatInput): Promise<{ conversation: ConversationRow; agent: RuntimeAgent }> {
-  const [row] = await db
-    .select({ conversation: conversations, agent: agents })
-    .from(conversations)
-    .leftJoin(agents, and(eq(agents.id, input.agentId), visibleAgent(caller)))
-    .where(and(eq(conversations.id, input.conversationId), ownedBy(conversations, owner)))
-    .limit(1);
-  if (!row) throw notFound('Conversation');
-  // A workflow conversation is answered by its application when the request names it.
-  if (row.conversation.source === 'workflow' && row.conversation.sourceId === input.agentId) {
-    return { conversation: row.conversation, agent: await applicationAgent(db, caller, input.agentId) };
-  }
-  if (row.conversation.source === 'agent' && row.conversation.sourceId !== input.agentId) {
-    throw badRequest('This conversation is with another agent; start a new conversation to talk to this one.');
-  }
-  if (!row.agent) throw notFound('Agent');
-  const { id, name, systemPrompt, vision } = row.agent;
-  return { conversation: row.conversation, agent: { id, name, systemPrompt, vision } };
-}
+type AskedConversation = Pick<ConversationRow, 'id' | 'source' | 'sourceId'>;
 
 /**
  * Checks everything a chat request names and stores the question (or reopens it, for a retry)
  * with an empty answer in `streaming` state, all before the stream opens. Every statement here is
  * a round trip each asker waits on before the first event, and hundreds asking at once wait on
- * one another's: a new question costs one read, then a transaction of the lock, one read, one
- * insert and one update (server/test/first-event-round-trips.test.ts keeps it so).
+ * one another's, one after the other on the embedded database: a new question costs a transaction
+ * of three statements (the lock with the conversation and the agent; the streaming answers and
+ * the messages; the question and its answer with the conversation's update), which
+ * server/test/first-event-round-trips.test.ts keeps so.
  */
 export async function prepareChat(
   db: Db,
@@ -184,32 +190,23 @@ export async function prepareChat(
   input: ChatInput,
   limits: ChatLimits,
 ): Promise<PreparedChat> {
-  const { conversation, agent } = await findConversationAndAgent(db, caller, owner, input);
   const now = clock.now();
-
   const text = (input.text ?? '').trim();
-  const files: StoredFileRef[] = input.files.length > 0 ? await resolveOwnFiles(db, owner, input.files) : [];
-  if (input.retryMessageId === undefined && input.regenerateMessageId === undefined) {
-    if (historyEntry({ role: 'user', content: text, files }).content.length > limits.historyCharBudget) {
-      throw tooLongQuestion(limits.historyCharBudget);
-    }
-  }
+  const newQuestion = input.retryMessageId === undefined && input.editMessageId === undefined && input.regenerateMessageId === undefined;
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
-    await lockStreaming(tx, owner);
+    const { conversation, agent } = await lockAndFind(tx, caller, owner, input);
+    const files: StoredFileRef[] = input.files.length > 0 ? await resolveOwnFiles(tx, owner, input.files) : [];
+    if (input.retryMessageId === undefined && input.regenerateMessageId === undefined) {
+      if (historyEntry({ role: 'user', content: text, files }).content.length > limits.historyCharBudget) {
+        throw tooLongQuestion(limits.historyCharBudget);
+      }
+    }
     const { streaming, leafId, tree } = await readForAnswer(tx, owner, conversation.id, now);
     refuseOverStreamingLimit(streaming, limits.streamingAnswers);
-    const exchange = await storeExchange(tx, tree, leafId, { conversationId: conversation.id, text, files, now, lease: limits.lease }, input);
-    // The first question names the conversation, unless it was named already: in the same write.
-    const title = exchange.newQuestion ? titleFromQuestion(text || files[0]?.name || '') : null;
-    await tx
-      .update(conversations)
-      .set({
-        updatedAt: now,
-        ...(exchange.leafId ? { currentLeafId: exchange.leafId } : {}),
-        ...(title !== null ? { title: sql`coalesce(${conversations.title}, ${title})` } : {}),
-      })
-      .where(eq(conversations.id, conversation.id));
+    // The first question names the conversation, unless it was named already.
+    const title = newQuestion ? titleFromQuestion(text || files[0]?.name || '') : null;
+    const exchange = await storeExchange(tx, tree, leafId, { conversationId: conversation.id, text, files, now, lease: limits.lease, title }, input);
     return {
       conversationId: conversation.id,
       agent,
@@ -223,31 +220,47 @@ export async function prepareChat(
   });
 }
 
-type Exchange = {
-  question: MessageRow;
-  replyMessageId: string;
-  /** The new end of the chosen path, when it moves. */
-  leafId: string | null;
-  /** A question asked for the first time (not a retry, an edit or a new answer). */
-  newQuestion: boolean;
-};
+type Exchange = { question: MessageRow; replyMessageId: string };
 
-type Asked = { conversationId: string; text: string; files: StoredFileRef[]; now: Date; lease: ChatLimits['lease'] };
+type Asked = {
+  conversationId: string;
+  text: string;
+  files: StoredFileRef[];
+  now: Date;
+  lease: ChatLimits['lease'];
+  /** The conversation's title when it has none yet (its first question), else null. */
+  title: string | null;
+};
 
 /**
  * Stores what a chat request asks for, in the conversation's message tree: a new question at
  * the end of the chosen path, an edited question beside the one it replaces (same parent), a
  * new answer beside the one it replaces (same question), or a retry of an answer in place.
- * Every id named must be a message of this conversation (already the caller's).
+ * Every id named must be a message of this conversation (already the caller's). The
+ * conversation's `updatedAt`, chosen path and title are written in the same statement.
  */
 async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: string | null, asked: Asked, input: ChatInput): Promise<Exchange> {
-  const { conversationId, now } = asked;
+  const { conversationId, now, title } = asked;
   const lease = { leaseOwner: asked.lease.owner, leaseExpiresAt: leaseUntil(asked.lease.ms) };
+  /** The conversation's update, as a part of the statement that writes the messages; `leaf`: the new end of the chosen path, when it moves. */
+  const touched = (leaf: string | null) =>
+    tx.$with('touched').as(
+      tx
+        .update(conversations)
+        .set({
+          updatedAt: now,
+          ...(leaf ? { currentLeafId: leaf } : {}),
+          ...(title !== null ? { title: sql`coalesce(${conversations.title}, ${title})` } : {}),
+        })
+        .where(eq(conversations.id, conversationId))
+        .returning({ id: conversations.id }),
+    );
   /** A question and its empty answer, in one statement (the answer's seq after the question's). */
   const ask = async (parentId: string | null, content: string, files: StoredFileRef[]) => {
     const questionId = randomUUID();
     const replyMessageId = randomUUID();
     const rows = await tx
+      .with(touched(replyMessageId))
       .insert(messages)
       .values([
         { id: questionId, conversationId, role: 'user', content, status: 'complete', files, parentId, createdAt: now },
@@ -260,9 +273,11 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
     return { question, replyMessageId };
   };
   const answer = async (question: MessageRow) => {
+    const id = randomUUID();
     const [reply] = await tx
+      .with(touched(id))
       .insert(messages)
-      .values({ ...newReply(randomUUID(), conversationId, question.id, now), ...lease })
+      .values({ ...newReply(id, conversationId, question.id, now), ...lease })
       .returning();
     tree.add(reply!);
     return reply!.id;
@@ -283,12 +298,10 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
     const onPath = new Set(tree.pathTo(tree.leaf(leafId)?.id).map((row) => row.id));
     const kept = replies.find((r) => onPath.has(r.id)) ?? replies.at(-1);
     if (kept?.status === 'complete') throw conflict('This question already has a complete answer.');
-    if (!kept) {
-      const replyMessageId = await answer(question);
-      return { question, replyMessageId, leafId: replyMessageId, newQuestion: false };
-    }
+    if (!kept) return { question, replyMessageId: await answer(question) };
     // A new text in place: the old one's rating and cost go with it.
     await tx
+      .with(touched(onPath.has(kept.id) ? null : kept.id))
       .update(messages)
       .set({
         content: '',
@@ -302,13 +315,12 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
         ...lease,
       })
       .where(eq(messages.id, kept.id));
-    return { question, replyMessageId: kept.id, leafId: onPath.has(kept.id) ? null : kept.id, newQuestion: false };
+    return { question, replyMessageId: kept.id };
   }
 
   if (input.editMessageId !== undefined) {
     const edited = questionOf(input.editMessageId);
-    const { question, replyMessageId } = await ask(edited.parentId, asked.text, edited.files);
-    return { question, replyMessageId, leafId: replyMessageId, newQuestion: false };
+    return ask(edited.parentId, asked.text, edited.files);
   }
 
   if (input.regenerateMessageId !== undefined) {
@@ -317,12 +329,10 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
     if (!questionId) throw notFound('Message');
     const question = questionOf(questionId);
     refuseWhileAnswering(question);
-    const replyMessageId = await answer(question);
-    return { question, replyMessageId, leafId: replyMessageId, newQuestion: false };
+    return { question, replyMessageId: await answer(question) };
   }
 
-  const { question, replyMessageId } = await ask(tree.leaf(leafId)?.id ?? null, asked.text, asked.files);
-  return { question, replyMessageId, leafId: replyMessageId, newQuestion: true };
+  return ask(tree.leaf(leafId)?.id ?? null, asked.text, asked.files);
 }
 
 const newReply = (id: string, conversationId: string, replyTo: string, now: Date) => ({

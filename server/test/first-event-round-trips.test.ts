@@ -13,17 +13,14 @@ import { logQueries } from './query-log';
 const BEFORE_FIRST_EVENT = [
   // the question quotas, all counters in one upsert
   'insert into "rate_counters"',
-  // the conversation, owned by the caller, and the agent, visible to the caller, in one read
-  'select',
   'begin',
-  // one answer at a time per identity over its streaming limit, on every instance
+  // one answer at a time per identity over its streaming limit, on every instance; with the
+  // conversation, owned by the caller, and the agent, visible to the caller
   'select pg_advisory_xact_lock',
   // answers streaming for the identity, the chosen path and every message, in one read
   'select',
-  // the question and its empty answer
-  'insert into "messages"',
-  // updatedAt, the chosen path and the title, in one write
-  'update "conversations"',
+  // the question and its empty answer, with updatedAt, the chosen path and the title
+  'with "touched" as (update "conversations"',
   'commit',
 ];
 
