@@ -6,14 +6,13 @@ import type { Message } from '../../src/contract/messages';
 import type { Page } from '../../src/contract/paging';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
-import { applications, conversations, messages } from '../db/schema';
+import { agents, applications, conversations, messages } from '../db/schema';
 import type { Caller, Owner } from '../http/caller';
 import { notFound } from '../http/errors';
-import { findVisibleAgent } from './agents';
 import { applicationTranslations } from './applications';
 import { ownedBy, ownerColumns } from './ownership';
 import { cleanFileName } from './uploads';
-import { containsPattern, visibleApplication } from './visibility';
+import { containsPattern, visibleAgent, visibleApplication } from './visibility';
 import { readTree, type MessageTree } from './message-tree';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -78,7 +77,13 @@ export const toMessage = (row: MessageRow, siblingIds?: string[]): Message => ({
 
 async function assertSourceVisible(db: Db, caller: Caller, source: ConversationSource, sourceId: string) {
   if (source === 'agent') {
-    await findVisibleAgent(db, caller, sourceId);
+    // Only whether it may be talked to: its row (prompt, translations) is not read here.
+    const [agent] = await db
+      .select({ id: agents.id })
+      .from(agents)
+      .where(and(eq(agents.id, sourceId), visibleAgent(caller)))
+      .limit(1);
+    if (!agent) throw notFound('Agent');
     return;
   }
   const [app] = await db
