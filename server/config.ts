@@ -119,7 +119,12 @@ export type ServerConfig = {
    */
   leaseMs: number;
   leaseRenewMs: number;
-  /** How often the embedded database's tables are checked for analyzing and vacuuming (autovacuum looks every minute; a table filling up from empty needs its statistics sooner). */
+  /**
+   * How often the embedded database's tables are checked for analyzing and vacuuming. Autovacuum
+   * looks every minute; here a table filling up from empty needs its statistics within seconds
+   * (a burst of new visitors planned from none scans every visitor's conversations for each
+   * question). A check with nothing due is one read of the statistics.
+   */
   databaseUpkeepMs: number;
   /** Parts (fields and files) one upload may have. */
   uploadMaxParts: number;
@@ -196,7 +201,7 @@ export const defaultConfig: ServerConfig = {
   answerUnwatchedMaxChars: 200_000,
   leaseMs: 15 * 1000,
   leaseRenewMs: 5 * 1000,
-  databaseUpkeepMs: 15 * 1000,
+  databaseUpkeepMs: 2 * 1000,
   uploadMaxParts: 8,
   uploadIdleMs: 30 * 1000,
   databasePoolMax: DEFAULT_POOL_MAX,
