@@ -5,7 +5,7 @@ import type { Application } from '../../../src/contract/applications';
 import type { Page } from '../../../src/contract/paging';
 import { applicationsListMachine, type ApplicationsListEvent } from '../../../src/machines/applications-list.machine';
 import { coverageGaps, NO_GAPS } from './model-coverage';
-import { playCheckingEveryStep } from './play-path';
+import { playOnActor } from './play-path';
 import { productionPaths, type ModelEvent, type ProductionPath } from './production-paths';
 
 /**
@@ -154,9 +154,7 @@ const play = async (path: ProductionPath<typeof applicationsListMachine>) => {
     }),
   );
   world = w;
-  w.actor.start();
-  await playCheckingEveryStep(path, params);
-  w.actor.stop();
+  await playOnActor(w.actor, path, params);
 };
 
 const describePath = (events: ModelEvent[]) =>

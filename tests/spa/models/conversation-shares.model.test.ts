@@ -10,7 +10,7 @@ import {
   type ExportFormat,
 } from '../../../src/machines/conversation-shares.machine';
 import { coverageGaps, NO_GAPS } from './model-coverage';
-import { playCheckingEveryStep } from './play-path';
+import { playOnActor } from './play-path';
 import { productionPaths, type ModelEvent, type ProductionPath } from './production-paths';
 
 /**
@@ -284,9 +284,7 @@ const play = async (input: ConversationSharesInput, path: ProductionPath<typeof 
     { input },
   );
   world = w;
-  w.actor.start();
-  await playCheckingEveryStep(path, params);
-  w.actor.stop();
+  await playOnActor(w.actor, path, params);
 };
 
 /** "revoke s-1, revokeShare refused": a path's events as a person would tell them. */

@@ -15,3 +15,17 @@ export const playCheckingEveryStep = async <M extends AnyStateMachine>(path: Pro
   await path.test({ ...params, states });
   expect(asserted).toHaveLength(path.steps.length);
 };
+
+/** Starts the actor the path's world holds, plays the path on it checking every step, and stops it, whatever happens. */
+export const playOnActor = async <M extends AnyStateMachine>(
+  actor: { start(): unknown; stop(): unknown },
+  path: ProductionPath<M>,
+  params: TestParam<SnapshotFrom<M>, ModelEvent>,
+) => {
+  actor.start();
+  try {
+    await playCheckingEveryStep(path, params);
+  } finally {
+    actor.stop();
+  }
+};

@@ -4,7 +4,7 @@ import type { TestParam } from 'xstate/graph';
 import type { SharedConversation } from '../../../src/contract/shares';
 import { sharedConversationMachine } from '../../../src/machines/shared-conversation.machine';
 import { coverageGaps, NO_GAPS } from './model-coverage';
-import { playCheckingEveryStep } from './play-path';
+import { playOnActor } from './play-path';
 import { productionPaths, type ModelEvent, type ProductionPath } from './production-paths';
 
 /**
@@ -150,9 +150,7 @@ const play = async (path: ProductionPath<typeof sharedConversationMachine>) => {
     { input: { token: TOKEN } },
   );
   world = w;
-  w.actor.start();
-  await playCheckingEveryStep(path, params);
-  w.actor.stop();
+  await playOnActor(w.actor, path, params);
 };
 
 function describePath(events: ModelEvent[]) {
