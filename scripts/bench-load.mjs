@@ -15,16 +15,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { Agent as HttpAgent, createServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startFakeModel } from '../tests/load/fake-model.mjs';
+import { CREATE_PATH, oneVisitor, percentile } from '../tests/load/visitor.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const ROUNDS = [20, 100, 300];
-const CREATE_PATH = '/api/workflow/im/conversation/create';
-const CHAT_PATH = '/api/workflow/sse/agent/chat';
-const AGENT = 'SpecialNoAgentFallback';
 const START_TIMEOUT_MS = 60_000;
 const ROUND_TIMEOUT_MS = 60_000;
 const MB = 1024 * 1024;
@@ -34,64 +32,6 @@ export const TARGETS = { p99At300: 300, p99At20: 100, mbPerStream: 1 };
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const withTimeout = (promise, ms, what) =>
   Promise.race([promise, sleep(ms).then(() => Promise.reject(new Error(`${what} took longer than ${ms / 1000} s`)))]);
-
-export const percentile = (values, p) => {
-  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-
-/**
- * One HTTP exchange on the visitor's own connection. `onData` sees the body as it arrives; the
- * answer is the status and the whole body.
- */
-function exchange(agent, baseUrl, path, headers, payload, onData = () => {}) {
-  return new Promise((done, fail) => {
-    const request = httpRequest(`${baseUrl}${path}`, { method: 'POST', agent, headers }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (piece) => {
-        text += piece;
-        onData(text);
-      });
-      response.on('end', () => done({ status: response.statusCode, text }));
-      response.on('error', fail);
-    });
-    request.on('error', fail);
-    request.end(JSON.stringify(payload));
-  });
-}
-
-/**
- * One visitor: creates a conversation, asks, reads the stream to its end. `onFirst` fires at its
- * first event. Every visitor has its own keep-alive connection, as each person's browser does: a
- * pool shared by all visitors would queue one visitor's question behind other visitors' calls in
- * the client, and time that queue instead of the server.
- */
-async function oneVisitor(baseUrl, onFirst) {
-  const headers = { 'content-type': 'application/json', 'x-visitor-id': randomUUID() };
-  const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
-  try {
-    const created = await exchange(agent, baseUrl, CREATE_PATH, headers, { sourceId: AGENT });
-    if (created.status !== 200) return { ok: false, firstEventMs: NaN, error: `create: HTTP ${created.status}` };
-    const conversationId = JSON.parse(created.text).data.conversationId;
-    const asked = performance.now();
-    let firstEventMs = NaN;
-    const answer = await exchange(agent, baseUrl, CHAT_PATH, headers, { conversationId, agentId: AGENT, text: 'How fast is this?' }, (text) => {
-      if (Number.isNaN(firstEventMs) && text.includes('data: ')) {
-        firstEventMs = performance.now() - asked;
-        onFirst();
-      }
-    });
-    if (answer.status !== 200) return { ok: false, firstEventMs: NaN, error: `chat: HTTP ${answer.status} ${answer.text}` };
-    const ended = answer.text.includes('"type":"end"');
-    return { ok: ended, firstEventMs, ...(ended ? {} : { error: `no end event after: ${answer.text.slice(-200)}` }) };
-  } catch (error) {
-    return { ok: false, firstEventMs: NaN, error: `${error}${error?.code ? ` (${error.code})` : ''}` };
-  } finally {
-    agent.destroy();
-  }
-}
 
 const rssOf = (pid) => {
   if (!pid) return NaN;
@@ -131,9 +71,11 @@ async function round(target, count) {
   const cpuBefore = cpuMsOf(target.pid);
   const started = performance.now();
   const visitors = Array.from({ length: count }, () =>
-    oneVisitor(target.url, () => {
-      firsts += 1;
-      check();
+    oneVisitor(target.url, {
+      onFirst: () => {
+        firsts += 1;
+        check();
+      },
     }).then((result) => {
       if (Number.isNaN(result.firstEventMs)) settled += 1;
       check();

@@ -17,7 +17,8 @@ if (typeof globalThis.gc !== 'function') {
 }
 
 const { startServer } = await import('../server/start.ts');
-const { oneStream, percentile, quickRuntime } = await import('../tests/load/chat-driver.ts');
+const { quickRuntime } = await import('../tests/load/chat-driver.ts');
+const { oneVisitor, percentile } = await import('../tests/load/visitor.mjs');
 const { generousLimits } = await import('../tests/load/generous-limits.ts');
 
 const number = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
@@ -51,7 +52,7 @@ const run = async (count) => {
   const worker = async () => {
     while (next < count && Date.now() < deadline) {
       next += 1;
-      const result = await oneStream(server.url);
+      const result = await oneVisitor(server.url);
       done += 1;
       if (result.ok) firstEvent.push(result.firstEventMs);
       else {

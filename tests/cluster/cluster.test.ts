@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/contract/chat';
 import { endpoints } from '../../src/contract/endpoints';
-import { percentile } from '../load/chat-driver';
+import { percentile } from '../load/visitor.mjs';
 import { startLocalS3 } from '../../server/test/s3-server';
 import { startFakeModel, startHeldLinkedIn, startInstance, startProxy, type Instance } from './harness';
 

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/start';
-import { oneStream, percentile, quickRuntime } from './chat-driver';
+import { quickRuntime } from './chat-driver';
 import { generousLimits } from './generous-limits';
+import { oneVisitor, percentile } from './visitor.mjs';
 
 /**
  * 200 chat streams open at the same time against the reference server on loopback. The agent
@@ -41,7 +42,7 @@ describe('the reference server under load', () => {
     }, 5);
     const results = await Promise.all(
       Array.from({ length: STREAMS }, () =>
-        oneStream(server.url).finally(() => {
+        oneVisitor(server.url).finally(() => {
           ended += 1;
         }),
       ),
