@@ -1,6 +1,6 @@
 import type { Tokens } from 'marked';
-import { useTranslation } from 'react-i18next';
 import { decodeEntities } from './entities';
+import { useMarkdownWords } from './markdown-words';
 import { openableImageHref, safeImageSrc } from './url-policy';
 
 /**
@@ -8,13 +8,13 @@ import { openableImageHref, safeImageSrc } from './url-policy';
  * its URL could carry data out. The reader sees its description and may open it themselves.
  */
 export const MarkdownImage = ({ token }: { token: Tokens.Image }) => {
-  const { t } = useTranslation();
+  const words = useMarkdownWords();
   const alt = decodeEntities(token.text);
   const title = token.title ? decodeEntities(token.title) : undefined;
   const src = safeImageSrc(token.href);
   if (src) return <img src={src} alt={alt} title={title} loading="lazy" className="my-2 max-w-full rounded-lg" />;
 
-  const label = alt || t('markdown.image');
+  const label = alt || words.image;
   const openable = openableImageHref(token.href);
   const content = (
     <>
@@ -25,7 +25,7 @@ export const MarkdownImage = ({ token }: { token: Tokens.Image }) => {
   const className = 'inline-flex items-center gap-1 rounded border border-line bg-raised px-1.5 py-0.5 text-sm';
   if (!openable) {
     return (
-      <span className={`${className} text-muted`} title={t('markdown.imageBlocked')} data-blocked-image="">
+      <span className={`${className} text-muted`} title={words.imageBlocked} data-blocked-image="">
         {content}
       </span>
     );
@@ -35,7 +35,7 @@ export const MarkdownImage = ({ token }: { token: Tokens.Image }) => {
       href={openable}
       target="_blank"
       rel="noopener noreferrer"
-      title={t('markdown.imageNotLoaded')}
+      title={words.imageNotLoaded}
       className={`${className} text-accent hover:opacity-80`}
       data-blocked-image=""
     >

@@ -1,18 +1,18 @@
 import type { ReactNode } from 'react';
 import type { Tokens } from 'marked';
-import { useTranslation } from 'react-i18next';
 import { decodeEntities } from './entities';
+import { useMarkdownWords } from './markdown-words';
 import { safeLinkHref } from './url-policy';
 
 type MarkdownLinkProps = { token: Tokens.Link; children: ReactNode };
 
 /** A link that opens in a new tab, or its text alone when the URL is not one we allow. */
 export const MarkdownLink = ({ token, children }: MarkdownLinkProps) => {
-  const { t } = useTranslation();
+  const words = useMarkdownWords();
   const href = safeLinkHref(token.href);
   if (!href) {
     return (
-      <span className="text-muted" title={t('markdown.linkRemoved')} data-blocked-link="">
+      <span className="text-muted" title={words.linkRemoved} data-blocked-link="">
         {children}
       </span>
     );

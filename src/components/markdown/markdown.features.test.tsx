@@ -104,6 +104,23 @@ describe('Markdown', () => {
     expect(screen.getByRole('button', { name: 'Copy code' })).toHaveTextContent('Copy');
   });
 
+  it('says its own words (copy, code, removed links, task boxes) in the reader’s language, and follows a switch', async () => {
+    const { container } = render(<Markdown source={'```\nplain\n```\n\n[here](javascript:alert(1))\n\n- [x] done'} />);
+    expect(screen.getByRole('button', { name: 'Copy code' })).toHaveTextContent('Copy');
+    expect(container.querySelector('figcaption')).toHaveTextContent('Code');
+    expect(container.querySelector('[data-blocked-link]')).toHaveAttribute('title', 'Link disabled: its address is not allowed');
+    expect(screen.getByRole('checkbox', { name: 'Done' })).toBeChecked();
+    try {
+      await act(async () => void (await initI18n('fr-FR')));
+      expect(screen.getByRole('button', { name: 'Copier le code' })).toHaveTextContent('Copier');
+      expect(container.querySelector('figcaption')).toHaveTextContent('Code');
+      expect(container.querySelector('[data-blocked-link]')?.getAttribute('title')).not.toBe('Link disabled: its address is not allowed');
+      expect(screen.getByRole('checkbox', { name: 'Terminé' })).toBeChecked();
+    } finally {
+      await act(async () => void (await initI18n('en-US')));
+    }
+  });
+
   it('says so when the browser refuses to copy', async () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText: vi.fn().mockRejectedValue(new Error('denied')) }, configurable: true });
     render(<Markdown source={'```\nx\n```'} />);

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { Lexer, type Token } from 'marked';
 import { BlockSplitter } from './block-splitter';
 import { MarkdownBlock } from './markdown-block';
+import { MarkdownWordsProvider } from './markdown-words';
 import { LEXER_OPTIONS } from './math-syntax';
 import { TailCuts } from './tail-cut';
 
@@ -53,16 +54,18 @@ const Markdown = ({ source, streaming = false, painted, className }: MarkdownPro
   const ahead = useMemo(() => (cut === null ? [] : placed(new Lexer(LEXER_OPTIONS).lex(source.slice(cut)), cut)), [source, cut]);
   const last = ahead.at(-1) ?? blocks.at(-1);
   return (
-    <div className={`break-words text-fg ${className ?? ''}`} data-markdown="">
-      {blocks.map(({ at, token }) => (
-        // In order up to a cut, the last block is unfinished.
-        <MarkdownBlock key={at} token={token} inProgress={(streaming || cut !== null) && token === blocks.at(-1)?.token} />
-      ))}
-      {cut !== null && <div key="unpainted" aria-hidden="true" data-unpainted="" style={{ height: estimatedHeight(cut - inOrder.length) }} />}
-      {ahead.map(({ at, token }) => (
-        <MarkdownBlock key={at} token={token} inProgress={streaming && token === last?.token} />
-      ))}
-    </div>
+    <MarkdownWordsProvider>
+      <div className={`break-words text-fg ${className ?? ''}`} data-markdown="">
+        {blocks.map(({ at, token }) => (
+          // In order up to a cut, the last block is unfinished.
+          <MarkdownBlock key={at} token={token} inProgress={(streaming || cut !== null) && token === blocks.at(-1)?.token} />
+        ))}
+        {cut !== null && <div key="unpainted" aria-hidden="true" data-unpainted="" style={{ height: estimatedHeight(cut - inOrder.length) }} />}
+        {ahead.map(({ at, token }) => (
+          <MarkdownBlock key={at} token={token} inProgress={streaming && token === last?.token} />
+        ))}
+      </div>
+    </MarkdownWordsProvider>
   );
 };
 

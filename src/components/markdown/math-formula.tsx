@@ -1,13 +1,15 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { importOnce } from './import-once';
+import { useMarkdownWords } from './markdown-words';
 
 type Renderer = typeof import('./katex-render');
 
 let loaded: Renderer | null = null;
+const importKatex = importOnce(() => import('./katex-render'));
 
 /** Fetches KaTeX once; a formula rendered after this typesets before its first paint. */
 export const loadKatex = (): Promise<Renderer> =>
-  import('./katex-render').then((module) => {
+  importKatex().then((module) => {
     loaded = module;
     return module;
   });
@@ -39,7 +41,7 @@ type MathFormulaProps = { tex: string; display: boolean };
  * paints, so a streaming answer does not flicker between source and formula.
  */
 export const MathFormula = ({ tex, display }: MathFormulaProps) => {
-  const { t } = useTranslation();
+  const words = useMarkdownWords();
   const katex = useKatex();
   const target = useRef<HTMLSpanElement>(null);
   const [rendered, setRendered] = useState<string | null>(null);
@@ -55,7 +57,7 @@ export const MathFormula = ({ tex, display }: MathFormulaProps) => {
     <span data-math={display ? 'display' : 'inline'} className={display ? 'my-3 block overflow-x-auto overflow-y-hidden' : undefined}>
       <span ref={target} hidden={showSource} />
       {showSource && (
-        <code className="rounded bg-raised px-1 py-0.5 font-mono text-[0.9em]" title={katex ? t('markdown.mathInvalid') : undefined}>
+        <code className="rounded bg-raised px-1 py-0.5 font-mono text-[0.9em]" title={katex ? words.mathInvalid : undefined}>
           {tex}
         </code>
       )}

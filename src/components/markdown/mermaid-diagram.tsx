@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { importOnce } from './import-once';
+import { useMarkdownWords } from './markdown-words';
 import { CodeBlock } from './code-block';
 
 type Drawn = { source: string; url: string; width: number | undefined; height: number | undefined };
@@ -12,6 +13,8 @@ const sizeOf = (svg: string): Pick<Drawn, 'width' | 'height'> => {
 
 type Outcome = Drawn | { source: string; invalid: true };
 
+const loadMermaid = importOnce(() => import('./mermaid-render'));
+
 /**
  * The diagram a finished ```mermaid block describes. Mermaid (its own large chunk) is fetched the
  * first time an answer holds one; until then, while the block is still being written, and when
@@ -20,7 +23,7 @@ type Outcome = Drawn | { source: string; invalid: true };
  * the diagram says. A changed source keeps the previous drawing until the new one is ready.
  */
 export const MermaidDiagram = ({ code, inProgress }: { code: string; inProgress: boolean }) => {
-  const { t } = useTranslation();
+  const words = useMarkdownWords();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [showCode, setShowCode] = useState(false);
 
@@ -28,7 +31,7 @@ export const MermaidDiagram = ({ code, inProgress }: { code: string; inProgress:
     if (inProgress) return;
     let current = true;
     const dark = document.documentElement.classList.contains('dark');
-    import('./mermaid-render')
+    loadMermaid()
       .then(({ renderDiagram }) => renderDiagram(code, dark))
       .then((svg) => {
         if (!current) return;
@@ -55,9 +58,9 @@ export const MermaidDiagram = ({ code, inProgress }: { code: string; inProgress:
   return (
     <figure className="my-3 overflow-hidden rounded-lg border border-line bg-raised" data-diagram="">
       <figcaption className="flex items-center justify-between gap-2 border-b border-line px-3 py-1 text-xs text-muted">
-        <span>{t('markdown.diagram')}</span>
+        <span>{words.diagram}</span>
         <button type="button" className="btn-ghost h-7 px-2 text-xs" aria-pressed={showCode} onClick={() => setShowCode((shown) => !shown)}>
-          {t('markdown.showDiagramCode')}
+          {words.showDiagramCode}
         </button>
       </figcaption>
       {showCode ? (
@@ -66,7 +69,7 @@ export const MermaidDiagram = ({ code, inProgress }: { code: string; inProgress:
         </pre>
       ) : (
         <div className="overflow-x-auto p-3">
-          <img src={outcome.url} alt={t('markdown.diagramAlt')} width={outcome.width} height={outcome.height} className="mx-auto block h-auto max-w-full" />
+          <img src={outcome.url} alt={words.diagramAlt} width={outcome.width} height={outcome.height} className="mx-auto block h-auto max-w-full" />
         </div>
       )}
     </figure>

@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { Root } from 'hast';
+import { importOnce } from './import-once';
 
 type Highlighted = { code: string; language: string; tree: Root };
+
+const loadHighlighter = importOnce(() => import('./highlighter'));
 
 /**
  * The syntax tree of a code block once the highlighter (its own chunk, with one chunk per
@@ -13,7 +16,7 @@ export const useHighlight = (code: string, language: string, enabled: boolean): 
   useEffect(() => {
     if (!enabled || !language) return;
     let current = true;
-    import('./highlighter')
+    loadHighlighter()
       .then(({ highlight }) => highlight(code, language))
       .then((tree) => {
         if (current && tree) setResult({ code, language, tree });
