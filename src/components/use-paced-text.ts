@@ -1,8 +1,12 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { nextTask } from './next-task';
 
-/** Characters shown in the first step of a catch-up, before the page's pace is known. */
-export const FIRST_STEP = 8_000;
+/**
+ * Characters shown in order in the first step of a catch-up, before the page's pace is known.
+ * Small: that step is the burst's first paint, with the end shown ahead of it (see `Markdown`),
+ * and its cost is the cold one (the first blocks of their kinds, the first layout).
+ */
+export const FIRST_STEP = 2_000;
 const MIN_STEP = 1_000;
 const MAX_STEP = 200_000;
 /** The work one step may cost the page (render, layout, paint): well inside a 50 ms task. */

@@ -119,6 +119,44 @@ async function expectStoredAsShown(page: Page) {
   await expect(page.getByTestId('question')).toHaveCount(1);
 }
 
+/**
+ * The scrolling box of the conversation, scrolled to `top` when given: how far its view is from
+ * the end, and how much it overflows.
+ */
+const scrollOf = (page: Page, top?: number) =>
+  reply(page).evaluate((item, scrollTo) => {
+    let box = item.parentElement;
+    while (box && getComputedStyle(box).overflowY !== 'auto') box = box.parentElement;
+    if (!box) throw new Error('no scrolling box around the answer');
+    if (scrollTo !== undefined) box.scrollTo({ top: scrollTo });
+    return { fromEnd: box.scrollHeight - box.scrollTop - box.clientHeight, overflow: box.scrollHeight - box.clientHeight, top: box.scrollTop };
+  }, top);
+
+test('the view follows an answer as it grows, lets go when the reader scrolls up, and Jump to latest brings the end back', async ({ page }) => {
+  await page.setViewportSize({ width: 900, height: 420 });
+  await askAndWaitForWords(page, 'Follow the end');
+  // The answer outgrows the view, which keeps showing its end while it grows.
+  await expect.poll(async () => (await scrollOf(page)).overflow, { timeout: 30_000 }).toBeGreaterThan(150);
+  const grown = (await answerText(page)).length;
+  await expect.poll(async () => (await answerText(page)).length).toBeGreaterThan(grown + 40);
+  await expect.poll(async () => (await scrollOf(page)).fromEnd).toBeLessThanOrEqual(2);
+
+  // Scrolled up to read, the reader stays where they are while the answer goes on.
+  await scrollOf(page, 0);
+  const jump = page.getByRole('button', { name: 'Jump to latest' });
+  await expect(jump).toBeVisible();
+  const read = (await answerText(page)).length;
+  await expect.poll(async () => (await answerText(page)).length).toBeGreaterThan(read + 40);
+  expect((await scrollOf(page)).top).toBe(0);
+
+  await jump.click();
+  await expect.poll(async () => (await scrollOf(page)).fromEnd).toBeLessThanOrEqual(2);
+  await expect(jump).toBeHidden();
+  const followed = (await answerText(page)).length;
+  await expect.poll(async () => (await answerText(page)).length).toBeGreaterThan(followed + 40);
+  await expect.poll(async () => (await scrollOf(page)).fromEnd).toBeLessThanOrEqual(2);
+});
+
 test('leaving a conversation mid-answer and coming back finds the answer still being written, then whole', async ({ page }) => {
   const question = 'Leave and come back';
   const address = await askAndWaitForWords(page, question);
