@@ -208,6 +208,11 @@ export const taskEditorMachine = setup({
     forgetPendingAction: assign({ pendingAction: null }),
     /** The form as the call goes out: edits typed while it is out are kept when it answers. */
     rememberSentForm: assign({ sentForm: ({ context }) => context.form }),
+    /**
+     * A status change sends no form: what the server will answer with is its last copy, so edits
+     * are measured from that copy (text typed while the save before it was out is kept).
+     */
+    rememberServerForm: assign({ sentForm: ({ context }) => context.baseline }),
     /** A new request for drafts starts from nothing. */
     resetDrafting: assign({ drafting: idleDrafting }),
     keepDraftingSession: assign(({ context }, params: { session: DraftingSession }) => ({ drafting: { ...context.drafting, session: params.session } })),
@@ -358,7 +363,7 @@ export const taskEditorMachine = setup({
               },
             },
             transitioning: {
-              entry: ['clearFailure', 'rememberSentForm'],
+              entry: ['clearFailure', 'rememberServerForm'],
               invoke: {
                 id: 'transitionTask',
                 src: 'transitionTask',
