@@ -58,10 +58,40 @@ describe('keyboard shortcuts', () => {
     expect(shortcutList('other').map((entry) => entry.command)).toHaveLength(7);
   });
 
+  it('lists every shortcut, in the help dialog’s order, with exactly its keys', () => {
+    expect(shortcutList('other')).toEqual([
+      { command: 'newChat', keys: ['Ctrl', 'Shift', 'O'] },
+      { command: 'focusComposer', keys: ['Shift', 'Esc'] },
+      { command: 'searchChats', keys: ['Ctrl', 'K'] },
+      { command: 'stopAnswer', keys: ['Esc'] },
+      { command: 'copyLastAnswer', keys: ['Ctrl', 'Shift', ';'] },
+      { command: 'toggleSidebar', keys: ['Ctrl', 'Shift', 'S'] },
+      { command: 'showHelp', keys: ['?'] },
+    ]);
+    expect(shortcutList('apple').map((entry) => entry.keys)).toEqual([['⌘', '⇧', 'O'], ['⇧', 'Esc'], ['⌘', 'K'], ['Esc'], ['⌘', '⇧', ';'], ['⌘', '⇧', 'S'], ['?']]);
+  });
+
+  it('needs the platform’s own modifier alone: no modifier, or both, is not a shortcut that needs one', () => {
+    for (const platform of ['apple', 'other'] as const) {
+      expect(matchShortcut(press({ key: 'O', code: 'KeyO', shiftKey: true }), platform)).toBeNull();
+      expect(matchShortcut(press({ key: 'k', code: 'KeyK', ctrlKey: true, metaKey: true }), platform)).toBeNull();
+    }
+  });
+
+  it('takes no modifier for the bare keys: Ctrl or ⌘ with Escape or ? is left to the browser', () => {
+    for (const platform of ['apple', 'other'] as const) {
+      expect(matchShortcut(press({ key: 'Escape', ctrlKey: true }), platform)).toBeNull();
+      expect(matchShortcut(press({ key: 'Escape', metaKey: true }), platform)).toBeNull();
+      expect(matchShortcut(press({ key: '?', code: 'Slash', shiftKey: true, metaKey: true }), platform)).toBeNull();
+      expect(matchShortcut(press({ key: '?', code: 'Slash', shiftKey: true, ctrlKey: true }), platform)).toBeNull();
+    }
+  });
+
   it('knows Apple devices from their user agent', () => {
     expect(platformOf('Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0)')).toBe('apple');
     expect(platformOf('Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X)')).toBe('apple');
     expect(platformOf('Mozilla/5.0 (Windows NT 10.0; Win64; x64)')).toBe('other');
+    expect(platformOf('Mozilla/5.0 (X11; Linux x86_64)', 'MacIntel')).toBe('apple');
   });
 
   it('copies the newest answer that has text', () => {
