@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run test:mutation [-- <machine>… | --since <git-ref>]`: Stryker over src/machines, one
-// file at a time with that file's own tests, then one table and the total score.
+// `npm run test:mutation [-- <machine>… | --since <git-ref>] [--force]`: Stryker over src/machines,
+// one file at a time with that file's own tests, then one table and the total score. `--force`
+// tests every mutant again instead of reusing the last run's results (see docs/testing.md).
 //
 // A machine's configuration object is evaluated when its module is imported, so Stryker calls its
 // mutants "static" and, run over the whole folder, would run every test for each of them. Run per
@@ -71,7 +72,7 @@ for (const unit of chosen) {
     continue;
   }
   console.log(`\n▶ ${unit}: ${tests.length} test files (${tests.map((test) => relative('.', test)).join(', ')})`);
-  const result = spawnSync(join('node_modules', '.bin', 'stryker'), ['run'], {
+  const result = spawnSync(join('node_modules', '.bin', 'stryker'), ['run', ...(args.includes('--force') ? ['--force'] : [])], {
     stdio: 'inherit',
     env: { ...process.env, MUTATE_FILE: `${MACHINES}/${unit}.ts`, MUTATION_TESTS: [LOADS, ...tests].join(',') },
   });
