@@ -122,6 +122,13 @@ test('share by link: read with no session, noindex, later messages left out, rev
 
   // a fresh browser with no session reads it
   const stranger = await browser.newContext();
+  // the answer's formatting arrives late: first the page as it reads before it, plain text
+  let release = () => {};
+  const formattingHeld = new Promise<void>((resolve) => (release = resolve));
+  await stranger.route(/\/assets\/markdown-[\w-]+\.js$/, async (route) => {
+    await formattingHeld;
+    await route.continue();
+  });
   const reader = await stranger.newPage();
   await reader.addInitScript(() => localStorage.setItem('umi_locale', 'en-US'));
   const response = await reader.goto(link);
@@ -135,7 +142,19 @@ test('share by link: read with no session, noindex, later messages left out, rev
   // hostile text stays text
   expect(await reader.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   await expect(shared.locator('img[src="x"]')).toHaveCount(0);
+  // checked where the conversation is longer than the window, before and after the formatting
+  // (which adds the code's copy button): a region that scrolls is reachable from the keyboard
+  // even when it holds nothing else to focus
+  await reader.setViewportSize({ width: 1280, height: 300 });
+  const scroller = shared.locator('..');
+  await expect.poll(() => scroller.evaluate((box) => box.scrollHeight > box.clientHeight)).toBe(true);
+  await expect(shared.getByRole('button')).toHaveCount(0);
   await expectAccessible(reader);
+  release();
+  await expect(shared.getByRole('button', { name: 'Copy code' }).first()).toBeVisible();
+  await expectAccessible(reader);
+  expect(await reader.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  await expect(shared.locator('img[src="x"]')).toHaveCount(0);
   const api = await reader.request.get(`${baseURL}/api/workflow/share/detail?token=${link.split('/').pop()}`);
   expect(api.headers()['x-robots-tag']).toContain('noindex');
 

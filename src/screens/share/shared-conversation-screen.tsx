@@ -30,7 +30,8 @@ const SharedConversationScreen = () => {
   useDocumentTitle(shared?.title || t('share.sharedTitle'));
 
   return (
-    <div className="min-h-0 flex-1 overflow-y-auto">
+    // Focusable, so a long conversation scrolls from the keyboard also when it holds no link or button.
+    <div className="min-h-0 flex-1 overflow-y-auto" tabIndex={0} data-testid="shared-scroll">
       <article className="mx-auto flex w-full max-w-3xl flex-col gap-4 p-4 sm:p-6" aria-labelledby="shared-title" data-testid="shared-conversation">
         {phase === 'loading' ? (
           <p role="status" className="text-muted">
