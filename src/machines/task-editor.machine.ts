@@ -467,10 +467,13 @@ export const taskEditorMachine = setup({
             'drafts.retry': { guard: 'canRetryDrafts', target: 'streaming', actions: 'clearAnswer' },
           },
         },
+        /**
+         * Failed before the answer was accepted: the server holds no question to answer again, so
+         * the way on is to ask anew (an accepted answer that breaks off goes to `cut`, with Retry).
+         */
         failed: {
           on: {
             'drafts.generate': { guard: and(['isEditable', 'hasTopic']), target: 'starting' },
-            'drafts.retry': { guard: 'canRetryDrafts', target: 'streaming', actions: 'clearAnswer' },
           },
         },
       },
