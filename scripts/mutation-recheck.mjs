@@ -1,21 +1,29 @@
-// Runs again, one at a time, the mutants Stryker reported as timed out: `npm run test:mutation:recheck -- <unit>`.
+// Runs mutants of the last report again, one at a time: `npm run test:mutation:recheck -- <unit>`
+// for the ones Stryker reported as timed out, `-- <unit> --survived` for the ones that survived or
+// had no coverage.
 //
 // Stryker counts a mutant whose tests ran past their time limit as detected. On a machine busy
 // with other work, mutants the tests would have passed can time out too, and the score then says
-// more than the tests do. This puts each timed-out mutant of `reports/mutation/<unit>.json` into
+// more than the tests do. This puts each chosen mutant of `reports/mutation/<unit>.json` into
 // the machine's source alone, runs that machine's tests (the same files scripts/mutation.mjs
 // gives Stryker) once with a generous limit, puts the source back, and prints what happened:
 // killed (a test failed), survived (every test passed) or still timed out (three times the
-// unmutated tests' time, at least a minute: a mutant that loops forever is detected that way). The report is not
-// changed; the figures in docs/testing.md count a mutant as detected only when it is killed here.
+// unmutated tests' time, at least a minute: a mutant that loops forever is detected that way). The
+// report is not changed; the figures in docs/testing.md count a mutant as detected only when it is
+// killed here.
+//
+// `--survived` is for after writing tests for a report's survivors: only the machine's tests
+// changed, so its mutants are the same, and checking the survivors alone takes minutes where a
+// forced Stryker run over every mutant again takes an hour for the largest machine.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const MACHINES = 'src/machines';
-const unit = process.argv[2];
+const survivedMode = process.argv.includes('--survived');
+const unit = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
 if (!unit) {
-  console.error('usage: node scripts/mutation-recheck.mjs <unit>   (e.g. task-editor.machine)');
+  console.error('usage: node scripts/mutation-recheck.mjs <unit> [--survived]   (e.g. task-editor.machine)');
   process.exit(2);
 }
 
@@ -70,9 +78,11 @@ const runTests = (limitMs) =>
     });
   });
 
-const timedOut = entry.mutants.filter((mutant) => mutant.status === 'Timeout');
-console.log(`${timedOut.length} timed-out mutants of ${file}; tests: ${tests.join(', ')}`);
-if (timedOut.length === 0) process.exit(0);
+const wanted = survivedMode ? ['Survived', 'NoCoverage'] : ['Timeout'];
+const kind = survivedMode ? 'surviving or uncovered' : 'timed-out';
+const chosen = entry.mutants.filter((mutant) => wanted.includes(mutant.status));
+console.log(`${chosen.length} ${kind} mutants of ${file}; tests: ${tests.join(', ')}`);
+if (chosen.length === 0) process.exit(0);
 // A mutant is given three times what the tests take unmutated, and at least a minute.
 const baseline = await runTests(10 * 60_000);
 if (baseline.outcome !== 'passed') {
@@ -83,7 +93,7 @@ const limitMs = Math.max(60_000, 3 * baseline.seconds * 1000);
 console.log(`unmutated: ${baseline.seconds.toFixed(0)} s; limit per mutant ${(limitMs / 1000).toFixed(0)} s`);
 const results = [];
 try {
-  for (const mutant of timedOut) {
+  for (const mutant of chosen) {
     const mutated = original.slice(0, offset(mutant.location.start)) + mutant.replacement + original.slice(offset(mutant.location.end));
     writeFileSync(file, mutated);
     const run = await runTests(limitMs);
@@ -96,6 +106,7 @@ try {
   writeFileSync(file, original);
 }
 const count = (outcome) => results.filter((result) => result.outcome === outcome).length;
-const summary = `${unit}: of ${results.length} timed-out mutants, ${count('killed')} killed, ${count('survived')} survived, ${count('timed out')} timed out again`;
+const summary = `${unit}: of ${results.length} ${kind} mutants, ${count('killed')} killed, ${count('survived')} survived, ${count('timed out')} timed out`;
 console.log(`\n${summary}`);
-writeFileSync(`reports/mutation/${unit}.recheck.txt`, [summary, ...results.map((result) => result.text)].join('\n') + '\n');
+const out = `reports/mutation/${unit}.recheck${survivedMode ? '-survived' : ''}.txt`;
+writeFileSync(out, [summary, ...results.map((result) => result.text)].join('\n') + '\n');
