@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { recordedStream, type RecordedStream } from '../../tests/spa/recorded-stream';
 import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import type { Conversation } from '../contract/conversations';
 import type { Message } from '../contract/messages';
@@ -30,7 +31,7 @@ const message = (messageId: string, role: Message['role'], content: string, sibl
 /** A stored exchange whose answer has a second version: "q" → "a2" (2 of 2). */
 const stored = [message('q', 'user', 'Which flour?'), message('a2', 'assistant', 'Rye.', ['a1', 'a2'])];
 
-type Streamed = { request: ChatRequest; report: (event: ChatStreamReport) => void };
+type Streamed = RecordedStream<ChatRequest>;
 
 const setup = (options: { select?: (input: { conversationId: string; messageId: string }) => Promise<Message[]> } = {}) => {
   const streams: Streamed[] = [];
@@ -40,10 +41,7 @@ const setup = (options: { select?: (input: { conversationId: string; messageId: 
     chatMachine.provide({
       actors: {
         loadConversation: fromPromise(async () => ({ conversation, messages: stored })),
-        chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(({ input, sendBack }) => {
-          streams.push({ request: input, report: (event) => sendBack(event as never) });
-          return () => undefined;
-        }),
+        chatStream: recordedStream(streams),
         selectVersion: fromPromise(({ input }) => select(input)),
       },
       actions: { persistDrafts: (_, { drafts }) => void persisted.push(drafts) },
@@ -157,20 +155,14 @@ describe('chat versions with answers that outlive the page', () => {
   /** A conversation whose chosen path ends in `last`; resume and stop calls are recorded. */
   const live = (messages: Message[], options: { select?: () => Promise<Message[]> } = {}) => {
     const streams: Streamed[] = [];
-    const resumes: { request: ChatResumeRequest; report: (event: ChatStreamReport) => void }[] = [];
+    const resumes: RecordedStream<ChatResumeRequest>[] = [];
     const stops: { conversationId: string; messageId: string }[] = [];
     const actor = createActor(
       chatMachine.provide({
         actors: {
           loadConversation: fromPromise(async () => ({ conversation, messages })),
-          chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(({ input, sendBack }) => {
-            streams.push({ request: input, report: (event) => sendBack(event as never) });
-            return () => undefined;
-          }),
-          resumeStream: fromCallback<{ type: 'noop' }, ChatResumeRequest>(({ input, sendBack }) => {
-            resumes.push({ request: input, report: (event) => sendBack(event as never) });
-            return () => undefined;
-          }),
+          chatStream: recordedStream(streams),
+          resumeStream: recordedStream(resumes),
           stopAnswer: fromPromise(async ({ input }) => {
             stops.push(input);
             return { ...message(input.messageId, 'assistant', 'Rye, stopped'), status: 'incomplete' as const };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { recordedStream, type RecordedStream } from '../../tests/spa/recorded-stream';
 import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import { titleFromQuestion } from '../contract/chat-title';
 import type { Conversation, ConversationApplication } from '../contract/conversations';
@@ -44,8 +45,6 @@ const stored = (): Message[] => [message('q', 'user', 'Which flour?'), message('
 const application: ConversationApplication = { name: 'Planner', avatar: '/a.png', intro: 'Plans things.' };
 const photo: FileRef = { fileId: 'f-1', name: 'bread.png', url: '/api/media/file/f-1', kind: 'image', mimeType: 'image/png', size: 10 };
 
-type Reported = { report: (event: ChatStreamReport) => void };
-
 const harness = (
   options: {
     input?: ChatInput;
@@ -57,8 +56,8 @@ const harness = (
     create?: () => Promise<Conversation>;
   } = {},
 ) => {
-  const streams: (Reported & { request: ChatRequest })[] = [];
-  const resumes: (Reported & { request: ChatResumeRequest })[] = [];
+  const streams: RecordedStream<ChatRequest>[] = [];
+  const resumes: RecordedStream<ChatResumeRequest>[] = [];
   const stops: { conversationId: string; messageId: string }[] = [];
   const selects: { conversationId: string; messageId: string }[] = [];
   const creates: { agentId: string; source: string; title: string }[] = [];
@@ -73,14 +72,8 @@ const harness = (
           creates.push(input);
           return (options.create ?? (async () => conversation({ conversationId: 'conv-new' })))();
         }),
-        chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(({ input, sendBack }) => {
-          streams.push({ request: input, report: (event) => sendBack(event as never) });
-          return () => undefined;
-        }),
-        resumeStream: fromCallback<{ type: 'noop' }, ChatResumeRequest>(({ input, sendBack }) => {
-          resumes.push({ request: input, report: (event) => sendBack(event as never) });
-          return () => undefined;
-        }),
+        chatStream: recordedStream(streams),
+        resumeStream: recordedStream(resumes),
         stopAnswer: fromPromise(async ({ input }) => {
           stops.push(input);
           return (options.stop ?? (async () => ({ ...message(input.messageId, 'assistant', 'Stored.'), status: 'incomplete' as const })))(input);
