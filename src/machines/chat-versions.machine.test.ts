@@ -1,32 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
+import { conversation as storedConversation, message as storedMessage } from '../../tests/spa/chat-fixtures';
 import { recordedStream, type RecordedStream } from '../../tests/spa/recorded-stream';
 import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
-import type { Conversation } from '../contract/conversations';
 import type { Message } from '../contract/messages';
 import { chatMachine, MAX_DRAFTS, writeDraft, type DraftBook } from './chat.machine';
 import type { ChatStreamReport } from './chat-stream.actor';
 
-const conversation: Conversation = {
-  conversationId: 'conv-1',
-  source: 'agent',
-  sourceId: 'SpecialNoAgentFallback',
-  title: 'Bread',
-  pinned: false,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-};
+const conversation = storedConversation();
 
-const message = (messageId: string, role: Message['role'], content: string, siblingIds = [messageId]): Message => ({
-  messageId,
-  conversationId: 'conv-1',
-  role,
-  content,
-  status: 'complete',
-  files: [],
-  createdAt: '2025-01-01T00:00:00.000Z',
-  siblingIds,
-});
+/** A message of "conv-1" whose versions are `siblingIds` (by default, only itself). */
+const message = (messageId: string, role: Message['role'], content: string, siblingIds = [messageId]): Message =>
+  storedMessage(messageId, role, content, { siblingIds });
 
 /** A stored exchange whose answer has a second version: "q" → "a2" (2 of 2). */
 const stored = [message('q', 'user', 'Which flour?'), message('a2', 'assistant', 'Rye.', ['a1', 'a2'])];

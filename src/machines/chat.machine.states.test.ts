@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
+import { conversation, message } from '../../tests/spa/chat-fixtures';
 import { recordedStream, type RecordedStream } from '../../tests/spa/recorded-stream';
 import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import { titleFromQuestion } from '../contract/chat-title';
@@ -15,29 +16,6 @@ import { draftIn, newChatScope, type DraftBook } from './draft-book';
  * an exchange ends tells the app, and what each call is given. The flows are told in
  * chat.machine.test.ts and chat-versions.machine.test.ts; these pin the details they pass over.
  */
-
-const conversation = (patch: Partial<Conversation> = {}): Conversation => ({
-  conversationId: 'conv-1',
-  source: 'agent',
-  sourceId: 'SpecialNoAgentFallback',
-  title: 'Bread',
-  pinned: false,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-  ...patch,
-});
-
-const message = (messageId: string, role: Message['role'], content: string, patch: Partial<Message> = {}): Message => ({
-  messageId,
-  conversationId: 'conv-1',
-  role,
-  content,
-  status: 'complete',
-  files: [],
-  createdAt: '2025-01-01T00:00:00.000Z',
-  siblingIds: [messageId],
-  ...patch,
-});
 
 /** A stored exchange whose answer has two versions: "Which flour?" → "Rye." (2 of 2). */
 const stored = (): Message[] => [message('q', 'user', 'Which flour?'), message('a2', 'assistant', 'Rye.', { siblingIds: ['a1', 'a2'] })];

@@ -3,19 +3,13 @@ import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
 import type { ChatEvent, ChatRequest, ChatResumeRequest } from '../contract/chat';
 import type { Conversation } from '../contract/conversations';
 import type { Message } from '../contract/messages';
+import { conversation as storedConversation } from '../../tests/spa/chat-fixtures';
 import { StreamError, type StreamFailureKind } from '../services/chat-stream';
 import { createChatStreamActor, type ChatTransport, type ResumeTransport } from './chat-stream.actor';
 import { chatMachine, type ChatInput, type LoadedConversation } from './chat.machine';
 
-const conversation = (conversationId: string, sourceId = 'SpecialNoAgentFallback'): Conversation => ({
-  conversationId,
-  source: 'agent',
-  sourceId,
-  title: 'Bakery plans',
-  pinned: false,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-});
+const conversation = (conversationId: string, sourceId = 'SpecialNoAgentFallback'): Conversation =>
+  storedConversation({ conversationId, sourceId, title: 'Bakery plans' });
 
 /** One call of the fake transport: the test plays the server's part through it. */
 type StreamCall<Request = ChatRequest> = {
