@@ -75,25 +75,13 @@ export const toMessage = (row: MessageRow, siblingIds?: string[]): Message => ({
     : {}),
 });
 
-async function assertSourceVisible(db: Db, caller: Caller, source: ConversationSource, sourceId: string) {
-  if (source === 'agent') {
-    // Only whether it may be talked to: its row (prompt, translations) is not read here.
-    const [agent] = await db
-      .select({ id: agents.id })
-      .from(agents)
-      .where(and(eq(agents.id, sourceId), visibleAgent(caller)))
-      .limit(1);
-    if (!agent) throw notFound('Agent');
-    return;
-  }
-  const [app] = await db
-    .select({ id: applications.id })
-    .from(applications)
-    .where(and(eq(applications.id, sourceId), visibleApplication(caller)))
-    .limit(1);
-  if (!app) throw notFound('Application');
-}
-
+/**
+ * Creates the conversation only when the caller may talk to its source, in one statement: the new
+ * row is selected from the source's own row where it is visible, so a source the caller cannot see
+ * (a draft, another company's, none) inserts nothing and answers 404, and no second round trip
+ * checks it first (docs/decisions/016-first-event-under-load.md). The source's row is only looked
+ * at: its prompt and translations are not read here.
+ */
 export async function createConversation(
   db: Db,
   clock: Clock,
@@ -101,22 +89,33 @@ export async function createConversation(
   owner: Owner,
   input: { source: ConversationSource; sourceId: string; title?: string },
 ): Promise<Conversation> {
-  await assertSourceVisible(db, caller, input.source, input.sourceId);
-  const now = clock.now();
+  const source = input.source === 'agent' ? { table: agents, visible: visibleAgent(caller) } : { table: applications, visible: visibleApplication(caller) };
+  const now = clock.now().toISOString();
+  const { ownerUserId, ownerVisitorId } = ownerColumns(owner);
+  // Every column, in the table's order, typed: a bare parameter in a select list would be text.
   const [row] = await db
     .insert(conversations)
-    .values({
-      id: randomUUID(),
-      ...ownerColumns(owner),
-      source: input.source,
-      sourceId: input.sourceId,
-      title: input.title ? input.title : null,
-      pinned: false,
-      createdAt: now,
-      updatedAt: now,
-    })
+    .select((qb) =>
+      qb
+        .select({
+          id: sql<string>`${randomUUID()}::text`.as('id'),
+          ownerUserId: sql<string | null>`${ownerUserId}::text`.as('owner_user_id'),
+          ownerVisitorId: sql<string | null>`${ownerVisitorId}::text`.as('owner_visitor_id'),
+          source: sql<ConversationSource>`${input.source}::text`.as('source'),
+          sourceId: source.table.id,
+          title: sql<string | null>`${input.title ? input.title : null}::text`.as('title'),
+          pinned: sql<boolean>`false`.as('pinned'),
+          currentLeafId: sql<string | null>`null::text`.as('current_leaf_id'),
+          createdAt: sql<Date>`${now}::timestamptz`.as('created_at'),
+          updatedAt: sql<Date>`${now}::timestamptz`.as('updated_at'),
+        })
+        .from(source.table)
+        .where(and(eq(source.table.id, input.sourceId), source.visible))
+        .limit(1),
+    )
     .returning();
-  return describeConversation(db, caller, row!);
+  if (!row) throw notFound(input.source === 'agent' ? 'Agent' : 'Application');
+  return describeConversation(db, caller, row);
 }
 
 export async function listConversations(

@@ -79,6 +79,25 @@ async function statementsBeforeFirstEvent(visitor: Record<string, string>, conve
   }
 }
 
+describe('the database when a conversation is created', () => {
+  it('takes one statement: the row is inserted from the agent\'s own row where the caller may see it', async () => {
+    const visitor = h.visitor();
+    await newConversation(visitor); // the first request of a server pays for its warm-up alone
+    const log = logQueries(h.database);
+    try {
+      await newConversation(h.visitor());
+      expect(log.statements, log.statements.join('\n')).toHaveLength(1);
+      expect(log.statements[0]!.startsWith('insert into "conversations"'), log.statements[0]).toBe(true);
+      // An agent the caller may not see: the same one statement, nothing inserted, 404.
+      const hidden = await t.post(endpoints.conversationCreate.path, { sourceId: 'draft-seo-writer' }, h.visitor());
+      expect(hidden.status).toBe(404);
+      expect(log.statements).toHaveLength(2);
+    } finally {
+      log.stop();
+    }
+  });
+});
+
 describe('the database before the first event of a new question', () => {
   it('takes the minimum round trips: one quota upsert, one read, one transaction of four statements', async () => {
     // A first question opens the quota sweep's minute: the question measured is an ordinary one.
