@@ -154,6 +154,8 @@ test('history: delete and undo, delete for good once the undo window ends, searc
 });
 
 test('desktop screenshots of the chat and the market, light and dark', async ({ page }) => {
+  // Several screens, each photographed and checked with axe: up to 28 s on a busy two-core machine.
+  test.setTimeout(60_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/chat?agent=xhs-note-writer');
   await ask(page, 'Write a note about a rainy day in Shanghai');
@@ -170,6 +172,8 @@ test('desktop screenshots of the chat and the market, light and dark', async ({ 
 });
 
 test('dark screenshots', async ({ page }) => {
+  // Several screens, each photographed and checked with axe: up to 28 s on a busy two-core machine.
+  test.setTimeout(60_000);
   await useDark(page);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/chat');

@@ -14,6 +14,13 @@ import { expect, test, useEnglish } from './fixtures';
  * writes slowly (an answer takes about 15 seconds), so every step lands mid-answer.
  */
 
+/**
+ * Every test here follows answers written slowly on purpose, across reloads, tabs and lost networks: on a busy two-core
+ * machine, with the two workers' servers and browsers sharing it, they took up to 25 s, too close
+ * to the 30 s default to fail only when something is wrong.
+ */
+test.describe.configure({ timeout: 60_000 });
+
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TOKEN_DELAY_MS = 60;
 /** The offline responder's last sentence: the answer arrived whole. */

@@ -99,6 +99,8 @@ test('an attached image reaches the model as an image part, and the tokens it re
 });
 
 test('an answer is rated up, then down with a comment, and keeps its rating after a reload', async ({ page }) => {
+  // An image uploaded and read by the model, two ratings and a reload: up to 24 s on a busy two-core machine.
+  test.setTimeout(60_000);
   await askWithImage(page, pngOf(4, [200, 0, 0]));
   const up = reply(page).getByRole('button', { name: 'Good answer' });
   const down = reply(page).getByRole('button', { name: 'Bad answer' });

@@ -25,6 +25,8 @@ const signIn = async (page: Page) => {
 };
 
 test('a starter question sends at a click, and the market filters by category', async ({ page }) => {
+  // Asks, then walks the market's categories: up to 24 s on a busy two-core machine.
+  test.setTimeout(60_000);
   await page.goto('/chat?agent=sql-helper');
   const starters = page.getByRole('region', { name: 'Try asking' });
   await expect(starters.getByRole('button')).toHaveCount(3);

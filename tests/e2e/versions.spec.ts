@@ -5,6 +5,13 @@ test.beforeEach(async ({ page }) => {
   await useEnglish(page);
 });
 
+/**
+ * Every test here asks several questions and reloads the page between them: on a busy two-core
+ * machine, with the two workers' servers and browsers sharing it, they took up to 28 s, too close
+ * to the 30 s default to fail only when something is wrong.
+ */
+test.describe.configure({ timeout: 60_000 });
+
 const box = (page: Page) => page.getByRole('textbox', { name: /Ask anything/ });
 const question = (page: Page) => page.locator('li[data-role="user"]').last();
 const answer = (page: Page) => page.locator('li[data-role="assistant"]').last();
