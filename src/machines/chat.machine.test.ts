@@ -3,10 +3,10 @@ import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
 import type { ChatEvent, ChatRequest, ChatResumeRequest } from '../contract/chat';
 import type { Conversation } from '../contract/conversations';
 import type { Message } from '../contract/messages';
-import { conversation as storedConversation } from '../../tests/spa/chat-fixtures';
 import { StreamError, type StreamFailureKind } from '../services/chat-stream';
 import { createChatStreamActor, type ChatTransport, type ResumeTransport } from './chat-stream.actor';
 import { chatMachine, type ChatInput, type LoadedConversation } from './chat.machine';
+import { conversation as storedConversation } from '../../tests/spa/chat-fixtures';
 
 const conversation = (conversationId: string, sourceId = 'SpecialNoAgentFallback'): Conversation =>
   storedConversation({ conversationId, sourceId, title: 'Bakery plans' });

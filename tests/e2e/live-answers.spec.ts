@@ -15,9 +15,9 @@ import { expect, test, useEnglish } from './fixtures';
  */
 
 /**
- * Every test here follows answers written slowly on purpose, across reloads, tabs and lost networks: on a busy two-core
- * machine, with the two workers' servers and browsers sharing it, they took up to 25 s, too close
- * to the 30 s default to fail only when something is wrong.
+ * Every test here follows answers written slowly on purpose, across reloads, tabs and lost
+ * networks: on a busy two-core machine, with the two workers' servers and browsers sharing it,
+ * they took up to 25 s, too close to the 30 s default to fail only when something is wrong.
  */
 test.describe.configure({ timeout: 60_000 });
 
