@@ -6,12 +6,14 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/start';
 import { expect, test, useEnglish } from './fixtures';
+import { heldAnswers } from './held-answers';
 
 /**
  * Answers outlive the page that asked: leaving a conversation, reloading, a second tab, a Stop
  * pressed in another tab and a lost network all leave the answer whole, and what the page shows
- * in the end is what the server stored. This spec runs its own server whose offline responder
- * writes slowly (an answer takes about 15 seconds), so every step lands mid-answer.
+ * in the end is what the server stored. This spec runs its own server, whose answers are written
+ * by a runtime the test holds: words keep coming until the test lets the answer end, so every
+ * step lands mid-answer however long a busy machine takes to open a tab or reload a page.
  */
 
 /**
@@ -22,9 +24,11 @@ import { expect, test, useEnglish } from './fixtures';
 test.describe.configure({ timeout: 60_000 });
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const TOKEN_DELAY_MS = 60;
-/** The offline responder's last sentence: the answer arrived whole. */
-const LAST_WORDS = 'the real answer will stream here';
+/** An answer's first words: it has begun. */
+const FIRST_WORDS = 'Held answer begins.';
+/** An answer's last sentence: it arrived whole. */
+const LAST_WORDS = 'The test let this answer end.';
+const answers = heldAnswers({ first: FIRST_WORDS, last: LAST_WORDS, gapMs: 60 });
 
 let server: RunningServer;
 let dataDir: string;
@@ -72,7 +76,7 @@ test.beforeAll(async () => {
     host: '127.0.0.1',
     dataDir,
     env: { ...process.env, LLM_BASE_URL: '', DATABASE_URL: '' },
-    config: { offlineTokenDelayMs: TOKEN_DELAY_MS },
+    runtime: answers.runtime,
     demo: { username: 'live-answers@kraken.local', password: 'live-Answers-2026' },
     spaDir: process.env.E2E_SPA_DIR ?? join(REPO, 'dist'),
     log: () => undefined,
@@ -86,8 +90,11 @@ test.afterAll(async () => {
 
 test.beforeEach(async ({ page }) => {
   test.setTimeout(90_000);
+  answers.hold();
   await useEnglish(page);
 });
+
+test.afterEach(() => answers.release());
 
 const box = (page: Page) => page.getByRole('textbox', { name: /Ask anything/ });
 const reply = (page: Page) => page.locator('li[data-role="assistant"]').last();
@@ -96,11 +103,12 @@ const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop genera
 
 /** Asks a question and waits until the answer has begun; returns the conversation's address. */
 async function askAndWaitForWords(page: Page, question: string): Promise<string> {
+  answers.hold();
   await page.goto(`${server.url}/chat`);
   await box(page).fill(question);
   await box(page).press('Enter');
   await expect(page).toHaveURL(/\/chat\/[^/?]+$/);
-  await expect(reply(page).getByTestId('answer')).toContainText('Offline responder');
+  await expect(reply(page).getByTestId('answer')).toContainText(FIRST_WORDS);
   return page.url();
 }
 
@@ -111,7 +119,9 @@ async function expectLive(page: Page) {
   await expect.poll(async () => (await answerText(page)).length).toBeGreaterThan(before);
 }
 
+/** The test lets the answer end; the page shows it whole. */
 async function expectWhole(page: Page) {
+  answers.release();
   await expect(reply(page)).toHaveAttribute('data-status', 'complete', { timeout: 40_000 });
   await expect(reply(page).getByTestId('answer')).toContainText(LAST_WORDS);
 }
@@ -230,7 +240,7 @@ test('a lost network mid-answer says so, and the answer goes on from where it wa
     await page.goto(`${line.url}/chat`);
     await box(page).fill('Survive a network drop');
     await box(page).press('Enter');
-    await expect(reply(page).getByTestId('answer')).toContainText('Offline responder');
+    await expect(reply(page).getByTestId('answer')).toContainText(FIRST_WORDS);
     await context.setOffline(true);
     line.cut();
     await expect(page.getByRole('status').filter({ hasText: 'Connection lost' })).toBeVisible();
@@ -240,7 +250,7 @@ test('a lost network mid-answer says so, and the answer goes on from where it wa
     await expect(page.getByRole('status').filter({ hasText: 'Connection lost' })).toHaveCount(0);
     await expectWhole(page);
     // read again from where it was: the beginning is not repeated
-    expect((await answerText(page)).split('Offline responder')).toHaveLength(2);
+    expect((await answerText(page)).split(FIRST_WORDS)).toHaveLength(2);
     await expect(page.getByTestId('question')).toHaveCount(1);
     await expectStoredAsShown(page);
   } finally {
@@ -251,8 +261,9 @@ test('a lost network mid-answer says so, and the answer goes on from where it wa
 test('a new answer outlives a reload as its own version, and no other version is asked while it is written', async ({ page }) => {
   await askAndWaitForWords(page, 'Answer me twice');
   await expectWhole(page);
+  answers.hold();
   await reply(page).getByRole('button', { name: 'New answer' }).click();
-  await expect(reply(page).getByTestId('answer')).toContainText('Offline responder');
+  await expect(reply(page).getByTestId('answer')).toContainText(FIRST_WORDS);
   const question = page.locator('li[data-role="user"]').last();
   await expect(question.getByRole('button', { name: 'Edit' })).toBeDisabled();
 

@@ -1,0 +1,57 @@
+import type { AgentRuntime } from '../../server/agents/runtime';
+
+/** At most this many words while held: an answer a test forgot to let go still ends (in ~2 min at 60 ms). */
+const MOST_HELD_WORDS = 2_000;
+
+/** Waits `ms`, or less when the answer is stopped. */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+
+/**
+ * Answers whose end the test decides, for browser tests that must act while an answer is still
+ * being written (a second tab, a reload, Stop from elsewhere, a lost network). Each answer opens
+ * with `first`, then writes one numbered word every `gapMs` for as long as answers are held, and
+ * ends with `last` once they are let go. An answer written at a fixed pace ends by itself after a
+ * while, and on a busy machine a step could come after that end; a held answer cannot end before
+ * the test says so.
+ */
+export function heldAnswers(options: { first: string; last: string; gapMs: number }) {
+  let held = true;
+  const runtime: AgentRuntime = {
+    label: 'held answers (browser tests)',
+    async *streamAnswer({ signal }) {
+      for (const piece of [options.first, ' ']) {
+        if (signal.aborted) return;
+        yield piece;
+      }
+      for (let word = 1; held && word <= MOST_HELD_WORDS; word += 1) {
+        await pause(options.gapMs, signal);
+        if (signal.aborted) return;
+        // a paragraph every twenty words, so the answer grows in height as a real one does
+        yield word % 20 === 0 ? `word${word}.\n\n` : `word${word} `;
+      }
+      await pause(options.gapMs, signal);
+      if (signal.aborted) return;
+      yield options.last;
+    },
+  };
+  return {
+    runtime,
+    /** From now on answers keep being written until `release()` (the start). */
+    hold: () => {
+      held = true;
+    },
+    /** Every answer being written, and every one asked until `hold()`, ends at its next word. */
+    release: () => {
+      held = false;
+    },
+  };
+}
