@@ -11,8 +11,10 @@ export const handFrames = () => {
   let clock = 0;
   let pending: (() => void) | null = null;
   let after: (() => void) | null = null;
+  let asked = 0;
   const frames: FrameScheduler = {
     frame: (next) => {
+      asked += 1;
       pending = next;
       return () => {
         if (pending === next) pending = null;
@@ -26,6 +28,14 @@ export const handFrames = () => {
   return {
     frames,
     waiting: () => pending !== null,
+    /** How many times a frame was asked for. */
+    asked: () => asked,
+    /** Runs the waiting frame outside `act`: only what the frame itself renders synchronously is rendered by its end. */
+    runAsTheBrowserDoes: () => {
+      const next = pending;
+      pending = null;
+      next?.();
+    },
     run: (costMs: number | (() => number)) => {
       const next = pending;
       pending = null;
