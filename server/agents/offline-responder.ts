@@ -206,7 +206,8 @@ export function offlineAnswer(agentName: string, history: HistoryMessage[], lang
   return cannedAnswer(words, agentName, question, history.length, lastAsked(history)?.notes ?? []);
 }
 
-const pause = (ms: number, signal: AbortSignal) =>
+/** Waits `ms`, or less when the answer is stopped (as a model's next token would). */
+export const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (ms <= 0 || signal.aborted) return resolve();
     const timer = setTimeout(done, ms);

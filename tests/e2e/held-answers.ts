@@ -1,19 +1,8 @@
+import { pause } from '../../server/agents/offline-responder';
 import type { AgentRuntime } from '../../server/agents/runtime';
 
 /** At most this many words while held: an answer a test forgot to let go still ends (in ~2 min at 60 ms). */
 const MOST_HELD_WORDS = 2_000;
-
-/** Waits `ms`, or less when the answer is stopped. */
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
 
 /**
  * Answers whose end the test decides, for browser tests that must act while an answer is still
