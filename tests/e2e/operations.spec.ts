@@ -28,12 +28,36 @@ const LINKEDIN_ANSWER = [
   '[[DRAFT]]\nShipping weekly is not about speed. It is about trust.\n\nThree lessons from our team. #leadership\n',
 ].join('\n');
 
+/**
+ * While held, the writer stops after its first draft until the test lets it go: a test that must
+ * see the drafts arriving (the Stop button) looks while they cannot have all arrived, however busy
+ * the machine. At 15 ms a piece, three drafts are written in about half a second otherwise.
+ */
+let heldDrafts: Promise<void> = Promise.resolve();
+let letDraftsGo: () => void = () => undefined;
+const holdDrafts = () => {
+  heldDrafts = new Promise((resolve) => {
+    letDraftsGo = resolve;
+  });
+};
+const untilLetGo = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    void heldDrafts.then(resolve);
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+
 /** Streams its drafts in small pieces with a pause, like a model would. */
 const writerRuntime: AgentRuntime = {
   label: 'scripted writer for browser tests',
   async *streamAnswer({ agent, signal }) {
     const answer = agent.id === 'xhs-note-writer' ? XHS_ANSWER : LINKEDIN_ANSWER;
+    const secondDraft = answer.indexOf('[[DRAFT]]', 1);
+    let waited = false;
     for (let index = 0; index < answer.length; index += 6) {
+      if (!waited && index >= secondDraft) {
+        waited = true;
+        await untilLetGo(signal);
+      }
       if (signal.aborted) return;
       await new Promise((resolve) => setTimeout(resolve, 15));
       yield answer.slice(index, index + 6);
@@ -81,6 +105,8 @@ const test = base.extend<object, { ops: OpsWorld }>({
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('umi_locale', 'en-US'));
 });
+// a test that failed while holding the drafts does not leave the next one's waiting
+test.afterEach(() => letDraftsGo());
 
 const logIn = async (page: Page) => {
   await page.getByLabel('Phone number or e-mail').fill(OPERATOR.username);
@@ -119,10 +145,12 @@ test('a Xiaohongshu note: brief, streamed drafts, pick and edit, images, save, s
   await page.getByLabel('Topic').fill('新手周末露营');
   await page.getByLabel('Audience').fill('上班族');
   await page.getByLabel('Keywords').fill('露营, 装备');
+  holdDrafts();
   await page.getByRole('button', { name: 'Generate drafts' }).click();
 
   // The drafts stream in: the stop button shows while they arrive, then three cards.
   await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+  letDraftsGo();
   const drafts = page.getByTestId('draft');
   await expect(drafts).toHaveCount(3, { timeout: 15_000 });
   await expect(page.getByTestId('drafting-status')).toHaveAttribute('data-phase', 'done');
