@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { startFakeGoogle, type FakeGoogleUser } from '../../server/auth/fake-google';
+import { createOfflineResponder } from '../../server/agents/offline-responder';
 import { startServer } from '../../server/start';
 import { generousLimits } from '../load/generous-limits';
+import { holdableAnswers } from './held-answers';
 
 export const E2E_DEMO = { username: 'e2e-demo@kraken.local', password: 'e2e-Password-2026' };
 
@@ -25,13 +27,20 @@ export const freePort = () =>
     });
   });
 
-export type E2EServer = { url: string; demo: typeof E2E_DEMO; close: () => Promise<void> };
+export type E2EServer = {
+  url: string;
+  demo: typeof E2E_DEMO;
+  /** Holds answers at the end of their first line, for a test that must act mid-answer (see held-answers.ts). */
+  answers: { hold: () => void; release: () => void };
+  close: () => Promise<void>;
+};
 
 /**
  * One real server for a Playwright worker's browser tests: the built SPA, a fresh embedded
  * database in a temp folder, the offline responder answering with a short delay so streaming is
- * visible (a spec can ask for a slower pace, see fixtures.ts), and a fake Google on loopback. Each worker has its own, so specs running side by side
- * never see each other's chats, sessions or limits.
+ * visible (a spec can ask for a slower pace, or hold an answer, see fixtures.ts), and a fake Google
+ * on loopback. Each worker has its own, so specs running side by side never see each other's
+ * chats, sessions or limits.
  */
 export async function startE2EServer(options: { answerTokenDelayMs?: number } = {}): Promise<E2EServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kraken-e2e-'));
@@ -43,6 +52,7 @@ export async function startE2EServer(options: { answerTokenDelayMs?: number } = 
     redirectUri: `http://127.0.0.1:${port}/login/google`,
     users: E2E_GOOGLE_USERS,
   });
+  const answers = holdableAnswers(createOfflineResponder(options.answerTokenDelayMs ?? 5));
   const server = await startServer({
     port,
     host: '127.0.0.1',
@@ -53,7 +63,8 @@ export async function startE2EServer(options: { answerTokenDelayMs?: number } = 
     // limit itself is proven by the server suites (server/test/abuse.test.ts, routes/auth.test.ts).
     // The same holds for the question and upload quotas: every spec asks from 127.0.0.1, many as
     // one visitor (server/test/quotas.test.ts proves the quotas).
-    config: { offlineTokenDelayMs: options.answerTokenDelayMs ?? 5, loginMaxFailures: 1000, loginMaxFailuresPerAddress: 1000, ...generousLimits, google: google.config },
+    config: { loginMaxFailures: 1000, loginMaxFailuresPerAddress: 1000, ...generousLimits, google: google.config },
+    runtime: answers.runtime,
     demo: E2E_DEMO,
     // Several builds can coexist: E2E_SPA_DIR points the tests at one of them (default dist/).
     ...(process.env.E2E_SPA_DIR ? { spaDir: process.env.E2E_SPA_DIR } : {}),
@@ -62,6 +73,7 @@ export async function startE2EServer(options: { answerTokenDelayMs?: number } = 
   return {
     url: server.url,
     demo: E2E_DEMO,
+    answers: { hold: answers.hold, release: answers.release },
     close: async () => {
       await server.close();
       await google.close();

@@ -5,11 +5,13 @@ import { startE2EServer, type E2EServer } from './e2e-server';
  * Every browser test talks to its worker's own server, started once per worker: specs in
  * different workers share no account, chat, session or limit.
  */
-export const test = base.extend<object, { krakenServer: E2EServer; answerTokenDelayMs: number }>({
+export const test = base.extend<{ answers: E2EServer['answers'] }, { krakenServer: E2EServer; answerTokenDelayMs: number }>({
   /**
-   * How long the offline responder waits before each word of an answer. A spec that must act while
-   * an answer is still being written on the server (Stop) asks for a slower pace at its top:
-   * `test.use({ answerTokenDelayMs: 50 })`, which gives it a worker and a server of its own.
+   * How long the offline responder waits before each word of an answer. A spec that watches an
+   * answer being written asks for a slower pace at its top: `test.use({ answerTokenDelayMs: 50 })`,
+   * which gives it a worker and a server of its own. A test that must act while an answer is still
+   * being written (Stop) holds it instead, with `answers` below: a pace alone loses that race on
+   * a machine busy enough.
    */
   answerTokenDelayMs: [5, { scope: 'worker', option: true }],
   krakenServer: [
@@ -28,7 +30,17 @@ export const test = base.extend<object, { krakenServer: E2EServer; answerTokenDe
   baseURL: async ({ krakenServer }, use) => {
     await use(krakenServer.url);
   },
+  /**
+   * `answers.hold()` stops the worker's answers at the end of their first line until
+   * `answers.release()`; every test ends with its answers let go.
+   */
+  answers: async ({ krakenServer }, use) => {
+    await use(krakenServer.answers);
+    krakenServer.answers.release();
+  },
 });
+
+export type HeldAnswers = E2EServer['answers'];
 
 export const demoAccount = () => ({
   username: process.env.E2E_DEMO_USERNAME ?? '',

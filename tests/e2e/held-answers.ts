@@ -44,3 +44,51 @@ export function heldAnswers(options: { first: string; last: string; gapMs: numbe
     },
   };
 }
+
+/**
+ * Answers written by `inner`, which a test can hold at the end of their first line: a test that
+ * must act while an answer is still being written (Stop, Escape, a glance at the drafts arriving)
+ * holds, asks, acts and lets go, and no pace of the machine can end the answer first. Not held,
+ * answers pass through untouched.
+ */
+export function holdableAnswers(inner: AgentRuntime) {
+  let letGo: (() => void) | undefined;
+  let gate: Promise<void> | undefined;
+  const runtime: AgentRuntime = {
+    label: inner.label,
+    async *streamAnswer(input) {
+      let written = '';
+      let waited = false;
+      for await (const piece of inner.streamAnswer(input)) {
+        yield piece;
+        written += piece;
+        if (!waited && gate && written.includes('\n')) {
+          waited = true;
+          await untilOpen(gate, input.signal);
+          if (input.signal.aborted) return;
+        }
+      }
+    },
+  };
+  return {
+    runtime,
+    /** Answers not yet past their first line stop at its end until `release()`. */
+    hold: () => {
+      gate ??= new Promise((resolve) => {
+        letGo = resolve;
+      });
+    },
+    /** Every answer waiting goes on; answers asked from now on are not held. */
+    release: () => {
+      letGo?.();
+      gate = undefined;
+      letGo = undefined;
+    },
+  };
+}
+
+const untilOpen = (gate: Promise<void>, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    void gate.then(resolve);
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });

@@ -36,6 +36,8 @@ let server: RunningServer;
 let dataDir: string;
 
 test.beforeAll(async () => {
+  // an embedded database's first start can take long on a busy machine
+  test.setTimeout(120_000);
   dataDir = mkdtempSync(join(tmpdir(), 'kraken-math-'));
   server = await startServer({
     port: 0,

@@ -7,7 +7,7 @@ import { operationsGuardMachine } from '../../src/machines/operations-guard.mach
 import { passwordLoginMachine } from '../../src/machines/password-login.machine';
 import { actorAnswers } from '../spa/models/actor-answers';
 import type { ModelEvent } from '../spa/models/production-paths';
-import { demoAccount, expect, logIn, test, useEnglish } from './fixtures';
+import { demoAccount, expect, logIn, test, useEnglish, type HeldAnswers } from './fixtures';
 import { coveringWalks } from './production-walks';
 
 /**
@@ -21,12 +21,6 @@ type Ctx = { page: Page; context: BrowserContext; baseURL: string };
 const hasToken = async (context: BrowserContext) => (await context.cookies()).some((cookie) => cookie.name === 'ai-chat-ops-token');
 const nameOf = (state: { value: unknown }) =>
   typeof state.value === 'string' ? state.value : Object.entries(state.value as object).map(([parent, child]) => `${parent}.${String(child)}`)[0]!;
-
-// The server writes an answer whatever the page does (answers outlive connections), so a Stop
-// lands mid-answer only if the server is still writing when it arrives: the offline responder's
-// canned answer (172 words) takes about 8.6 s at this pace, however slow the machine is to press
-// Stop. Only the chat walks ask questions, so the other walks lose nothing.
-test.use({ answerTokenDelayMs: 50 });
 
 test.beforeEach(async ({ page }) => {
   await useEnglish(page);
@@ -207,7 +201,13 @@ const CHAT_EXPECTED_AFTER: Record<string, string> = {
 /** `draft`: a question typed and not sent yet, which the box must keep through anything but Send. */
 type ChatWorld = { questions: number; last: string; typedIn: string; draft: boolean };
 
-const chatParams = ({ page }: Ctx, world: ChatWorld): TestParam<ChatSnapshot, ModelEvent> => {
+/**
+ * The server writes an answer whatever the page does (answers outlive connections), so a Stop
+ * lands mid-answer only if the server is still writing when it arrives: every question and retry
+ * is asked with the worker's answers held at the end of their first line, and the walk lets them
+ * go when its next step is the answer's end.
+ */
+const chatParams = ({ page }: Ctx, answers: HeldAnswers, world: ChatWorld): TestParam<ChatSnapshot, ModelEvent> => {
   const box = () => page.getByRole('textbox', { name: /Ask anything/ });
   const reply = () => page.locator('li[data-role="assistant"]').last();
   const stopButton = () => page.getByRole('button', { name: 'Stop generating' });
@@ -265,6 +265,7 @@ const chatParams = ({ page }: Ctx, world: ChatWorld): TestParam<ChatSnapshot, Mo
         world.last = world.questions === 0 ? 'send the first question' : 'send again';
         world.questions += 1;
         world.draft = false;
+        answers.hold();
         await box().press('Enter');
       },
       [chat.done('createConversation').type]: async () => {
@@ -274,11 +275,9 @@ const chatParams = ({ page }: Ctx, world: ChatWorld): TestParam<ChatSnapshot, Mo
       'stream.accepted': async () => {
         world.last = 'answer accepted';
         // the server took the question (it is stored: no longer "sending"), and the answer is under
-        // way: its Stop button shows, unless the whole answer already arrived
+        // way (held): its Stop button shows
         await expect(page.locator('li[data-role="user"]').last()).toHaveAttribute('data-status', 'complete');
-        await expect
-          .poll(async () => (await stopButton().isVisible()) || (await reply().getAttribute('data-status')) === 'complete')
-          .toBe(true);
+        await expect(stopButton()).toBeVisible();
       },
       'stream.delta': async () => {
         world.last = 'words arrive';
@@ -286,11 +285,12 @@ const chatParams = ({ page }: Ctx, world: ChatWorld): TestParam<ChatSnapshot, Mo
       },
       'stream.ended': async () => {
         world.last = 'answer ends';
+        answers.release();
         await expect(reply()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
       },
       stop: async () => {
         world.last = 'stop';
-        // at once: the slow pace (test.use above) keeps the server writing for seconds
+        // the answer is held: the server is still writing it
         await stopButton().click();
       },
       [chat.done('stopAnswer').type]: async () => {
@@ -298,6 +298,7 @@ const chatParams = ({ page }: Ctx, world: ChatWorld): TestParam<ChatSnapshot, Mo
       },
       retry: async () => {
         world.last = 'retry';
+        answers.hold();
         await reply().getByRole('button', { name: 'Retry' }).click();
       },
     },
@@ -311,12 +312,12 @@ test.describe('chat send, stream, stop, retry (production machine)', () => {
     expect([...chatWalks.untaken]).toEqual([]);
   });
   for (const [index, walk] of chatWalks.walks.entries()) {
-    test(`walk ${index + 1} (${walk.events.length} steps)`, async ({ page, context, baseURL }) => {
+    test(`walk ${index + 1} (${walk.events.length} steps)`, async ({ page, context, baseURL, answers }) => {
       test.setTimeout(90_000);
       await page.goto('/chat');
       await expect(page.getByRole('textbox', { name: /Ask anything/ })).toBeVisible();
       const world: ChatWorld = { questions: 0, last: 'type a question', typedIn: 'idle', draft: false };
-      await walk.test(chatParams({ page, context, baseURL: baseURL! }, world));
+      await walk.test(chatParams({ page, context, baseURL: baseURL! }, answers, world));
       // stored on the server: a reload shows the same exchanges
       await page.reload();
       await expect(page.getByTestId('question')).toHaveCount(world.questions);

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
-import type { AgentRuntime } from '../../server/agents/runtime';
 import { startFakeLinkedIn } from '../../server/publishing/linkedin-fake';
 import { startServer, type RunningServer } from '../../server/start';
+import { holdableAnswers } from './held-answers';
 
 /**
  * The operations area end to end, on a server of its own: a writer agent that answers with
@@ -29,41 +29,21 @@ const LINKEDIN_ANSWER = [
 ].join('\n');
 
 /**
- * While held, the writer stops after its first draft until the test lets it go: a test that must
- * see the drafts arriving (the Stop button) looks while they cannot have all arrived, however busy
- * the machine. At 15 ms a piece, three drafts are written in about half a second otherwise.
+ * Streams its drafts in small pieces with a pause, like a model would. A test that must see the
+ * drafts arriving (the Stop button) holds them at the end of their first line: at 15 ms a piece,
+ * three drafts are otherwise written in about half a second, before a busy machine's first look.
  */
-let heldDrafts: Promise<void> = Promise.resolve();
-let letDraftsGo: () => void = () => undefined;
-const holdDrafts = () => {
-  heldDrafts = new Promise((resolve) => {
-    letDraftsGo = resolve;
-  });
-};
-const untilLetGo = (signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    void heldDrafts.then(resolve);
-    signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-
-/** Streams its drafts in small pieces with a pause, like a model would. */
-const writerRuntime: AgentRuntime = {
+const writer = holdableAnswers({
   label: 'scripted writer for browser tests',
   async *streamAnswer({ agent, signal }) {
     const answer = agent.id === 'xhs-note-writer' ? XHS_ANSWER : LINKEDIN_ANSWER;
-    const secondDraft = answer.indexOf('[[DRAFT]]', 1);
-    let waited = false;
     for (let index = 0; index < answer.length; index += 6) {
-      if (!waited && index >= secondDraft) {
-        waited = true;
-        await untilLetGo(signal);
-      }
       if (signal.aborted) return;
       await new Promise((resolve) => setTimeout(resolve, 15));
       yield answer.slice(index, index + 6);
     }
   },
-};
+});
 
 type OpsWorld = { server: RunningServer; linkedin: Awaited<ReturnType<typeof startFakeLinkedIn>> };
 let linkedin: OpsWorld['linkedin'];
@@ -86,7 +66,7 @@ const test = base.extend<object, { ops: OpsWorld }>({
           LINKEDIN_API_BASE: fake.url,
           PUBLISH_INTERVAL_SECONDS: '2',
         },
-        runtime: writerRuntime,
+        runtime: writer.runtime,
         demo: OPERATOR,
         ...(process.env.E2E_SPA_DIR ? { spaDir: process.env.E2E_SPA_DIR } : {}),
         log: () => undefined,
@@ -97,16 +77,23 @@ const test = base.extend<object, { ops: OpsWorld }>({
       await fake.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
-    { scope: 'worker' },
+    // an embedded database's first start can take long on a busy machine
+    { scope: 'worker', timeout: 120_000 },
   ],
   baseURL: async ({ ops }, use) => use(ops.server.url),
 });
+
+/**
+ * Each task test is a whole flow (brief, drafts, edit, images, save, schedule, overview): 10-20 s
+ * alone, and up to 33 s measured on a two-core machine running a second suite beside this one.
+ */
+test.describe.configure({ timeout: 60_000 });
 
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('umi_locale', 'en-US'));
 });
 // a test that failed while holding the drafts does not leave the next one's waiting
-test.afterEach(() => letDraftsGo());
+test.afterEach(() => writer.release());
 
 const logIn = async (page: Page) => {
   await page.getByLabel('Phone number or e-mail').fill(OPERATOR.username);
@@ -145,12 +132,12 @@ test('a Xiaohongshu note: brief, streamed drafts, pick and edit, images, save, s
   await page.getByLabel('Topic').fill('新手周末露营');
   await page.getByLabel('Audience').fill('上班族');
   await page.getByLabel('Keywords').fill('露营, 装备');
-  holdDrafts();
+  writer.hold();
   await page.getByRole('button', { name: 'Generate drafts' }).click();
 
   // The drafts stream in: the stop button shows while they arrive, then three cards.
   await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
-  letDraftsGo();
+  writer.release();
   const drafts = page.getByTestId('draft');
   await expect(drafts).toHaveCount(3, { timeout: 15_000 });
   await expect(page.getByTestId('drafting-status')).toHaveAttribute('data-phase', 'done');

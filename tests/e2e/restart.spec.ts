@@ -21,6 +21,8 @@ let server: RunningServer | undefined;
 let options: StartOptions;
 
 test.beforeAll(async () => {
+  // an embedded database's first start can take long on a busy machine
+  test.setTimeout(120_000);
   options = {
     port: await freePort(),
     host: '127.0.0.1',
