@@ -38,11 +38,11 @@ export type E2EServer = {
 /**
  * One real server for a Playwright worker's browser tests: the built SPA, a fresh embedded
  * database in a temp folder, the offline responder answering with a short delay so streaming is
- * visible (a spec can ask for a slower pace, or hold an answer, see fixtures.ts), and a fake Google
- * on loopback. Each worker has its own, so specs running side by side never see each other's
- * chats, sessions or limits.
+ * visible (a test can hold an answer, see fixtures.ts), and a fake Google on loopback. Each
+ * worker has its own, so specs running side by side never see each other's chats, sessions or
+ * limits.
  */
-export async function startE2EServer(options: { answerTokenDelayMs?: number } = {}): Promise<E2EServer> {
+export async function startE2EServer(): Promise<E2EServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kraken-e2e-'));
   const port = await freePort();
   // Google sign-in against a local fake of Google on loopback, returning to this server's /login/google.
@@ -52,7 +52,7 @@ export async function startE2EServer(options: { answerTokenDelayMs?: number } = 
     redirectUri: `http://127.0.0.1:${port}/login/google`,
     users: E2E_GOOGLE_USERS,
   });
-  const answers = holdableAnswers(createOfflineResponder(options.answerTokenDelayMs ?? 5));
+  const answers = holdableAnswers(createOfflineResponder(5));
   const server = await startServer({
     port,
     host: '127.0.0.1',

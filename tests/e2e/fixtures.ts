@@ -5,18 +5,10 @@ import { startE2EServer, type E2EServer } from './e2e-server';
  * Every browser test talks to its worker's own server, started once per worker: specs in
  * different workers share no account, chat, session or limit.
  */
-export const test = base.extend<{ answers: E2EServer['answers'] }, { krakenServer: E2EServer; answerTokenDelayMs: number }>({
-  /**
-   * How long the offline responder waits before each word of an answer. A spec that watches an
-   * answer being written asks for a slower pace at its top: `test.use({ answerTokenDelayMs: 50 })`,
-   * which gives it a worker and a server of its own. A test that must act while an answer is still
-   * being written (Stop) holds it instead, with `answers` below: a pace alone loses that race on
-   * a machine busy enough.
-   */
-  answerTokenDelayMs: [5, { scope: 'worker', option: true }],
+export const test = base.extend<{ answers: E2EServer['answers'] }, { krakenServer: E2EServer }>({
   krakenServer: [
-    async ({ answerTokenDelayMs }, use) => {
-      const server = await startE2EServer({ answerTokenDelayMs });
+    async ({}, use) => {
+      const server = await startE2EServer();
       // `demoAccount()` and the specs' own checks read the worker's server from here.
       process.env.E2E_BASE_URL = server.url;
       process.env.E2E_DEMO_USERNAME = server.demo.username;
@@ -31,8 +23,10 @@ export const test = base.extend<{ answers: E2EServer['answers'] }, { krakenServe
     await use(krakenServer.url);
   },
   /**
-   * `answers.hold()` stops the worker's answers at the end of their first line until
-   * `answers.release()`; every test ends with its answers let go.
+   * A test that must act while an answer is still being written (watch it grow, Stop it) calls
+   * `answers.hold()` before asking: the worker's answers stop at the end of their first line until
+   * `answers.release()`, so no pace of the machine can end them first. Every test ends with its
+   * answers let go.
    */
   answers: async ({ krakenServer }, use) => {
     await use(krakenServer.answers);
