@@ -83,12 +83,6 @@ const test = base.extend<object, { ops: OpsWorld }>({
   baseURL: async ({ ops }, use) => use(ops.server.url),
 });
 
-/**
- * Each task test is a whole flow (brief, drafts, edit, images, save, schedule, overview): 10-20 s
- * alone, and up to 33 s measured on a two-core machine running a second suite beside this one.
- */
-test.describe.configure({ timeout: 60_000 });
-
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('umi_locale', 'en-US'));
 });
