@@ -100,7 +100,8 @@ test('export as Markdown and JSON, downloaded by the browser', async ({ page }) 
 });
 
 test('share by link: read with no session, noindex, later messages left out, revoked from the account page', async ({ page, browser, baseURL }) => {
-  test.setTimeout(60_000);
+  // two answers, a second browser and three accessibility scans: 49-54 s on CI's two cores
+  test.setTimeout(120_000);
   await signIn(page);
   await page.goto('/chat');
   const hostile = 'Is <img src=x onerror="window.__pwned=1"> **bold**? [click](javascript:window.__pwned=2)';
