@@ -12,7 +12,9 @@
 // On the embedded database, then on PostgreSQL (BENCH_DATABASE_URL, else a throwaway cluster when
 // Debian's postgresql is installed), beside the raw baseline: the same requests against a minimal
 // Node HTTP server that only answers the stream, in the same run. Every wait is bounded.
-//   node scripts/bench-load.mjs [--rounds 20,100,300] [--only pglite|postgres]
+//   node scripts/bench-load.mjs [--rounds 20,100,300] [--only pglite|postgres] [--timelines]
+// --timelines prints, for each round, every visitor's question in the order they were sent: when it
+// was sent (from the round's start) + how long its first event took, e.g. `9+164 11+37 13+42`.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -29,6 +31,7 @@ const ROUND_TIMEOUT_MS = 60_000;
 const MB = 1024 * 1024;
 
 export const TARGETS = { p99At300: 300, p99At20: 100, mbPerStream: 1 };
+const TIMELINES = process.argv.includes('--timelines');
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const withTimeout = (promise, ms, what) =>
@@ -89,6 +92,11 @@ async function round(target, count) {
   const results = await withTimeout(Promise.all(visitors), ROUND_TIMEOUT_MS, `${count} streams ending`);
   const cpuMs = cpuMsOf(target.pid) - cpuBefore;
   const firstEvent = results.map((result) => result.firstEventMs);
+  if (TIMELINES) {
+    const asked = results.filter((result) => result.ok).sort((a, b) => a.askedAt - b.askedAt);
+    const line = asked.map((result) => `${(result.askedAt - started).toFixed(0)}+${result.firstEventMs.toFixed(0)}`).join(' ');
+    console.log(`      ${count} at once, sent+first event (ms): ${line}`);
+  }
   const errors = results.filter((result) => !result.ok);
   return {
     count,

@@ -40,7 +40,8 @@ function exchange(agent, baseUrl, path, headers, payload, onData = () => {}) {
 
 /**
  * Creates a conversation, asks once and reads the stream to its end. `onFirst` fires at the
- * first event; `firstEventMs` is from sending the question to it, `totalMs` the whole visit.
+ * first event; `firstEventMs` is from sending the question to it, `totalMs` the whole visit,
+ * `askedAt` when the question was sent (`performance.now()`).
  */
 export async function oneVisitor(baseUrl, { onFirst = () => {} } = {}) {
   const headers = { 'content-type': 'application/json', 'x-visitor-id': randomUUID() };
@@ -61,7 +62,7 @@ export async function oneVisitor(baseUrl, { onFirst = () => {} } = {}) {
     });
     if (answer.status !== 200 || !answer.type.startsWith('text/event-stream')) return failed(`chat: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
     const ended = answer.text.includes('"type":"end"');
-    return { ok: ended, firstEventMs, totalMs: performance.now() - started, ...(ended ? {} : { error: `no end event after: ${answer.text.slice(-200)}` }) };
+    return { ok: ended, firstEventMs, askedAt: asked, totalMs: performance.now() - started, ...(ended ? {} : { error: `no end event after: ${answer.text.slice(-200)}` }) };
   } catch (error) {
     return failed(`${error}${error?.code ? ` (${error.code})` : ''}`);
   } finally {
