@@ -87,8 +87,13 @@ export function holdableAnswers(inner: AgentRuntime) {
   };
 }
 
+/** Until the gate opens or the answer is stopped, whichever comes first. */
 const untilOpen = (gate: Promise<void>, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    void gate.then(resolve);
-    signal.addEventListener('abort', () => resolve(), { once: true });
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done);
+    void gate.then(done);
   });

@@ -175,8 +175,6 @@ const chatWalks = coveringWalks(chatMachine, {
   allow: (state, event) => {
     // typing happens where the box waits for a question; the real server accepts a question before its first word
     if (event.type === 'draft.change') return !state.context.draft && (['idle', 'done', 'cancelled'] as const).some((name) => state.matches(name));
-    // one question per conversation: the offline responder's answers to follow-ups are too short to stop in time
-    if (event.type === 'send') return state.matches('idle');
     if (event.type === 'stream.accepted') return !state.context.outgoing?.accepted;
     // a retried answer shows no sign of its acceptance on the page, so a stop cannot be timed after it
     if (event.type === 'stop' && state.context.outgoing?.retryMessageId) return false;
