@@ -57,12 +57,12 @@ export function holdableAnswers(inner: AgentRuntime) {
   const runtime: AgentRuntime = {
     label: inner.label,
     async *streamAnswer(input) {
-      let written = '';
+      let lineEnded = false;
       let waited = false;
       for await (const piece of inner.streamAnswer(input)) {
         yield piece;
-        written += piece;
-        if (!waited && gate && written.includes('\n')) {
+        lineEnded ||= piece.includes('\n');
+        if (!waited && gate && lineEnded) {
           waited = true;
           await untilOpen(gate, input.signal);
           if (input.signal.aborted) return;
@@ -72,7 +72,10 @@ export function holdableAnswers(inner: AgentRuntime) {
   };
   return {
     runtime,
-    /** Answers not yet past their first line stop at its end until `release()`. */
+    /**
+     * Until `release()`, answers stop once their first line has ended: at its end, or at their
+     * next piece if they were already past it. Each answer stops once at most.
+     */
     hold: () => {
       gate ??= new Promise((resolve) => {
         letGo = resolve;
