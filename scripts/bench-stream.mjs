@@ -319,7 +319,7 @@ export const streamingFigures = async ({ spaDir, launchBrowser, root }) => {
     const offset = await clockOffset(page);
     await box.fill('Please write the whole plan.');
     await page.evaluate(watchForMarker, MARKER);
-    await box.press('Enter');
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => Boolean(window.__bench.paintAt), undefined, { timeout: STREAM_TIMEOUT_MS, polling: 100 });
     const app = await page.evaluate(() => {
       const bench = window.__bench;
@@ -519,18 +519,23 @@ export const fastModelFigures = async ({
       await box.fill('Please write the whole plan.');
       await page.evaluate(watchForMarker, MARKER);
       const profiled = await aroundPage?.(page);
-      await box.press('Enter');
+      await page.keyboard.press('Enter');
       await page.waitForFunction(() => Boolean(window.__bench.paintAt), undefined, { timeout: STREAM_TIMEOUT_MS, polling: 100 });
       await profiled?.();
       const app = await page.evaluate(() => {
         const bench = window.__bench;
+        // The chat response's last bytes, as the page's network stack saw them (its resource timing).
+        const chat = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/sse/')).at(-1);
         return {
+          bytesAt: chat && chat.responseEnd > 0 ? performance.timeOrigin + chat.responseEnd : undefined,
+          domAt: bench.domAt,
           paintAt: bench.paintAt,
           noLongTask: Boolean(bench.noLongTask),
           longTasks: bench.longTasks.filter((task) => task.start >= bench.watchFrom).map((task) => task.duration),
         };
       });
       const appRun = endpoint.runs.at(-1);
+      const sinceLastSend = (at) => (at === undefined ? undefined : at - offset.offset - appRun.lastSentAt);
       await page.close();
       figures[mode] = {
         relayLag: relay.markerAt - relayRun.lastSentAt,
@@ -538,7 +543,10 @@ export const fastModelFigures = async ({
         relayEvents: relay.events,
         relayBytes: relay.bytes,
         sendMs: relayRun.lastSentAt - relayRun.firstSentAt,
-        paintLag: app.paintAt - offset.offset - appRun.lastSentAt,
+        paintLag: sinceLastSend(app.paintAt),
+        /** The phases of `paintLag`: the page had the last bytes, then the end in its DOM, then painted. */
+        bytesLag: sinceLastSend(app.bytesAt),
+        domLag: sinceLastSend(app.domAt),
         longTasks: app.longTasks,
         noLongTask: app.noLongTask,
         offset,

@@ -257,7 +257,8 @@ export const printFastModel = ({ answerChars, tokens, ...modes }) => {
     console.log(
       `      last token read through the server ${ms(figures.relayLag)} after the endpoint sent it, read directly ${ms(figures.directLag)} ` +
         `(medians of 5); the endpoint sent for ${ms(figures.sendMs)}; the server relayed ${figures.relayEvents.toLocaleString('en')} delta events ` +
-        `(${kB(figures.relayBytes)} of SSE) for ${tokens.toLocaleString('en')} tokens; page clock offset ±${(figures.offset.rtt / 2).toFixed(1)} ms` +
+        `(${kB(figures.relayBytes)} of SSE) for ${tokens.toLocaleString('en')} tokens; page clock offset ±${(figures.offset.rtt / 2).toFixed(1)} ms; ` +
+        `in the page: last bytes after ${figures.bytesLag === undefined ? '(not timed)' : ms(figures.bytesLag)}, the end in the DOM after ${ms(figures.domLag)}` +
         (figures.longTasks.length ? `; tasks over 50 ms: ${figures.longTasks.map(ms).join(', ')}` : ''),
     );
   }
