@@ -1,6 +1,7 @@
+import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ChatMessage } from '../machines/chat.machine';
+import { selectAnswerText, type ChatActorRef, type ChatMessage } from '../machines/chat.machine';
 import { AnswerFeedbackButtons, type AnswerFeedbackRef } from './answer-feedback';
 import { MessageAttachments } from './attachment-list';
 import { describeAgentFailure } from './describe-failure';
@@ -28,6 +29,25 @@ const AnswerText = ({ content, streaming }: { content: string; streaming: boolea
   );
 };
 
+/**
+ * An answer. One being written reads its text from the chat itself when the list is given it
+ * (`live`): each delta then re-renders this answer alone, not the list and the screen around it,
+ * which read the messages apart from answers' text. The same component before and after the
+ * answer ends, so what was painted is kept.
+ */
+const Answer = ({ message, live }: { message: ChatMessage; live: ChatActorRef | undefined }) => {
+  const { t } = useTranslation();
+  const streaming = message.status === 'streaming';
+  const liveText = useSelector(streaming ? live : undefined, (state) => (state ? selectAnswerText(message.key)(state) : undefined));
+  const content = liveText ?? message.content;
+  if (streaming && !content) return <span className="text-muted">{t('chat.thinking')}</span>;
+  return (
+    <div dir="auto" className="break-words" data-testid="answer">
+      <AnswerText content={content} streaming={streaming} />
+    </div>
+  );
+};
+
 /** What can be done to sent messages: edit a question, ask for a new answer, show another version. */
 export type MessageVersionActions = {
   /** Whether the chat accepts this now (its machine's guards decide): each button is enabled from it. */
@@ -48,6 +68,11 @@ type MessageListProps = {
   versions?: MessageVersionActions;
   /** Thumbs up and down on the conversation's stored answers. */
   feedback?: { actor: AnswerFeedbackRef; conversationId: string | null };
+  /**
+   * The chat the messages come from: an answer being written reads its text from it, so `messages`
+   * may hold an older text for it (the screen reads them with `sameApartFromAnswerText`).
+   */
+  live?: ChatActorRef;
 };
 
 /** What an answer cost, in tokens, when the model service said: small, under the answer. */
@@ -65,7 +90,7 @@ const TokenUsageLine = ({ usage }: { usage: NonNullable<ChatMessage['usage']> })
  * The conversation's messages; an answer that was cut short or failed says so and offers a retry.
  * A sent question can be edited and an answer asked for again; each makes a new version.
  */
-export const MessageList = ({ messages, canRetry, onRetry, versions, feedback }: MessageListProps) => {
+export const MessageList = ({ messages, canRetry, onRetry, versions, feedback, live }: MessageListProps) => {
   const { t } = useTranslation();
   const last = messages.at(-1);
   const answerComing = last?.role === 'assistant' && last.status === 'streaming';
@@ -91,12 +116,8 @@ export const MessageList = ({ messages, canRetry, onRetry, versions, feedback }:
           className={message.role === 'user' ? 'group flex max-w-[85%] flex-col items-end self-end' : 'group max-w-full'}
         >
           <span className="sr-only">{message.role === 'user' ? t('chat.you') : t('app.name')}</span>
-          {message.role === 'assistant' && message.status === 'streaming' && !message.content ? (
-            <span className="text-muted">{t('chat.thinking')}</span>
-          ) : message.role === 'assistant' ? (
-            <div dir="auto" className="break-words" data-testid="answer">
-              <AnswerText content={message.content} streaming={message.status === 'streaming'} />
-            </div>
+          {message.role === 'assistant' ? (
+            <Answer message={message} live={live} />
           ) : versions?.editing?.key === message.key ? (
             <QuestionEditor
               text={versions.editing.text}

@@ -5,7 +5,15 @@ import type { Conversation } from '../contract/conversations';
 import type { Message } from '../contract/messages';
 import { StreamError, type StreamFailureKind } from '../services/chat-stream';
 import { createChatStreamActor, type ChatTransport, type ResumeTransport } from './chat-stream.actor';
-import { chatMachine, type ChatInput, type LoadedConversation } from './chat.machine';
+import {
+  chatMachine,
+  sameApartFromAnswerText,
+  sameChatApartFromAnswerText,
+  selectAnswerText,
+  type ChatInput,
+  type ChatMessage,
+  type LoadedConversation,
+} from './chat.machine';
 import { conversation as storedConversation } from '../../tests/spa/chat-fixtures';
 
 const conversation = (conversationId: string, sourceId = 'SpecialNoAgentFallback'): Conversation =>
@@ -197,6 +205,46 @@ describe('the chat machine: sending', () => {
     expect(actor.getSnapshot().matches('idle')).toBe(true);
     expect(transport).not.toHaveBeenCalled();
     expect(createConversation).not.toHaveBeenCalled();
+  });
+
+  it('tells the screen which changes are only an answer\'s growing text', async () => {
+    const { actor, ask, streamCall, reply } = setup();
+    ask('Hi');
+    const call = await streamCall();
+    start(call);
+    call.emit({ type: 'delta', messageId: 'm-reply', text: 'Hel' });
+    const before = actor.getSnapshot();
+    call.emit({ type: 'delta', messageId: 'm-reply', text: 'lo' });
+    const after = actor.getSnapshot();
+    expect(after).not.toBe(before);
+    expect(sameApartFromAnswerText(before.context.messages, after.context.messages)).toBe(true);
+    expect(sameChatApartFromAnswerText(before, after)).toBe(true);
+    // The answer reads its own text from the chat: the newest.
+    expect(selectAnswerText(reply().key)(after)).toBe('Hello');
+    expect(selectAnswerText('no-such-message')(after)).toBeUndefined();
+
+    // Its end is not only text: the screen shows it.
+    call.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
+    call.finish();
+    const ended = actor.getSnapshot();
+    expect(sameApartFromAnswerText(after.context.messages, ended.context.messages)).toBe(false);
+    expect(sameChatApartFromAnswerText(after, ended)).toBe(false);
+    expect(sameChatApartFromAnswerText(ended, ended)).toBe(true);
+  });
+
+  it('counts as the same only the text of answers being written, nothing else', () => {
+    const question: ChatMessage = { key: 'q', serverId: 'u', role: 'user', content: 'Hi', status: 'complete', files: [], error: null, siblingIds: ['u'], sentAt: null };
+    const answer: ChatMessage = { ...question, key: 'a', serverId: 'r', role: 'assistant', content: 'Hel', status: 'streaming', siblingIds: ['r'] };
+    const list = [question, answer];
+    expect(sameApartFromAnswerText(list, list)).toBe(true);
+    expect(sameApartFromAnswerText(list, [question, { ...answer, content: 'Hello' }])).toBe(true);
+    // A written message's text, another field, a field added, a message more: each is a change.
+    expect(sameApartFromAnswerText(list, [{ ...question, content: 'Hey' }, answer])).toBe(false);
+    expect(sameApartFromAnswerText(list, [question, { ...answer, content: 'Hello', status: 'complete' }])).toBe(false);
+    expect(sameApartFromAnswerText(list, [question, { ...answer, error: 'lost' }])).toBe(false);
+    expect(sameApartFromAnswerText(list, [question, { ...answer, usage: { promptTokens: 1, completionTokens: 2 } }])).toBe(false);
+    expect(sameApartFromAnswerText(list, [question])).toBe(false);
+    expect(sameApartFromAnswerText([question, { ...answer, status: 'complete' }], [question, { ...answer, status: 'complete', content: 'Hello' }])).toBe(false);
   });
 
   it('appends the answer as it streams, and finishes with the message ids', async () => {

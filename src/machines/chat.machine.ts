@@ -1,4 +1,4 @@
-import { and, assertEvent, assign, fromCallback, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { and, assertEvent, assign, fromCallback, fromPromise, setup, type ActorRefFrom, type SnapshotFrom, type StateValue } from 'xstate';
 import { DEFAULT_AGENT_ID } from '../contract/constants';
 import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import { titleFromQuestion } from '../contract/chat-title';
@@ -928,6 +928,43 @@ export const chatMachine = setup({
     },
   },
 });
+
+/**
+ * Whether two lists of messages differ at most in the text of answers being written. The
+ * conversation's screen reads the list with this, so an answer's every delta re-renders that
+ * answer alone (`selectAnswerText`), not the screen around it (ADR 015).
+ */
+export const sameApartFromAnswerText = (a: readonly ChatMessage[], b: readonly ChatMessage[]): boolean =>
+  a === b || (a.length === b.length && a.every((message, index) => message === b[index] || sameButText(message, b[index]!)));
+
+const sameButText = (a: ChatMessage, b: ChatMessage): boolean => {
+  if (a.status !== 'streaming' || b.status !== 'streaming') return false;
+  const keys = Object.keys(a) as (keyof ChatMessage)[];
+  return keys.length === Object.keys(b).length && keys.every((key) => key === 'content' || a[key] === b[key]);
+};
+
+/** A running chat, as the screens read it. */
+export type ChatActorRef = ActorRefFrom<typeof chatMachine>;
+
+/** Whether two snapshots of the chat differ at most in the text of answers being written: what it accepts is the same. */
+export const sameChatApartFromAnswerText = (a: SnapshotFrom<typeof chatMachine>, b: SnapshotFrom<typeof chatMachine>): boolean => {
+  if (a === b) return true;
+  if (a.status !== b.status || !sameStateValue(a.value, b.value)) return false;
+  const keys = Object.keys(a.context) as (keyof ChatContext)[];
+  return keys.every((key) => (key === 'messages' ? sameApartFromAnswerText(a.context.messages, b.context.messages) : a.context[key] === b.context[key]));
+};
+
+const sameStateValue = (a: StateValue, b: StateValue): boolean => {
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameStateValue(a[key]!, b[key]!));
+};
+
+/** The text of one message as it is now (the newest first: an answer being written is at the end). */
+export const selectAnswerText =
+  (key: string) =>
+  (state: SnapshotFrom<typeof chatMachine>): string | undefined =>
+    state.context.messages.findLast((message) => message.key === key)?.content;
 
 /** An answer is on its way (asked, being read, reconnecting or being stopped): the composer offers Stop. */
 export const isAnswering = (state: SnapshotFrom<typeof chatMachine>): boolean =>

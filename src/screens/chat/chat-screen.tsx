@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
 import { useChatActor } from '../../app/chat-runtime';
@@ -14,7 +14,7 @@ import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { useMessageWindow } from '../../components/use-message-window';
 import { useStickToBottom } from '../../components/use-stick-to-bottom';
 import { useDocumentTitle } from '../../i18n/use-document-title';
-import { isAnswering, type ChatRoute } from '../../machines/chat.machine';
+import { isAnswering, sameApartFromAnswerText, sameChatApartFromAnswerText, type ChatRoute } from '../../machines/chat.machine';
 import { AgentHeaderView, useAgentDetail } from './agent-header';
 import { ApplicationHeader } from './application-header';
 import { ShareDialog } from './share-dialog';
@@ -69,15 +69,18 @@ const ChatScreen = () => {
   const agentId = useSelector(chat, (state) => state.context.agentId);
   const withApplication = useSelector(chat, (state) => state.context.source === 'workflow');
   const application = useSelector(chat, (state) => state.context.application);
-  const messages = useSelector(chat, (state) => state.context.messages);
+  // Not an answer's growing text: that is read by the answer alone (MessageList's `live`).
+  const messages = useSelector(chat, (state) => state.context.messages, sameApartFromAnswerText);
   const draft = useSelector(chat, (state) => state.context.draft);
   const failure = useSelector(chat, (state) => state.context.failure);
   const streaming = useSelector(chat, isAnswering);
   const canRetry = useSelector(chat, (state) => state.can({ type: 'retry' }));
   const loadFailed = useSelector(chat, (state) => state.matches('loadFailed'));
   const editing = useSelector(chat, (state) => state.context.editing);
-  // Asked of the snapshot shown, so each version button agrees with what the chat accepts.
-  const versionAccepted = useSelector(chat, (state) => (event: VersionEvent) => state.can(event));
+  // Asked of the snapshot shown, so each version button agrees with what the chat accepts. What
+  // the chat accepts does not change with an answer's growing text, so neither does this.
+  const versionSnapshot = useSelector(chat, (state) => state, sameChatApartFromAnswerText);
+  const versionAccepted = useCallback((event: VersionEvent) => versionSnapshot.can(event), [versionSnapshot]);
   const detached = useSelector(chat, (state) => state.matches('detached'));
   // A new conversation with nothing typed yet offers its agent's starter questions (the chat decides).
   const offerStarters = useSelector(chat, (state) => state.can({ type: 'starter.ask', text: '' }));
@@ -218,6 +221,7 @@ const ChatScreen = () => {
                       onShowVersion: (key, offset) => chat.send({ type: 'version.show', key, offset }),
                     }}
                     feedback={{ actor: feedback, conversationId }}
+                    live={chat}
                   />
                   <AnswerFeedbackDialog feedback={feedback} />
                 </>
