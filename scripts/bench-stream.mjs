@@ -210,11 +210,13 @@ const watchForMarker = (marker) => {
   const observer = new MutationObserver(() => {
     if (bench.domAt || !lastBlockHasMarker()) return;
     bench.domAt = clock();
+    performance.mark('bench: the end in the DOM');
     observer.disconnect();
     // the frame that paints it
     requestAnimationFrame(() =>
       setTimeout(() => {
         bench.paintAt = clock();
+        performance.mark('bench: the end painted');
       }, 0),
     );
   });
