@@ -960,7 +960,7 @@ const sameStateValue = (a: StateValue, b: StateValue): boolean => {
   return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameStateValue(a[key]!, b[key]!));
 };
 
-/** The text of one message as it is now (the newest first: an answer being written is at the end). */
+/** The text of one message as it is now (searched from the end, where an answer being written is). */
 export const selectAnswerText =
   (key: string) =>
   (state: SnapshotFrom<typeof chatMachine>): string | undefined =>

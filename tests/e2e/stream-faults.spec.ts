@@ -40,6 +40,10 @@ const box = (page: Page) => page.getByRole('textbox', { name: /Ask anything/ });
 const pastAutomaticRetry = (page: Page) => page.waitForTimeout(1_500);
 
 const expectAcceptedAndCut = async (page: Page) => {
+  // In this order, so a failure says which step did not happen: the question reached the
+  // misbehaving server, its text was shown, then the cut was seen.
+  await expect.poll(() => faults.posts.length, { message: 'the chat POST reached the fault server' }).toBe(1);
+  await expect(page.getByTestId('answer')).toHaveText([PARTIAL]);
   await expect(reply(page)).toHaveAttribute('data-status', 'incomplete');
   await expect(reply(page).getByRole('status')).toContainText('The answer is incomplete');
   await expect(reply(page).getByRole('button', { name: 'Retry' })).toBeEnabled();
