@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { endpoints } from '../../src/contract/endpoints';
 import { deltaEvent, endEvent, startEvent, startFaultServer, type FaultScript, type FaultServer } from '../faults/fault-server';
 import { expect, test, useEnglish } from './fixtures';
@@ -22,7 +22,38 @@ const QUESTION = 'Tell me about sourdough';
 const PARTIAL = 'Sourdough starts with a ';
 const NOT_SENT = 'Your message was not sent; it is back in the box. Try again.';
 
-const setUp = async (page: Page, ...scripts: FaultScript[]) => {
+/**
+ * The calls a cut answer depends on (creating the conversation, the question, reading the answer
+ * again), as the page saw them: when each was sent and how it ended, for a failed check to print.
+ */
+const watchAnswerCalls = (page: Page): string[] => {
+  const seen: string[] = [];
+  const since = Date.now();
+  const watched = new Set<string>([endpoints.conversationCreate.path, endpoints.chat.path, endpoints.chatResume.path]);
+  const note = (request: Request, what: string) => {
+    const path = new URL(request.url()).pathname;
+    if (watched.has(path)) seen.push(`+${Date.now() - since} ms ${request.method()} ${path}: ${what}`);
+  };
+  page.on('request', (request) => note(request, 'sent'));
+  page.on('response', (response) => note(response.request(), `answered ${response.status()}`));
+  page.on('requestfinished', (request) => note(request, 'finished'));
+  page.on('requestfailed', (request) => note(request, `failed (${request.failure()?.errorText ?? 'no reason'})`));
+  return seen;
+};
+
+/** Runs a check; if it fails, its message ends with the answer's calls as the page saw them. */
+const withCalls = async (calls: readonly string[], check: () => Promise<unknown>) => {
+  try {
+    await check();
+  } catch (error) {
+    if (error instanceof Error) error.message += `\n\nThe answer's calls, as the page saw them:\n${calls.join('\n') || '(none)'}`;
+    throw error;
+  }
+};
+
+/** Opens a new chat with the chat POST sent to the fault server, and asks; returns the answer's calls as they come. */
+const setUp = async (page: Page, ...scripts: FaultScript[]): Promise<readonly string[]> => {
+  const calls = watchAnswerCalls(page);
   faults.reset();
   faults.script(...scripts);
   await useEnglish(page);
@@ -31,6 +62,7 @@ const setUp = async (page: Page, ...scripts: FaultScript[]) => {
   const box = page.getByRole('textbox', { name: /Ask anything/ });
   await box.fill(QUESTION);
   await box.press('Enter');
+  return calls;
 };
 
 const reply = (page: Page) => page.locator('li[data-role="assistant"]').last();
@@ -39,12 +71,13 @@ const box = (page: Page) => page.getByRole('textbox', { name: /Ask anything/ });
 /** fetch-event-source's own retry would come about a second after a failure: look past it. */
 const pastAutomaticRetry = (page: Page) => page.waitForTimeout(1_500);
 
-const expectAcceptedAndCut = async (page: Page) => {
+const expectAcceptedAndCut = async (page: Page, calls: readonly string[]) => {
   // In this order, so a failure says which step did not happen: the question reached the
-  // misbehaving server, its text was shown, then the cut was seen.
-  await expect.poll(() => faults.posts.length, { message: 'the chat POST reached the fault server' }).toBe(1);
-  await expect(page.getByTestId('answer')).toHaveText([PARTIAL]);
-  await expect(reply(page)).toHaveAttribute('data-status', 'incomplete');
+  // misbehaving server, its text was shown, then the cut was seen (the calls say whether the
+  // answer was read again and how that ended).
+  await withCalls(calls, () => expect.poll(() => faults.posts.length, { message: 'the chat POST reached the fault server' }).toBe(1));
+  await withCalls(calls, () => expect(page.getByTestId('answer')).toHaveText([PARTIAL]));
+  await withCalls(calls, () => expect(reply(page)).toHaveAttribute('data-status', 'incomplete'));
   await expect(reply(page).getByRole('status')).toContainText('The answer is incomplete');
   await expect(reply(page).getByRole('button', { name: 'Retry' })).toBeEnabled();
   await pastAutomaticRetry(page);
@@ -65,12 +98,12 @@ const expectRefusedAndKept = async (page: Page, reason: string | RegExp) => {
 };
 
 test('a connection reset mid-answer keeps the partial answer, marked, and the retry completes it', async ({ page }) => {
-  await setUp(
+  const calls = await setUp(
     page,
     { steps: [startEvent(), deltaEvent('Sourdough '), deltaEvent('starts with a '), { delayMs: 200 }, { reset: true }] },
     { steps: [startEvent(), deltaEvent('Flour, water, salt and time.'), endEvent()] },
   );
-  await expectAcceptedAndCut(page);
+  await expectAcceptedAndCut(page, calls);
 
   await reply(page).getByRole('button', { name: 'Retry' }).click();
   await expect(reply(page)).toHaveAttribute('data-status', 'complete');
@@ -97,18 +130,18 @@ test('a 500 that claims to be an event stream and stays open is refused, not sho
 });
 
 test('a malformed event ends the answer there, keeping what came before and nothing after', async ({ page }) => {
-  await setUp(page, {
+  const calls = await setUp(page, {
     steps: [startEvent(), deltaEvent('Sourdough '), deltaEvent('starts with a '), { raw: 'data: {"type":"delta", oops\n\n' }, deltaEvent('after the bad event'), endEvent()],
   });
-  await expectAcceptedAndCut(page);
+  await expectAcceptedAndCut(page, calls);
   await expect(page.getByText('after the bad event')).toHaveCount(0);
 });
 
 test('stop ends the request at the server and keeps the partial answer with a retry', async ({ page }) => {
-  await setUp(page, { steps: [startEvent(), deltaEvent('Sourdough '), deltaEvent('starts with a '), { hang: true }] });
+  const calls = await setUp(page, { steps: [startEvent(), deltaEvent('Sourdough '), deltaEvent('starts with a '), { hang: true }] });
   await expect(page.getByTestId('answer')).toHaveText([PARTIAL]);
   await page.getByRole('button', { name: 'Stop generating' }).click();
-  await expectAcceptedAndCut(page);
+  await expectAcceptedAndCut(page, calls);
   await expect.poll(() => faults.posts[0]?.clientWentAway).toBe(true);
 });
 
