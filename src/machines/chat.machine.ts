@@ -54,6 +54,11 @@ type Outgoing = {
   accepted: boolean;
   /** For a retry: the answer being replaced, put back if the server refuses the retry. */
   previous: Pick<ChatMessage, 'content' | 'status' | 'error'> | null;
+  /**
+   * The connection broke before the page heard whether the server took the question: how it
+   * broke, said if the conversation shows the question was never stored.
+   */
+  lost: ChatFailure | null;
 };
 
 export type ChatContext = {
@@ -173,6 +178,7 @@ const newOutgoing = (patch: Partial<Outgoing>): Outgoing => ({
   thread: null,
   accepted: false,
   previous: null,
+  lost: null,
   ...patch,
 });
 
@@ -194,6 +200,33 @@ const regenerable = (messages: ChatMessage[], key: string) => {
   const index = messages.findIndex((item) => item.key === key);
   const answer = messages[index];
   return answer?.role === 'assistant' && answer.serverId !== null && answer.status !== 'streaming' && Boolean(messages[index - 1]?.serverId);
+};
+
+/** How an exchange the server took, found in the stored conversation, stands now. */
+type FoundEnding = 'writing' | 'complete' | 'incomplete' | 'failed' | 'unanswered';
+
+/**
+ * The question the page sent but never heard the server take (the connection broke before the
+ * start event), looked for in the conversation as the server stores it: right after the messages
+ * the page showed, with the same text and attachments. How its exchange stands, or null when the
+ * server never stored it (then, and only then, the question goes back into the box). The question
+ * and its answer are the last two messages the page shows.
+ */
+export const foundExchange = (
+  shown: readonly ChatMessage[],
+  sent: { text: string; files: readonly FileRef[] },
+  stored: readonly Message[],
+): FoundEnding | null => {
+  // What the page showed before the question (the question and its answer are the last two).
+  const before = shown.slice(0, -2);
+  if (!before.every((message, index) => message.serverId !== null && message.serverId === stored[index]?.messageId)) return null;
+  const question = stored[before.length];
+  if (question?.role !== 'user' || question.content !== sent.text.trim()) return null;
+  const ids = (files: readonly FileRef[]) => files.map((file) => file.fileId).join('\n');
+  if (ids(question.files) !== ids(sent.files)) return null;
+  const last = stored.at(-1)!;
+  if (last.role === 'user') return 'unanswered';
+  return last.status === 'streaming' ? 'writing' : last.status;
 };
 
 const blankConversation = (
@@ -463,6 +496,21 @@ export const chatMachine = setup({
     countReattachAttempt: assign(({ context }) => ({ reattachAttempts: context.reattachAttempts + 1 })),
     /** Text came again: a later loss starts waiting from the shortest wait again. */
     forgetReattachAttempts: assign({ reattachAttempts: 0 }),
+    /** How the connection broke before the server said it took the question, kept while the page looks. */
+    keepLoss: assign(({ context }, params: { failure: ChatFailure }) => ({
+      outgoing: context.outgoing ? { ...context.outgoing, lost: params.failure } : null,
+    })),
+    /**
+     * The server took the question after all: the conversation as stored, its last answer the
+     * one to show (a question stored without an answer shows its answer as cut short, to retry).
+     */
+    takeFound: assign(({ context }, params: { stored: Message[] }) => {
+      const messages = params.stored.map(fromServer);
+      if (messages.at(-1)?.role === 'assistant') return { messages, replyKey: messages.at(-1)!.key, outgoing: null, failure: null };
+      const lost = context.outgoing?.lost ?? null;
+      const reply: ChatMessage = { ...localMessage(`local-${context.seq}`, 'assistant', '', [], []), status: 'incomplete', error: lost?.message || null };
+      return { seq: context.seq + 1, messages: [...messages, reply], replyKey: reply.key, outgoing: null, failure: lost };
+    }),
     wantStop: assign({ stopWanted: true }),
     forgetStopWish: assign({ stopWanted: false }),
     /** After Stop, the answer shows exactly what the server stored. */
@@ -553,6 +601,11 @@ export const chatMachine = setup({
     /** The conversation opened on an answer still being written. */
     loadedAnswerBeingWritten: (_, params: { loaded: LoadedConversation }) => answerBeingWritten(params.loaded.messages) !== null,
     stopWanted: ({ context }) => context.stopWanted,
+    /** The question the page never heard taken is in the stored conversation, its exchange standing so. */
+    foundEnding: ({ context }, params: { stored: Message[]; endings: FoundEnding[]; stopWanted?: true }) => {
+      const found = context.outgoing ? foundExchange(context.messages, context.outgoing, params.stored) : null;
+      return found !== null && params.endings.includes(found) && (!params.stopWanted || context.stopWanted);
+    },
     /** The path the server now shows ends in an answer still being written. */
     pathBeingWritten: (_, params: { messages: Message[] }) => answerBeingWritten(params.messages) !== null,
     /** The connection broke (or never opened) while the answer may still be being written. */
@@ -760,6 +813,12 @@ export const chatMachine = setup({
               { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
             ],
           },
+          // The server may have taken the question and only its word of it was lost: look before giving it back.
+          {
+            guard: 'isConnectionLost',
+            target: 'confirming',
+            actions: { type: 'keepLoss', params: ({ event }) => ({ failure: failureOf(event) }) },
+          },
           {
             target: 'idle',
             actions: [
@@ -774,6 +833,72 @@ export const chatMachine = setup({
         // Before the server took the question there is no answer to stop yet: it is stopped once there is.
         stop: [{ guard: 'wasAccepted', target: 'stopping' }, { actions: 'wantStop' }],
       },
+    },
+    /**
+     * The connection broke before the server said whether it took the question (a reset, a proxy
+     * cutting the start event): the server may have stored it and be answering. The page looks in
+     * the stored conversation: a question found there is never given back to be asked twice; its
+     * answer is shown as it stands, and read live if it is still being written. Only a question
+     * not there (or a conversation that cannot be read) goes back into the box.
+     */
+    confirming: {
+      invoke: {
+        id: 'findQuestion',
+        src: 'loadConversation',
+        input: ({ context }) => ({ conversationId: context.conversationId ?? '' }),
+        onDone: [
+          {
+            guard: { type: 'foundEnding', params: ({ event }) => ({ stored: event.output.messages, endings: ['writing'], stopWanted: true }) },
+            target: 'stopping',
+            actions: { type: 'takeFound', params: ({ event }) => ({ stored: event.output.messages }) },
+          },
+          {
+            guard: { type: 'foundEnding', params: ({ event }) => ({ stored: event.output.messages, endings: ['writing'] }) },
+            target: 'resuming',
+            actions: { type: 'takeFound', params: ({ event }) => ({ stored: event.output.messages }) },
+          },
+          {
+            guard: { type: 'foundEnding', params: ({ event }) => ({ stored: event.output.messages, endings: ['complete'] }) },
+            target: 'done',
+            actions: [
+              { type: 'takeFound', params: ({ event }) => ({ stored: event.output.messages }) },
+              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
+            ],
+          },
+          {
+            guard: { type: 'foundEnding', params: ({ event }) => ({ stored: event.output.messages, endings: ['failed'] }) },
+            target: 'failed',
+            actions: [
+              { type: 'takeFound', params: ({ event }) => ({ stored: event.output.messages }) },
+              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
+            ],
+          },
+          {
+            guard: { type: 'foundEnding', params: ({ event }) => ({ stored: event.output.messages, endings: ['incomplete', 'unanswered'] }) },
+            target: 'incomplete',
+            actions: [
+              { type: 'takeFound', params: ({ event }) => ({ stored: event.output.messages }) },
+              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
+            ],
+          },
+          {
+            target: 'idle',
+            actions: [
+              { type: 'restoreOutgoing', params: ({ context }) => ({ failure: context.outgoing!.lost! }) },
+              { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) },
+            ],
+          },
+        ],
+        onError: {
+          target: 'idle',
+          actions: [
+            { type: 'restoreOutgoing', params: ({ context }) => ({ failure: context.outgoing!.lost! }) },
+            { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) },
+          ],
+        },
+      },
+      // Stopped as soon as the page finds the answer being written.
+      on: { stop: { actions: 'wantStop' } },
     },
     /** Attached to an answer being written: read from the text shown, then live. */
     resuming: {
@@ -968,4 +1093,4 @@ export const selectAnswerText =
 
 /** An answer is on its way (asked, being read, reconnecting or being stopped): the composer offers Stop. */
 export const isAnswering = (state: SnapshotFrom<typeof chatMachine>): boolean =>
-  (['sending', 'creatingConversation', 'streaming', 'resuming', 'detached', 'stopping'] as const).some((answering) => state.matches(answering));
+  (['sending', 'creatingConversation', 'streaming', 'confirming', 'resuming', 'detached', 'stopping'] as const).some((answering) => state.matches(answering));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/start';
+import { endpoints } from '../../src/contract/endpoints';
 import { expect, test, useEnglish } from './fixtures';
 import { heldAnswers } from './held-answers';
 
@@ -256,6 +257,37 @@ test('a lost network mid-answer says so, and the answer goes on from where it wa
   } finally {
     await line.close();
   }
+});
+
+test('a question whose acceptance is lost on the way back is found in the conversation and its answer followed live; it is never asked twice', async ({ page }) => {
+  let posts = 0;
+  // The chat POST reaches the server, which stores the question and starts its answer; the page's
+  // connection is then reset before it hears a byte of it (a proxy or a mobile network cutting in).
+  await page.route(`**${endpoints.chat.path}`, async (route) => {
+    posts += 1;
+    const request = route.request();
+    const headers = Object.fromEntries(Object.entries(await request.allHeaders()).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)));
+    const response = await fetch(request.url(), { method: 'POST', headers, body: request.postData() ?? '' });
+    const events = response.body!.getReader();
+    // the start event: the question is stored and its answer is being written
+    expect(new TextDecoder().decode((await events.read()).value)).toContain('"type":"start"');
+    await events.cancel();
+    await route.abort('connectionreset');
+  });
+  await page.goto(`${server.url}/chat`);
+  await box(page).fill('Lost on the way back');
+  await box(page).press('Enter');
+
+  // the page looked: the question is the stored one, not given back to be asked again
+  await expect(page.locator('li[data-role="user"]')).toHaveAttribute('data-status', 'complete');
+  await expect(page.getByTestId('question')).toHaveText(['Lost on the way back']);
+  await expect(box(page)).toHaveValue('');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expectLive(page);
+  await expectWhole(page);
+  expect((await answerText(page)).split(FIRST_WORDS)).toHaveLength(2);
+  expect(posts).toBe(1);
+  await expectStoredAsShown(page);
 });
 
 test('a new answer outlives a reload as its own version, and no other version is asked while it is written', async ({ page }) => {

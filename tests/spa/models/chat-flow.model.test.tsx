@@ -9,7 +9,7 @@ import { chatRequestSchema, chatResumeRequestSchema, chatStopRequestSchema, type
 import type { Conversation } from '../../../src/contract/conversations';
 import { endpoints } from '../../../src/contract/endpoints';
 import type { Message } from '../../../src/contract/messages';
-import { chatMachine, REATTACH_FIRST_MS } from '../../../src/machines/chat.machine';
+import { chatMachine, REATTACH_FIRST_MS, type ChatMessage } from '../../../src/machines/chat.machine';
 import ChatScreen from '../../../src/screens/chat/chat-screen';
 import { getVisitorId } from '../../../src/services/visitor';
 import { seedConversation, visitorOwner } from '../../msw/db';
@@ -93,8 +93,43 @@ const E = {
   /** The wait before reading a lost answer again by itself has passed (the server may be back). */
   waited: { type: 'xstate.after.reattachDelay.chat.detached' },
   stopStored: { type: 'xstate.done.actor.stopAnswer', output: {} },
+  findFailed: { type: 'xstate.error.actor.findQuestion', error: new Error('down') },
   stopFailed: { type: 'xstate.error.actor.stopAnswer', error: new Error('down') },
 } satisfies Record<string, AnyEvent>;
+
+/** A message the page shows, as the server stores it. */
+const asStored = (message: ChatMessage, conversationId: string): Message => ({
+  messageId: message.serverId!,
+  conversationId,
+  role: message.role,
+  content: message.content,
+  status: message.status === 'sending' || message.status === 'streaming' ? 'complete' : message.status,
+  files: message.files,
+  createdAt: message.sentAt ?? '2025-01-01T00:00:00.000Z',
+});
+
+/**
+ * The conversation as the server stores it when the page looks for a question it never heard
+ * taken: what the page showed before the question, then (`found`) the question with its answer,
+ * being written or finished, or (`nothing`) no question at all.
+ */
+const storedAfterLoss = (shown: ChatMessage[], conversationId: string, found: 'streaming' | 'complete' | 'nothing'): Message[] => {
+  const before = shown.slice(0, -2).map((message) => asStored(message, conversationId));
+  if (found === 'nothing') return before;
+  const question = shown.at(-2)!;
+  return [
+    ...before,
+    { messageId: 'u-found', conversationId, role: 'user', content: question.content.trim(), status: 'complete', files: question.files, createdAt: '2025-01-01T00:00:05.000Z' },
+    { messageId: 'r-found', conversationId, role: 'assistant', content: PARTIAL, status: found, files: [], createdAt: '2025-01-01T00:00:06.000Z' },
+  ];
+};
+
+/** The page looks for a question it never heard taken, and the server shows the conversation so. */
+const lookedFor = (state: Snapshot, found: 'streaming' | 'complete' | 'nothing'): AnyEvent => ({
+  type: 'xstate.done.actor.findQuestion',
+  output: { conversation: conversationOf('created'), messages: storedAfterLoss(state.context.messages, 'created', found) },
+  found,
+});
 
 /** Events about a message on the page: they name it by the key the machine gave it. */
 const lastAnswerKey = (state: Snapshot) => state.context.messages.findLast((message) => message.role === 'assistant')?.key ?? '';
@@ -115,6 +150,7 @@ const flagsOf = (state: Snapshot): string[] => {
     if (last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed')) flags.push('unfinished');
   }
   if (state.matches('done') && (context.messages.at(-1)?.siblingIds.length ?? 0) > 1) flags.push('versions');
+  if (state.matches('confirming') && context.stopWanted) flags.push('stop-wanted');
   if (state.matches('streaming')) {
     const outgoing = context.outgoing;
     if (outgoing?.regenerateMessageId) flags.push('new-answer');
@@ -154,6 +190,10 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
       return [E.ended, E.stoppedElsewhere, E.agentError, E.broke, E.refused, E.stop];
     case 'detached':
       return [E.online, E.waited, E.retry, E.stop];
+    case 'confirming':
+      return has('stop-wanted')
+        ? [lookedFor(state, 'streaming'), lookedFor(state, 'nothing')]
+        : [lookedFor(state, 'streaming'), lookedFor(state, 'complete'), lookedFor(state, 'nothing'), E.findFailed, E.stop];
     case 'stopping':
       return [E.stopStored, E.stopFailed];
     case 'done':
@@ -177,6 +217,7 @@ const describePath = (path: (typeof paths)[number]) =>
     .map((event: AnyEvent) => {
       const said = describeEvents([event], (done) => (done.output as { messages?: Message[] } | undefined)?.messages?.at(-1)?.status ?? 'ok');
       if (event.type === 'stream.failed') return `${said} ${String(event.kind)}`;
+      if (event.type === 'xstate.done.actor.findQuestion') return `looked for the question → ${event.found === 'nothing' ? 'not there' : `found, ${String(event.found)}`}`;
       if (event.type === 'xstate.done.actor.loadConversation') return `${said} ${(event.output as { messages: Message[] }).messages[1]!.status}`;
       if (event.type === 'route.changed') return `${said} ${event.conversationId === null ? 'new chat' : event.conversationId === 'created' ? 'new address' : 'stored chat'}`;
       return said;
@@ -262,7 +303,13 @@ const EXPECTED_AFTER: Record<string, string> = {
   'the stream turned unreadable after the answer began': 'incomplete',
   'the agent failed after the answer began': 'failed',
   'server refused the question': 'idle',
-  'server could not be reached': 'idle',
+  'the connection broke before the server said it took the question': 'confirming',
+  'clicked stop while the page looked for the question': 'unchanged',
+  'the question was in the conversation, its answer being written': 'resuming',
+  'the question was in the conversation, its answer being written, after stop was clicked': 'stopping',
+  'the question was in the conversation, answered': 'done',
+  'the question was not in the conversation': 'idle',
+  'the conversation could not be read to look for the question': 'idle',
   'the agent failed before taking the question': 'idle',
   'server refused the retry of a failed answer': 'failed',
   'server refused the retry of an incomplete answer': 'incomplete',
@@ -404,7 +451,10 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     await world.view.user.click(screen.getByRole('button', { name: 'Send' }));
   },
   stop: async (world) => {
-    if (world.expected === 'streaming' && !world.accepted) {
+    if (world.expected === 'confirming') {
+      world.stopWanted = true;
+      happened(world, 'clicked stop while the page looked for the question');
+    } else if (world.expected === 'streaming' && !world.accepted) {
       world.stopWanted = true;
       happened(world, 'clicked stop before the server took the question');
     } else {
@@ -547,6 +597,39 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     }
     await answerHeld(world, 'messages', ok([question, answer]));
   },
+  'xstate.done.actor.findQuestion': async (world, event) => {
+    const found = event.found as 'streaming' | 'complete' | 'nothing';
+    const conversationId = (await currentPost(world)).request.conversationId;
+    // the server stores what the page showed before the question (its ids are the page's, so read from it)
+    const stored = storedAfterLoss(world.view.runtime.chat.getSnapshot().context.messages, conversationId, found);
+    if (found === 'nothing') {
+      backInTheBox(world, 'Could not reach the server. Your message was not sent; try again.');
+      happened(world, 'the question was not in the conversation');
+      await answerHeld(world, 'messages', ok(stored));
+      return;
+    }
+    // taken after all: the question shown is the stored one, never given back, never asked again
+    const [question, answer] = stored.slice(-2) as [Message, Message];
+    world.question = { text: question.content, id: question.messageId };
+    world.answer = { text: answer.content, status: found };
+    world.answerIds = [answer.messageId];
+    world.shownVersion = 1;
+    world.replyId = answer.messageId;
+    world.accepted = true;
+    if (found === 'complete') happened(world, 'the question was in the conversation, answered');
+    else if (world.stopWanted) happened(world, 'the question was in the conversation, its answer being written, after stop was clicked');
+    else {
+      world.resumed += 1;
+      happened(world, 'the question was in the conversation, its answer being written');
+    }
+    world.stopWanted = false;
+    await answerHeld(world, 'messages', ok([question, answer]));
+  },
+  'xstate.error.actor.findQuestion': async (world) => {
+    backInTheBox(world, 'Could not reach the server. Your message was not sent; try again.');
+    happened(world, 'the conversation could not be read to look for the question');
+    await answerHeld(world, 'messages', HttpResponse.json(failBody('down'), { status: 500 }));
+  },
   'xstate.error.actor.loadConversation': async (world) => {
     world.alert = 'The conversation could not be loaded';
     happened(world, 'server could not send the conversation');
@@ -649,8 +732,8 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
       return;
     }
     if (kind === 'network') {
-      backInTheBox(world, 'Could not reach the server. Your message was not sent; try again.');
-      happened(world, 'server could not be reached');
+      // the page cannot tell whether the server took it: it looks in the conversation before saying
+      happened(world, 'the connection broke before the server said it took the question');
       post.respond(HttpResponse.error());
     } else if (kind === 'agent-error') {
       backInTheBox(world, AGENT_ERROR);
@@ -685,7 +768,7 @@ const checkPage = async (world: World, state: Snapshot) => {
   }
   if (world.alert) expect(await screen.findByRole('alert')).toHaveTextContent(world.alert);
   else expect(screen.queryByRole('alert')).toBeNull();
-  const busy = ['streaming', 'creatingConversation', 'resuming', 'detached', 'stopping'].includes(world.expected);
+  const busy = ['streaming', 'creatingConversation', 'confirming', 'resuming', 'detached', 'stopping'].includes(world.expected);
   // reading an answer again never sends a question, and each reading is one call
   await waitFor(() => expect(world.resumes).toHaveLength(world.resumed));
   expect(screen.queryByRole('button', { name: 'Stop generating' }) !== null, 'the stop button').toBe(busy);
@@ -768,6 +851,11 @@ const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
       expect(screen.getByText('Connection lost. The answer is still being written; it continues here as soon as the connection is back.')).toBeInTheDocument();
       await checkKeptAnswer(world(), 'The answer is incomplete');
     },
+    confirming: async (state) => {
+      await checkPage(world(), state);
+      // the question is not given back before the page has looked for it in the conversation
+      await waitFor(() => expect(world().held.map((held) => held.call)).toContain('messages'));
+    },
     stopping: async (state) => {
       await checkPage(world(), state);
       checkNoNewVersion(world());
@@ -797,7 +885,7 @@ describe('chat, paths generated from the production machine', () => {
     const declared = Object.keys(chatMachine.root.states).filter((state) => state !== 'choosing' && state !== 'sending');
     expect([...reached].sort()).toEqual(declared.sort());
     // one path per transition, each ending on the transition it checks
-    expect(transitionCount).toBe(126);
+    expect(transitionCount).toBe(133);
     expect(paths).toHaveLength(transitionCount);
     for (const state of declared) expect(testParams.states, `no assertion for ${state}`).toHaveProperty(state);
   });
