@@ -18,14 +18,25 @@ const stored = [message('q', 'user', 'Which flour?'), message('a2', 'assistant',
 
 type Streamed = RecordedStream<ChatRequest>;
 
-const setup = (options: { select?: (input: { conversationId: string; messageId: string }) => Promise<Message[]> } = {}) => {
+const setup = (
+  options: {
+    select?: (input: { conversationId: string; messageId: string }) => Promise<Message[]>;
+    /** The conversation as the server stores it when read again (after a lost start): by default as first loaded. */
+    later?: Message[] | Error;
+  } = {},
+) => {
   const streams: Streamed[] = [];
+  const loads = vi.fn(async (): Promise<Message[]> => {
+    if (loads.mock.calls.length === 1 || options.later === undefined) return stored;
+    if (options.later instanceof Error) throw options.later;
+    return options.later;
+  });
   const select = vi.fn(options.select ?? (async () => [message('q', 'user', 'Which flour?'), message('a1', 'assistant', 'Spelt.', ['a1', 'a2'])]));
   const persisted: DraftBook[] = [];
   const actor = createActor(
     chatMachine.provide({
       actors: {
-        loadConversation: fromPromise(async () => ({ conversation, messages: stored })),
+        loadConversation: fromPromise(async () => ({ conversation, messages: await loads() })),
         chatStream: recordedStream(streams),
         selectVersion: fromPromise(({ input }) => select(input)),
       },
@@ -35,7 +46,7 @@ const setup = (options: { select?: (input: { conversationId: string; messageId: 
   ).start();
   const keyOf = (serverId: string) => actor.getSnapshot().context.messages.find((m) => m.serverId === serverId)!.key;
   const shown = () => actor.getSnapshot().context.messages.map((m) => `${m.content}|${m.status}|${m.siblingIds.join(',')}`);
-  return { actor, streams, select, persisted, keyOf, shown };
+  return { actor, streams, select, persisted, keyOf, shown, loads };
 };
 
 const accept = (streamed: Streamed, userMessageId: string, replyMessageId: string) =>
@@ -271,3 +282,84 @@ describe('chat drafts', () => {
   });
 });
 
+
+describe('chat versions: a new version whose start was lost on the way back', () => {
+  const lost = (streamed: Streamed) => streamed.report({ type: 'stream.failed', kind: 'incomplete', message: '' } as ChatStreamReport);
+  const edit = async (h: ReturnType<typeof setup>, text: string) => {
+    await waitFor(h.actor, (s) => s.matches('idle'));
+    h.actor.send({ type: 'edit.start', key: h.keyOf('q') });
+    h.actor.send({ type: 'edit.change', text });
+    h.actor.send({ type: 'edit.send' });
+  };
+
+  it('finds the edited question stored as a new version and reads its answer live; the edit is not given back to go twice', async () => {
+    const h = setup({ later: [message('q2', 'user', 'Which flour for rye bread?', ['q', 'q2']), { ...message('r', 'assistant', 'Rye fl'), status: 'streaming' }] });
+    await edit(h, ' Which flour for rye bread? ');
+    lost(h.streams[0]!);
+
+    await waitFor(h.actor, (s) => s.matches('resuming'));
+    expect(h.shown()).toEqual(['Which flour for rye bread?|complete|q,q2', 'Rye fl|streaming|r']);
+    expect(h.actor.getSnapshot().context.editing).toBeNull();
+    expect(h.actor.getSnapshot().context.failure).toBeNull();
+    expect(h.streams).toHaveLength(1);
+  });
+
+  it.each([
+    ['the thread is as it was', stored],
+    ['a version of the question the page knew', [message('q', 'user', 'Which flour?', ['q']), message('a2', 'assistant', 'Rye.', ['a1', 'a2'])]],
+    ['a new version with other words', [message('q9', 'user', 'Something else', ['q', 'q9']), message('r9', 'assistant', 'Else.')]],
+  ])('gives the edit back, open with its text and the thread as it was, when it is not there: %s', async (_case, later) => {
+    const h = setup({ later });
+    await waitFor(h.actor, (s) => s.matches('idle'));
+    const before = [h.keyOf('q'), h.keyOf('a2')];
+    await edit(h, 'Which flour for rye bread?');
+    lost(h.streams[0]!);
+
+    await waitFor(h.actor, (s) => s.matches('idle') && s.context.failure !== null);
+    expect(h.loads).toHaveBeenCalledTimes(2);
+    expect(h.shown()).toEqual(['Which flour?|complete|q', 'Rye.|complete|a1,a2']);
+    expect(h.actor.getSnapshot().context.messages.map((m) => m.key)).toEqual(before);
+    expect(h.actor.getSnapshot().context.editing).toEqual({ key: h.keyOf('q'), text: 'Which flour for rye bread?' });
+    expect(h.actor.getSnapshot().context.failure).toEqual({ kind: 'incomplete', message: '' });
+  });
+
+  it('finds a new answer stored as a new version and shows it finished, as the newest version', async () => {
+    const h = setup({ later: [message('q', 'user', 'Which flour?'), message('a3', 'assistant', 'Wheat.', ['a1', 'a2', 'a3'])] });
+    await waitFor(h.actor, (s) => s.matches('idle'));
+    h.actor.send({ type: 'regenerate', key: h.keyOf('a2') });
+    lost(h.streams[0]!);
+
+    await waitFor(h.actor, (s) => s.matches('done'));
+    expect(h.shown()).toEqual(['Which flour?|complete|q', 'Wheat.|complete|a1,a2,a3']);
+    expect(h.streams).toHaveLength(1);
+  });
+
+  it.each([
+    ['the answer shown is still the one stored', stored],
+    ['the conversation cannot be read', new Error('down')],
+  ])('puts the answer back when the new one is not there: %s', async (_case, later) => {
+    const h = setup({ later });
+    await waitFor(h.actor, (s) => s.matches('idle'));
+    h.actor.send({ type: 'regenerate', key: h.keyOf('a2') });
+    lost(h.streams[0]!);
+
+    await waitFor(h.actor, (s) => s.matches('idle') && s.context.failure !== null);
+    expect(h.shown()).toEqual(['Which flour?|complete|q', 'Rye.|complete|a1,a2']);
+    expect(h.actor.getSnapshot().context.failure).toEqual({ kind: 'incomplete', message: '', newAnswer: true });
+  });
+
+  it('does not look for a retry: it asks nothing new, and the answer it replaces comes back at once', async () => {
+    const h = setup();
+    await waitFor(h.actor, (s) => s.matches('idle'));
+    h.actor.send({ type: 'draft.change', text: 'More?' });
+    h.actor.send({ type: 'send' });
+    accept(h.streams[0]!, 'q3', 'r3');
+    h.streams[0]!.report({ type: 'stream.failed', kind: 'malformed', message: '' } as ChatStreamReport);
+    await waitFor(h.actor, (s) => s.matches('incomplete'));
+    h.actor.send({ type: 'retry' });
+    lost(h.streams[1]!);
+
+    expect(h.actor.getSnapshot().value).toBe('incomplete');
+    expect(h.loads).toHaveBeenCalledTimes(1);
+  });
+});

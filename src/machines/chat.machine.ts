@@ -206,24 +206,24 @@ const regenerable = (messages: ChatMessage[], key: string) => {
 type FoundEnding = 'writing' | 'complete' | 'incomplete' | 'failed' | 'unanswered';
 
 /**
- * The question the page sent but never heard the server take (the connection broke before the
- * start event), looked for in the conversation as the server stores it: right after the messages
- * the page showed, with the same text and attachments. How its exchange stands, or null when the
- * server never stored it (then, and only then, the question goes back into the box). The question
- * and its answer are the last two messages the page shows.
+ * What the page sent but never heard the server take (the connection broke before the start
+ * event), looked for in the conversation as the server stores it: right after the messages the
+ * page showed before it, a message the page did not know. A question (new, or a new version of
+ * one) is the last two messages shown, itself and its answer, and must match in text and
+ * attachments; a new answer is the last message shown, and must be a version the page did not
+ * know. How the exchange stands, or null when the server never stored it (then, and only then,
+ * the page gives back what it sent).
  */
-export const foundExchange = (
-  shown: readonly ChatMessage[],
-  sent: { text: string; files: readonly FileRef[] },
-  stored: readonly Message[],
-): FoundEnding | null => {
-  // What the page showed before the question (the question and its answer are the last two).
-  const before = shown.slice(0, -2);
+export const foundExchange = (shown: readonly ChatMessage[], stored: readonly Message[]): FoundEnding | null => {
+  // Not yet named by the server: a question and its answer, or a new answer alone.
+  const sent = shown.at(-2)?.serverId === null ? 2 : 1;
+  const before = shown.slice(0, -sent);
   if (!before.every((message, index) => message.serverId !== null && message.serverId === stored[index]?.messageId)) return null;
-  const question = stored[before.length];
-  if (question?.role !== 'user' || question.content !== sent.text.trim()) return null;
+  const local = shown.at(-sent)!;
+  const taken = stored[before.length];
+  if (taken?.role !== local.role || local.siblingIds.includes(taken.messageId)) return null;
   const ids = (files: readonly FileRef[]) => files.map((file) => file.fileId).join('\n');
-  if (ids(question.files) !== ids(sent.files)) return null;
+  if (taken.role === 'user' && (taken.content !== local.content.trim() || ids(taken.files) !== ids(local.files))) return null;
   const last = stored.at(-1)!;
   if (last.role === 'user') return 'unanswered';
   return last.status === 'streaming' ? 'writing' : last.status;
@@ -603,11 +603,21 @@ export const chatMachine = setup({
     stopWanted: ({ context }) => context.stopWanted,
     /** The question the page never heard taken is in the stored conversation, its exchange standing so. */
     foundEnding: ({ context }, params: { stored: Message[]; endings: FoundEnding[]; stopWanted?: true }) => {
-      const found = context.outgoing ? foundExchange(context.messages, context.outgoing, params.stored) : null;
+      const found = context.outgoing ? foundExchange(context.messages, params.stored) : null;
       return found !== null && params.endings.includes(found) && (!params.stopWanted || context.stopWanted);
     },
     /** The path the server now shows ends in an answer still being written. */
     pathBeingWritten: (_, params: { messages: Message[] }) => answerBeingWritten(params.messages) !== null,
+    /**
+     * The connection broke before the server said it took what was sent (a question, an edit, a
+     * new answer): it may have. A retry is not looked for: it asks nothing new.
+     */
+    mayHaveBeenTaken: ({ context, event }) =>
+      event.type === 'stream.failed' &&
+      (event.kind === 'incomplete' || event.kind === 'network') &&
+      context.outgoing !== null &&
+      !context.outgoing.accepted &&
+      context.outgoing.retryMessageId === null,
     /** The connection broke (or never opened) while the answer may still be being written. */
     isConnectionLost: ({ event }) => event.type === 'stream.failed' && (event.kind === 'incomplete' || event.kind === 'network'),
     isRefusedRetry: ({ context }) => context.outgoing?.retryMessageId != null && !context.outgoing.accepted,
@@ -780,6 +790,12 @@ export const chatMachine = setup({
           actions: ['completeReply', { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) }],
         },
         'stream.failed': [
+          // The server may have taken it and only its word of it was lost: look before giving it back.
+          {
+            guard: 'mayHaveBeenTaken',
+            target: 'confirming',
+            actions: { type: 'keepLoss', params: ({ event }) => ({ failure: failureOf(event) }) },
+          },
           {
             guard: 'isRefusedVersion',
             target: 'idle',
@@ -813,12 +829,6 @@ export const chatMachine = setup({
               { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
             ],
           },
-          // The server may have taken the question and only its word of it was lost: look before giving it back.
-          {
-            guard: 'isConnectionLost',
-            target: 'confirming',
-            actions: { type: 'keepLoss', params: ({ event }) => ({ failure: failureOf(event) }) },
-          },
           {
             target: 'idle',
             actions: [
@@ -835,11 +845,12 @@ export const chatMachine = setup({
       },
     },
     /**
-     * The connection broke before the server said whether it took the question (a reset, a proxy
+     * The connection broke before the server said whether it took what was sent (a reset, a proxy
      * cutting the start event): the server may have stored it and be answering. The page looks in
-     * the stored conversation: a question found there is never given back to be asked twice; its
-     * answer is shown as it stands, and read live if it is still being written. Only a question
-     * not there (or a conversation that cannot be read) goes back into the box.
+     * the stored conversation: a question (or an edit, or a new answer) found there is never given
+     * back to be sent twice; its answer is shown as it stands, and read live if it is still being
+     * written. Only what is not there (or a conversation that cannot be read) is given back: the
+     * question into the box, an edit into its editor, the answer a new one was asked for to its place.
      */
     confirming: {
       invoke: {
@@ -881,6 +892,7 @@ export const chatMachine = setup({
               { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
             ],
           },
+          { guard: 'isRefusedVersion', target: 'idle', actions: { type: 'restoreThread', params: ({ context }) => ({ failure: context.outgoing!.lost! }) } },
           {
             target: 'idle',
             actions: [
@@ -889,13 +901,16 @@ export const chatMachine = setup({
             ],
           },
         ],
-        onError: {
-          target: 'idle',
-          actions: [
-            { type: 'restoreOutgoing', params: ({ context }) => ({ failure: context.outgoing!.lost! }) },
-            { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) },
-          ],
-        },
+        onError: [
+          { guard: 'isRefusedVersion', target: 'idle', actions: { type: 'restoreThread', params: ({ context }) => ({ failure: context.outgoing!.lost! }) } },
+          {
+            target: 'idle',
+            actions: [
+              { type: 'restoreOutgoing', params: ({ context }) => ({ failure: context.outgoing!.lost! }) },
+              { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) },
+            ],
+          },
+        ],
       },
       // Stopped as soon as the page finds the answer being written.
       on: { stop: { actions: 'wantStop' } },

@@ -259,21 +259,34 @@ test('a lost network mid-answer says so, and the answer goes on from where it wa
   }
 });
 
-test('a question whose acceptance is lost on the way back is found in the conversation and its answer followed live; it is never asked twice', async ({ page }) => {
+/**
+ * From now on the page's chat POSTs reach the server, which stores what was sent and starts its
+ * answer; the page's connection is then reset before it hears a byte of it (a proxy or a mobile
+ * network cutting in). Returns how many POSTs went.
+ */
+async function loseEveryStart(page: Page): Promise<() => number> {
   let posts = 0;
-  // The chat POST reaches the server, which stores the question and starts its answer; the page's
-  // connection is then reset before it hears a byte of it (a proxy or a mobile network cutting in).
   await page.route(`**${endpoints.chat.path}`, async (route) => {
     posts += 1;
     const request = route.request();
     const headers = Object.fromEntries(Object.entries(await request.allHeaders()).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)));
     const response = await fetch(request.url(), { method: 'POST', headers, body: request.postData() ?? '' });
     const events = response.body!.getReader();
-    // the start event: the question is stored and its answer is being written
-    expect(new TextDecoder().decode((await events.read()).value)).toContain('"type":"start"');
+    // up to the start event: what was sent is stored, and its answer is being written
+    let read = '';
+    while (!read.includes('"type":"start"')) {
+      const { value, done } = await events.read();
+      if (done) throw new Error(`the server closed the answer before its start: ${read}`);
+      read += new TextDecoder().decode(value);
+    }
     await events.cancel();
     await route.abort('connectionreset');
   });
+  return () => posts;
+}
+
+test('a question whose acceptance is lost on the way back is found in the conversation and its answer followed live; it is never asked twice', async ({ page }) => {
+  const posts = await loseEveryStart(page);
   await page.goto(`${server.url}/chat`);
   await box(page).fill('Lost on the way back');
   await box(page).press('Enter');
@@ -286,8 +299,25 @@ test('a question whose acceptance is lost on the way back is found in the conver
   await expectLive(page);
   await expectWhole(page);
   expect((await answerText(page)).split(FIRST_WORDS)).toHaveLength(2);
-  expect(posts).toBe(1);
+  expect(posts()).toBe(1);
   await expectStoredAsShown(page);
+});
+
+test('a new answer whose acceptance is lost on the way back is found as the newest version and followed live; no third version is asked', async ({ page }) => {
+  await askAndWaitForWords(page, 'Answer me again, quietly');
+  await expectWhole(page);
+  answers.hold();
+  const posts = await loseEveryStart(page);
+  await reply(page).getByRole('button', { name: 'New answer' }).click();
+
+  // the page looked: the new answer is being written, not the old one put back with an alert
+  await expectLive(page);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expectWhole(page);
+  expect(posts()).toBe(1);
+  await expect(reply(page).getByRole('group', { name: 'Versions' })).toHaveText(/2 \/ 2/);
+  await expectStoredAsShown(page);
+  await expect(reply(page).getByRole('group', { name: 'Versions' })).toHaveText(/2 \/ 2/);
 });
 
 test('a new answer outlives a reload as its own version, and no other version is asked while it is written', async ({ page }) => {

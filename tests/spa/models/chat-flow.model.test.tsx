@@ -108,19 +108,27 @@ const asStored = (message: ChatMessage, conversationId: string): Message => ({
   createdAt: message.sentAt ?? '2025-01-01T00:00:00.000Z',
 });
 
+/** The new answer the server stored when the page never heard it taken (its id as the server names it). */
+const FOUND_ANSWER = 'r-found';
+
 /**
- * The conversation as the server stores it when the page looks for a question it never heard
- * taken: what the page showed before the question, then (`found`) the question with its answer,
- * being written or finished, or (`nothing`) no question at all.
+ * The conversation as the server stores it when the page looks for what it sent and never heard
+ * taken: what the page showed before it, then (`found`) the question with its answer, or the new
+ * version of the answer, being written or finished, or (`nothing`) the conversation as the page
+ * had it (for a new answer, with the answer it was asked for).
  */
-const storedAfterLoss = (shown: ChatMessage[], conversationId: string, found: 'streaming' | 'complete' | 'nothing'): Message[] => {
-  const before = shown.slice(0, -2).map((message) => asStored(message, conversationId));
-  if (found === 'nothing') return before;
+const storedAfterLoss = (shown: ChatMessage[], conversationId: string, found: 'streaming' | 'complete' | 'nothing', previous: Message | null = null): Message[] => {
+  const newAnswer = shown.at(-2)?.serverId != null;
+  const before = shown.slice(0, newAnswer ? -1 : -2).map((message) => asStored(message, conversationId));
+  const answerVersions = shown.at(-1)!.siblingIds;
+  if (found === 'nothing') return newAnswer && previous ? [...before, previous] : before;
+  const answer: Message = { messageId: FOUND_ANSWER, conversationId, role: 'assistant', content: PARTIAL, status: found, files: [], createdAt: '2025-01-01T00:00:06.000Z' };
+  if (newAnswer) return [...before, { ...answer, siblingIds: [...answerVersions, FOUND_ANSWER] }];
   const question = shown.at(-2)!;
   return [
     ...before,
     { messageId: 'u-found', conversationId, role: 'user', content: question.content.trim(), status: 'complete', files: question.files, createdAt: '2025-01-01T00:00:05.000Z' },
-    { messageId: 'r-found', conversationId, role: 'assistant', content: PARTIAL, status: found, files: [], createdAt: '2025-01-01T00:00:06.000Z' },
+    answer,
   ];
 };
 
@@ -150,7 +158,10 @@ const flagsOf = (state: Snapshot): string[] => {
     if (last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed')) flags.push('unfinished');
   }
   if (state.matches('done') && (context.messages.at(-1)?.siblingIds.length ?? 0) > 1) flags.push('versions');
-  if (state.matches('confirming') && context.stopWanted) flags.push('stop-wanted');
+  if (state.matches('confirming')) {
+    flags.push(context.outgoing?.regenerateMessageId ? 'new-answer' : 'question');
+    if (context.stopWanted) flags.push('stop-wanted');
+  }
   if (state.matches('streaming')) {
     const outgoing = context.outgoing;
     if (outgoing?.regenerateMessageId) flags.push('new-answer');
@@ -183,7 +194,7 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
     case 'streaming':
       if (has('stop-wanted')) return [E.accepted, E.refused];
       // a new answer is a new message: the server names it with a new id; it outlives a lost connection and stops on the server too
-      if (has('new-answer')) return has('accepted') || has('answering') ? [E.ended, E.broke, E.stop] : [{ ...E.accepted, replyMessageId: 'r2' }, E.refused, E.stop];
+      if (has('new-answer')) return has('accepted') || has('answering') ? [E.ended, E.broke, E.stop] : [{ ...E.accepted, replyMessageId: 'r2' }, E.refused, E.unreachable, E.stop];
       if (!has('accepted') && !has('answering')) return [E.accepted, E.refused, E.stop, ...(has('question') ? [E.unreachable, E.agentError] : [])];
       return [...(has('question') && has('accepted') ? [E.delta] : []), E.ended, E.broke, E.malformed, E.agentError, E.stop];
     case 'resuming':
@@ -217,7 +228,7 @@ const describePath = (path: (typeof paths)[number]) =>
     .map((event: AnyEvent) => {
       const said = describeEvents([event], (done) => (done.output as { messages?: Message[] } | undefined)?.messages?.at(-1)?.status ?? 'ok');
       if (event.type === 'stream.failed') return `${said} ${String(event.kind)}`;
-      if (event.type === 'xstate.done.actor.findQuestion') return `looked for the question → ${event.found === 'nothing' ? 'not there' : `found, ${String(event.found)}`}`;
+      if (event.type === 'xstate.done.actor.findQuestion') return `looked for what was sent → ${event.found === 'nothing' ? 'not there' : `found, ${String(event.found)}`}`;
       if (event.type === 'xstate.done.actor.loadConversation') return `${said} ${(event.output as { messages: Message[] }).messages[1]!.status}`;
       if (event.type === 'route.changed') return `${said} ${event.conversationId === null ? 'new chat' : event.conversationId === 'created' ? 'new address' : 'stored chat'}`;
       return said;
@@ -304,6 +315,12 @@ const EXPECTED_AFTER: Record<string, string> = {
   'the agent failed after the answer began': 'failed',
   'server refused the question': 'idle',
   'the connection broke before the server said it took the question': 'confirming',
+  'the connection broke before the server said it took the new answer': 'confirming',
+  'the new answer was in the conversation, being written': 'resuming',
+  'the new answer was in the conversation, being written, after stop was clicked': 'stopping',
+  'the new answer was in the conversation, finished': 'done',
+  'the new answer was not in the conversation': 'idle',
+  'the conversation could not be read to look for the new answer': 'idle',
   'clicked stop while the page looked for the question': 'unchanged',
   'the question was in the conversation, its answer being written': 'resuming',
   'the question was in the conversation, its answer being written, after stop was clicked': 'stopping',
@@ -599,35 +616,56 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   },
   'xstate.done.actor.findQuestion': async (world, event) => {
     const found = event.found as 'streaming' | 'complete' | 'nothing';
-    const conversationId = (await currentPost(world)).request.conversationId;
-    // the server stores what the page showed before the question (its ids are the page's, so read from it)
-    const stored = storedAfterLoss(world.view.runtime.chat.getSnapshot().context.messages, conversationId, found);
+    const post = await currentPost(world);
+    const { conversationId } = post.request;
+    const newAnswer = post.request.regenerateMessageId !== undefined;
+    const previous: Message | null = newAnswer
+      ? { messageId: world.answerIds.at(-1)!, conversationId, role: 'assistant', content: world.beforeRetry!.text, status: 'complete', files: [], createdAt: '2025-01-01T00:00:02.000Z', siblingIds: world.answerIds }
+      : null;
+    // the server stores what the page showed before (its ids are the page's, so read from it)
+    const stored = storedAfterLoss(world.view.runtime.chat.getSnapshot().context.messages, conversationId, found, previous);
+    const what = newAnswer ? 'the new answer' : 'the question';
     if (found === 'nothing') {
-      backInTheBox(world, 'Could not reach the server. Your message was not sent; try again.');
-      happened(world, 'the question was not in the conversation');
+      if (newAnswer) {
+        world.answer = world.beforeRetry;
+        world.alert = 'A new answer could not be started; the answer shown is kept. Try again.';
+      } else {
+        backInTheBox(world, 'Could not reach the server. Your message was not sent; try again.');
+      }
+      happened(world, `${what} was not in the conversation`);
       await answerHeld(world, 'messages', ok(stored));
       return;
     }
-    // taken after all: the question shown is the stored one, never given back, never asked again
-    const [question, answer] = stored.slice(-2) as [Message, Message];
-    world.question = { text: question.content, id: question.messageId };
+    // taken after all: what is shown is what is stored, never given back, never sent again
+    const answer = stored.at(-1)!;
+    if (!newAnswer) {
+      const question = stored.at(-2)!;
+      world.question = { text: question.content, id: question.messageId };
+    }
     world.answer = { text: answer.content, status: found };
-    world.answerIds = [answer.messageId];
-    world.shownVersion = 1;
+    world.answerIds = answer.siblingIds ?? [answer.messageId];
+    world.shownVersion = world.answerIds.length;
     world.replyId = answer.messageId;
     world.accepted = true;
-    if (found === 'complete') happened(world, 'the question was in the conversation, answered');
-    else if (world.stopWanted) happened(world, 'the question was in the conversation, its answer being written, after stop was clicked');
+    const being = newAnswer ? 'the new answer was in the conversation, ' : 'the question was in the conversation, ';
+    if (found === 'complete') happened(world, `${being}${newAnswer ? 'finished' : 'answered'}`);
+    else if (world.stopWanted) happened(world, `${being}${newAnswer ? 'being written' : 'its answer being written'}, after stop was clicked`);
     else {
       world.resumed += 1;
-      happened(world, 'the question was in the conversation, its answer being written');
+      happened(world, `${being}${newAnswer ? 'being written' : 'its answer being written'}`);
     }
     world.stopWanted = false;
-    await answerHeld(world, 'messages', ok([question, answer]));
+    await answerHeld(world, 'messages', ok(stored));
   },
   'xstate.error.actor.findQuestion': async (world) => {
-    backInTheBox(world, 'Could not reach the server. Your message was not sent; try again.');
-    happened(world, 'the conversation could not be read to look for the question');
+    const newAnswer = (await currentPost(world)).request.regenerateMessageId !== undefined;
+    if (newAnswer) {
+      world.answer = world.beforeRetry;
+      world.alert = 'A new answer could not be started; the answer shown is kept. Try again.';
+    } else {
+      backInTheBox(world, 'Could not reach the server. Your message was not sent; try again.');
+    }
+    happened(world, `the conversation could not be read to look for ${newAnswer ? 'the new answer' : 'the question'}`);
     await answerHeld(world, 'messages', HttpResponse.json(failBody('down'), { status: 500 }));
   },
   'xstate.error.actor.loadConversation': async (world) => {
@@ -716,6 +754,12 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
       }
       return;
     }
+    if (kind === 'network') {
+      // the page cannot tell whether the server took it: it looks in the conversation before saying
+      happened(world, `the connection broke before the server said it took the ${post.request.regenerateMessageId === undefined ? 'question' : 'new answer'}`);
+      post.respond(HttpResponse.error());
+      return;
+    }
     if (post.request.regenerateMessageId !== undefined) {
       // A refused new answer changes nothing: the answer that was there comes back.
       world.answer = world.beforeRetry;
@@ -731,11 +775,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
       post.respond(HttpResponse.json(failBody(REFUSAL), { status: 400 }));
       return;
     }
-    if (kind === 'network') {
-      // the page cannot tell whether the server took it: it looks in the conversation before saying
-      happened(world, 'the connection broke before the server said it took the question');
-      post.respond(HttpResponse.error());
-    } else if (kind === 'agent-error') {
+    if (kind === 'agent-error') {
       backInTheBox(world, AGENT_ERROR);
       happened(world, 'the agent failed before taking the question');
       post.respond(eventStream([{ type: 'error', msg: AGENT_ERROR }], { signal: post.signal }));
@@ -853,6 +893,7 @@ const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
     },
     confirming: async (state) => {
       await checkPage(world(), state);
+      checkNoNewVersion(world());
       // the question is not given back before the page has looked for it in the conversation
       await waitFor(() => expect(world().held.map((held) => held.call)).toContain('messages'));
     },
@@ -885,7 +926,7 @@ describe('chat, paths generated from the production machine', () => {
     const declared = Object.keys(chatMachine.root.states).filter((state) => state !== 'choosing' && state !== 'sending');
     expect([...reached].sort()).toEqual(declared.sort());
     // one path per transition, each ending on the transition it checks
-    expect(transitionCount).toBe(133);
+    expect(transitionCount).toBe(141);
     expect(paths).toHaveLength(transitionCount);
     for (const state of declared) expect(testParams.states, `no assertion for ${state}`).toHaveProperty(state);
   });
