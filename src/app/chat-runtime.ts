@@ -40,7 +40,8 @@ export const createChatActor = ({ navigate, screenEvents, inspect, persistDrafts
       actors: {
         loadConversation: fromPromise(async ({ input }) => {
           const { getConversation, listMessages } = await conversationsApi();
-          const [conversation, messages] = await Promise.all([getConversation(input.conversationId), listMessages(input.conversationId)]);
+          const options = { silent: input.silent };
+          const [conversation, messages] = await Promise.all([getConversation(input.conversationId, options), listMessages(input.conversationId, options)]);
           return { conversation, messages };
         }),
         createConversation: fromPromise(async ({ input }) =>

@@ -68,6 +68,7 @@ const setup = (
   const loadConversation = vi.fn<(id: string) => Promise<LoadedConversation>>(
     options.load ?? (async (id) => ({ conversation: conversation(id), messages: [] })),
   );
+  const loadInputs: { conversationId: string; silent?: boolean }[] = [];
   const conversationCreated = vi.fn<(id: string) => void>();
   const exchangeSettled = vi.fn<(id: string | null) => void>();
   const actor = createActor(
@@ -77,7 +78,10 @@ const setup = (
         resumeStream: createChatStreamActor(resumeTransport, options.frames ?? immediateFrames),
         stopAnswer: fromPromise(({ input }) => stopAnswer(input)),
         createConversation: fromPromise(({ input }) => createConversation(input)),
-        loadConversation: fromPromise(({ input }) => loadConversation(input.conversationId)),
+        loadConversation: fromPromise(({ input }) => {
+          loadInputs.push(input);
+          return loadConversation(input.conversationId);
+        }),
       },
       actions: {
         conversationCreated: (_, { conversationId }) => conversationCreated(conversationId),
@@ -113,6 +117,7 @@ const setup = (
     createConversation,
     exchangeSettled,
     loadConversation,
+    loadInputs,
     question,
     reply,
     resumeCall,
@@ -874,6 +879,16 @@ describe('the chat machine: a question whose acceptance was lost', () => {
     expect(context().draft).toBe('Hello');
     expect(context().messages.map((m) => m.serverId)).toEqual(['q-0', 'a-0']);
     expect(context().failure).toEqual({ kind: 'network', message: '' });
+  });
+
+  it('looks silently: a failure to read the conversation is the chat\'s to say, not a notice of its own', async () => {
+    const { actor, ask, streamCall, loadInputs } = setup({ input: { conversationId: 'conv-1' }, load: stored() });
+    await waitFor(actor, (state) => state.matches('idle'));
+    expect(loadInputs).toEqual([{ conversationId: 'conv-1' }]);
+    ask('Keep me');
+    (await streamCall()).fail('network');
+    await waitFor(actor, (state) => state.matches('idle') && state.context.failure !== null);
+    expect(loadInputs).toEqual([{ conversationId: 'conv-1' }, { conversationId: 'conv-1', silent: true }]);
   });
 
   it('gives the question back, with how the connection broke, when the conversation cannot be read', async () => {

@@ -282,7 +282,8 @@ export const chatMachine = setup({
     input: {} as ChatInput,
   },
   actors: {
-    loadConversation: fromPromise<LoadedConversation, { conversationId: string }>(async () => {
+    /** `silent`: a failure is the chat's to say (looking for a question), not a notice of its own. */
+    loadConversation: fromPromise<LoadedConversation, { conversationId: string; silent?: boolean }>(async () => {
       throw new Error('loadConversation is provided where the app starts');
     }),
     createConversation: fromPromise<Conversation, { agentId: string; source: ConversationSource; title: string }>(async () => {
@@ -856,7 +857,7 @@ export const chatMachine = setup({
       invoke: {
         id: 'findQuestion',
         src: 'loadConversation',
-        input: ({ context }) => ({ conversationId: context.conversationId ?? '' }),
+        input: ({ context }) => ({ conversationId: context.conversationId ?? '', silent: true }),
         onDone: [
           {
             guard: { type: 'foundEnding', params: ({ event }) => ({ stored: event.output.messages, endings: ['writing'], stopWanted: true }) },
