@@ -30,8 +30,8 @@ export const withTimeout = <T,>(promise: Promise<T>, ms: number): Promise<T> =>
 /** Pages whose code failed to load, each with the way to try it afresh. */
 const failedScreens = new Set<() => void>();
 
-/** The pages that failed to load will fetch their code again the next time they are shown. */
-const forgetFailedLoads = () => {
+/** The pages (and parts) that failed to load will fetch their code again the next time they are shown. */
+export const forgetFailedLoads = () => {
   for (const renew of failedScreens) renew();
   failedScreens.clear();
 };
@@ -76,7 +76,19 @@ const LoadFailed = ({ onRetry }: { onRetry: () => void }) => {
   );
 };
 
-type BoundaryProps = { children: ReactNode; /** The page shown: another page starts afresh. */ page: string };
+/** After a part's code failed to arrive, it is fetched again this long after. */
+export const PART_RETRY_MS = 5_000;
+
+type BoundaryProps = {
+  children: ReactNode;
+  /** The page shown: another page starts afresh. */
+  page: string;
+  /**
+   * For a part of the page rather than a page (`lazyPart`): shown instead of the message when it
+   * fails, and a part whose code did not arrive fetches it again by itself a little later.
+   */
+  fallback?: ReactNode;
+};
 type BoundaryState = { failed: boolean; page: string };
 
 /**
@@ -85,6 +97,7 @@ type BoundaryState = { failed: boolean; page: string };
  */
 export class ScreenBoundary extends Component<BoundaryProps, BoundaryState> {
   state: BoundaryState = { failed: false, page: this.props.page };
+  private timer: ReturnType<typeof setTimeout> | undefined;
   static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
     if (props.page === state.page) return null;
     forgetFailedLoads();
@@ -93,11 +106,18 @@ export class ScreenBoundary extends Component<BoundaryProps, BoundaryState> {
   static getDerivedStateFromError(): Partial<BoundaryState> {
     return { failed: true };
   }
+  componentDidCatch(error: unknown) {
+    if (this.props.fallback !== undefined && error instanceof ChunkLoadError) this.timer = setTimeout(this.retry, PART_RETRY_MS);
+  }
+  componentWillUnmount() {
+    clearTimeout(this.timer);
+  }
   private readonly retry = () => {
     forgetFailedLoads();
     this.setState({ failed: false });
   };
   render() {
-    return this.state.failed ? <LoadFailed onRetry={this.retry} /> : this.props.children;
+    if (!this.state.failed) return this.props.children;
+    return this.props.fallback === undefined ? <LoadFailed onRetry={this.retry} /> : this.props.fallback;
   }
 }

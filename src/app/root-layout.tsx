@@ -1,11 +1,12 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyPart } from '../components/lazy-part';
 import { OfflineNotice } from '../components/offline-notice';
 import { SiteHeader } from '../components/site-header';
 import { usePageShown } from '../components/use-page-shown';
 
 /** The shortcuts' code arrives after the first page, with nothing to show until `?`. */
-const KeyboardShortcuts = lazy(() => import('./keyboard-shortcuts'));
+const KeyboardShortcuts = lazyPart(() => import('./keyboard-shortcuts'));
 
 /** The layout wrapper at the root: header, the page, and a skip link for keyboard users. */
 export const RootLayout = ({ children }: { children: ReactNode }) => {
@@ -21,9 +22,7 @@ export const RootLayout = ({ children }: { children: ReactNode }) => {
       <main id="main" className="flex min-h-0 flex-1 flex-col">
         {children}
       </main>
-      <Suspense fallback={null}>
-        <KeyboardShortcuts />
-      </Suspense>
+      <KeyboardShortcuts />
     </div>
   );
 };

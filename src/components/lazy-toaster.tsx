@@ -1,10 +1,12 @@
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { useRuntime } from '../app/runtime-context';
 import type { toastMachine } from '../machines/toast.machine';
+import { lazyPart } from './lazy-part';
 
-const Toaster = lazy(() => import('./toaster').then((module) => ({ default: module.Toaster })));
+/** A toaster whose code cannot be fetched (the server restarting) leaves the page as it is, and comes later. */
+const Toaster = lazyPart(() => import('./toaster').then((module) => ({ default: module.Toaster })));
 
 /**
  * The toaster, fetched with the first toast: most visits never show one, so the home page does
@@ -16,9 +18,5 @@ export const LazyToaster = () => {
   const wanted = useSelector(toasts, (state) => state.context.toasts.length > 0);
   const [loaded, setLoaded] = useState(false);
   if (wanted && !loaded) setLoaded(true);
-  return loaded ? (
-    <Suspense fallback={null}>
-      <Toaster />
-    </Suspense>
-  ) : null;
+  return loaded ? <Toaster /> : null;
 };

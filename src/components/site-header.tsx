@@ -1,13 +1,13 @@
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useRuntime } from '../app/runtime-context';
 import { isCheckingSession, isSignedIn } from '../machines/app.machine';
+import { lazyPart } from './lazy-part';
 
 /** The menus are their own chunks: their buttons appear a moment after the page, in a reserved place. */
-const PreferencesMenu = lazy(() => import('./preferences-menu').then((module) => ({ default: module.PreferencesMenu })));
-const UserMenu = lazy(() => import('./user-menu').then((module) => ({ default: module.UserMenu })));
+const PreferencesMenu = lazyPart(() => import('./preferences-menu').then((module) => ({ default: module.PreferencesMenu })), () => <MenuPlaceholder />);
+const UserMenu = lazyPart(() => import('./user-menu').then((module) => ({ default: module.UserMenu })), () => <MenuPlaceholder />);
 const MenuPlaceholder = () => <span className="inline-block h-9 w-9 shrink-0" aria-hidden="true" />;
 
 /** The part of the product an address belongs to, so the header can say where the person is. */
@@ -59,15 +59,11 @@ export const SiteHeader = () => {
           </Link>
         )}
       </nav>
-      <Suspense fallback={<MenuPlaceholder />}>
-        <PreferencesMenu />
-      </Suspense>
+      <PreferencesMenu />
       {checkingSession ? (
         <MenuPlaceholder />
       ) : signedIn ? (
-        <Suspense fallback={<MenuPlaceholder />}>
-          <UserMenu />
-        </Suspense>
+        <UserMenu />
       ) : (
         <Link href="/login" className="btn-primary shrink-0 whitespace-nowrap">
           {t('nav.login')}

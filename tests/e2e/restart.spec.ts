@@ -92,6 +92,34 @@ test('the chat keeps working through a server restart, and nothing typed is lost
   await expect(complete).toHaveCount(2);
 });
 
+test('a notice while the server is down leaves the page whole, though its code cannot be fetched; it shows once the server is back', async ({ page }) => {
+  test.setTimeout(60_000);
+  await useEnglish(page);
+  if (!server) server = await startServer(options);
+  const origin = server.url;
+  await page.goto(`${origin}/chat`);
+  const box = page.getByRole('textbox', { name: /Ask anything/ });
+  await box.fill('Asked before the server goes down');
+  await box.press('Enter');
+  await expect(page.locator('li[data-role="assistant"][data-status="complete"]')).toHaveCount(1);
+  await page.getByTestId('new-chat').click();
+  await expect(page.getByTestId('question')).toHaveCount(0);
+
+  // Down: opening the conversation fails, and its notice's code (the toaster, not fetched yet) cannot come.
+  await server.close();
+  server = undefined;
+  await page.getByRole('navigation', { name: 'Chat history' }).getByRole('link', { name: /Asked before the server/ }).click();
+  await expect(page.getByText('The conversation could not be loaded')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Reload' })).toBeEnabled();
+  await expect(page.getByRole('navigation', { name: 'Chat history' })).toBeVisible();
+
+  // Back up: the notice comes, and the conversation loads.
+  server = await startServer(options);
+  await expect(page.getByText('The server cannot be reached', { exact: false }).first()).toBeVisible({ timeout: 15_000 });
+  await page.getByRole('button', { name: 'Reload' }).click();
+  await expect(page.getByTestId('question')).toHaveText(['Asked before the server goes down']);
+});
+
 test('a page left open on an answer being written reads it again by itself once the server is back, and never asks again', async ({ page }) => {
   test.setTimeout(90_000);
   await useEnglish(page);
