@@ -282,7 +282,6 @@ describe('chat drafts', () => {
   });
 });
 
-
 describe('chat versions: a new version whose start was lost on the way back', () => {
   const lost = (streamed: Streamed) => streamed.report({ type: 'stream.failed', kind: 'incomplete', message: '' } as ChatStreamReport);
   const edit = async (h: ReturnType<typeof setup>, text: string) => {

@@ -255,6 +255,30 @@ const blankConversation = (
 
 const replyOf = (context: ChatContext) => context.messages.find((message) => message.key === context.replyKey);
 
+/** The connection broke (or never opened): the server may have heard the request all the same. */
+const connectionLost = (event: ChatEvent): boolean =>
+  event.type === 'stream.failed' && (event.kind === 'incomplete' || event.kind === 'network');
+
+/**
+ * What was sent and not found in the stored conversation (or that could not be read) goes back
+ * as the connection's loss left it: a new version restores the thread it replaced, anything
+ * else the question into the box.
+ */
+const giveBackLost = [
+  {
+    guard: 'isRefusedVersion',
+    target: 'idle',
+    actions: { type: 'restoreThread', params: ({ context }: { context: ChatContext }) => ({ failure: context.outgoing!.lost! }) },
+  },
+  {
+    target: 'idle',
+    actions: [
+      { type: 'restoreOutgoing', params: ({ context }: { context: ChatContext }) => ({ failure: context.outgoing!.lost! }) },
+      { type: 'persistDrafts', params: ({ context }: { context: ChatContext }) => ({ drafts: context.drafts }) },
+    ],
+  },
+] as const;
+
 const failureOf = (event: Extract<ChatStreamReport, { type: 'stream.failed' }>): ChatFailure => ({
   kind: event.kind,
   message: event.message,
@@ -614,13 +638,9 @@ export const chatMachine = setup({
      * new answer): it may have. A retry is not looked for: it asks nothing new.
      */
     mayHaveBeenTaken: ({ context, event }) =>
-      event.type === 'stream.failed' &&
-      (event.kind === 'incomplete' || event.kind === 'network') &&
-      context.outgoing !== null &&
-      !context.outgoing.accepted &&
-      context.outgoing.retryMessageId === null,
+      connectionLost(event) && context.outgoing !== null && !context.outgoing.accepted && context.outgoing.retryMessageId === null,
     /** The connection broke (or never opened) while the answer may still be being written. */
-    isConnectionLost: ({ event }) => event.type === 'stream.failed' && (event.kind === 'incomplete' || event.kind === 'network'),
+    isConnectionLost: ({ event }) => connectionLost(event),
     isRefusedRetry: ({ context }) => context.outgoing?.retryMessageId != null && !context.outgoing.accepted,
     replacedFailedAnswer: ({ context }) => context.outgoing?.previous?.status === 'failed',
     isAgentError: ({ event }) => event.type === 'stream.failed' && event.kind === 'agent-error',
@@ -893,25 +913,9 @@ export const chatMachine = setup({
               { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
             ],
           },
-          { guard: 'isRefusedVersion', target: 'idle', actions: { type: 'restoreThread', params: ({ context }) => ({ failure: context.outgoing!.lost! }) } },
-          {
-            target: 'idle',
-            actions: [
-              { type: 'restoreOutgoing', params: ({ context }) => ({ failure: context.outgoing!.lost! }) },
-              { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) },
-            ],
-          },
+          ...giveBackLost,
         ],
-        onError: [
-          { guard: 'isRefusedVersion', target: 'idle', actions: { type: 'restoreThread', params: ({ context }) => ({ failure: context.outgoing!.lost! }) } },
-          {
-            target: 'idle',
-            actions: [
-              { type: 'restoreOutgoing', params: ({ context }) => ({ failure: context.outgoing!.lost! }) },
-              { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) },
-            ],
-          },
-        ],
+        onError: giveBackLost,
       },
       // Stopped as soon as the page finds the answer being written.
       on: { stop: { actions: 'wantStop' } },
