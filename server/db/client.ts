@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pipelined } from './pglite-pipelined';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
@@ -106,7 +107,8 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
   } else {
     client = await PGlite.create();
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // Each statement in one call into the database, not six (see pglite-pipelined.ts).
+  const db = drizzlePglite(pipelined(client) as unknown as PGlite, { schema }) as unknown as Db;
   let migrating: Promise<void> = Promise.resolve();
   return {
     db,
