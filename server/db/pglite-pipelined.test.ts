@@ -1,6 +1,6 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { pipelined, toParameter, type PipelinedClient } from './pglite-pipelined';
+import { pipelined, StatementNames, toParameter, type PipelinedClient } from './pglite-pipelined';
 
 let pglite: PGlite;
 let client: PipelinedClient;
@@ -173,5 +173,103 @@ describe('a transaction', () => {
     await Promise.all([transaction, mine, raw]);
     expect(order[0]).toBe('transaction ends');
     expect((await mine).rows).toEqual([{ n: 1 }]);
+  });
+});
+
+/** The protocol messages each call sent, by their type letter (P parse, B bind, C close…), one string a call. */
+const sentMessages = (on: PGlite) => {
+  const sent: string[] = [];
+  const send = on.execProtocolStream.bind(on);
+  const spy = vi.spyOn(on, 'execProtocolStream').mockImplementation((message, options) => {
+    let kinds = '';
+    // Each frontend message: a type byte, then its length (4 bytes, counting itself).
+    for (let at = 0; at < message.length; at += 1 + new DataView(message.buffer, message.byteOffset + at + 1, 4).getInt32(0)) {
+      kinds += String.fromCharCode(message[at]!);
+    }
+    sent.push(kinds);
+    return send(message, options);
+  });
+  return { sent, restore: () => spy.mockRestore() };
+};
+
+/** The statements the session keeps parsed whose text is `text`, read through PGlite's own client. */
+const keptAs = async (on: PGlite, text: string) =>
+  (await on.query<{ name: string }>('select name from pg_prepared_statements where statement = $1', [text])).rows.map((row) => row.name);
+
+describe('statements parsed once', () => {
+  it('parses a statement at its first use only: later uses bind and execute the kept one, with their own values', async () => {
+    const text = 'select $1::int * 2 as doubled';
+    const { sent, restore } = sentMessages(pglite);
+    try {
+      expect((await client.query(text, [2])).rows).toEqual([{ doubled: 4 }]);
+      expect((await client.query(text, [5])).rows).toEqual([{ doubled: 10 }]);
+      expect(sent).toEqual(['PBDES', 'BDES']);
+    } finally {
+      restore();
+    }
+    expect(await keptAs(pglite, text)).toHaveLength(1);
+  });
+
+  it('a statement whose use failed is dropped and parsed again under a new name', async () => {
+    const text = 'select 10 / $1::int as tenth';
+    await expect(client.query(text, [0])).rejects.toMatchObject({ code: '22012', query: text });
+    const { sent, restore } = sentMessages(pglite);
+    try {
+      expect((await client.query(text, [5])).rows).toEqual([{ tenth: 2 }]);
+      expect(sent).toEqual(['CPBDES']);
+    } finally {
+      restore();
+    }
+    expect(await keptAs(pglite, text)).toHaveLength(1);
+  });
+
+  it('a text that does not parse is refused with its own error every time', async () => {
+    for (let time = 0; time < 2; time += 1) await expect(client.query('selec $1', [1])).rejects.toMatchObject({ code: '42601' });
+  });
+
+  it('a statement first parsed in a transaction that rolled back is kept after it', async () => {
+    const text = 'select $1::text as echoed';
+    await expect(
+      client.transaction(async (tx) => {
+        await tx.query(text, ['inside']);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    const { sent, restore } = sentMessages(pglite);
+    try {
+      expect((await client.query(text, ['after'])).rows).toEqual([{ echoed: 'after' }]);
+      expect(sent).toEqual(['BDES']);
+    } finally {
+      restore();
+    }
+  });
+
+  it('a table changed under a kept statement: the use that meets it fails, the next is parsed again', async () => {
+    await pglite.exec('create table reshaped (id text)');
+    const text = 'select * from reshaped where id = $1';
+    await client.query(text, ['a']);
+    await pglite.exec('alter table reshaped add column n int');
+    await pglite.query('insert into reshaped values ($1, $2)', ['a', 1]);
+    // PostgreSQL re-plans a kept statement for a changed table, but will not change its columns.
+    await expect(client.query(text, ['a'])).rejects.toMatchObject({ code: '0A000' });
+    expect((await client.query(text, ['a'])).rows).toEqual([{ id: 'a', n: 1 }]);
+  });
+
+  it('keeps at most as many statements as it is told, dropping the least recently used', async () => {
+    const own = await PGlite.create();
+    try {
+      const small = pipelined(own, new StatementNames(2));
+      const texts = ['select $1::int as a', 'select $1::int as b', 'select $1::int as c'];
+      await small.query(texts[0]!, [1]);
+      await small.query(texts[1]!, [1]);
+      await small.query(texts[0]!, [1]);
+      await small.query(texts[2]!, [1]);
+      // Dropped with the next statement sent: the one used least recently, `b`.
+      await small.query(texts[0]!, [1]);
+      const kept = (await own.query<{ statement: string }>('select statement from pg_prepared_statements order by statement')).rows;
+      expect(kept.map((row) => row.statement)).toEqual([texts[0], texts[2]]);
+    } finally {
+      await own.close();
+    }
   });
 });
