@@ -26,6 +26,9 @@ const localeShell = (): Plugin => {
   };
 };
 
+/** As the server reads `SERVE_SOURCEMAPS` (server/config.ts). */
+const sourceMapsServed = ['1', 'on', 'true', 'yes'].includes((process.env.SERVE_SOURCEMAPS ?? '').trim().toLowerCase());
+
 /** `npm run dev` proxies the API to the reference server, or to any backend named by API_TARGET. */
 const apiTarget = process.env.API_TARGET ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`;
 
@@ -126,7 +129,10 @@ export default defineConfig({
     target: 'es2022',
     // Fonts stay files: the CSP's font-src allows this site, not data: addresses (KaTeX's small fonts).
     assetsInlineLimit: (file: string) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
-    sourcemap: true,
+    // Maps are always written beside the build; the JavaScript names its map only when the server
+    // will serve it (`SERVE_SOURCEMAPS=on`, read by the build and the server alike). Otherwise every
+    // file would end with a link that answers 404, bytes each visitor downloads for nothing.
+    sourcemap: sourceMapsServed ? true : 'hidden',
     rollupOptions: {
       output: {
         // xstate in one chunk: split across lazy pages it compresses worse and costs the first page more.

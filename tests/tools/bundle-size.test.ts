@@ -12,11 +12,12 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 describe('the home page bundle', () => {
   it('downloads at most 120 kB of gzipped JavaScript; the chat machine, market, markdown, formulas, diagrams, history and toasts come later', () => {
-    const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error', '--sourcemap', 'false'], {
+    // Built as `npm start` builds it, source maps and all: what a visitor downloads.
+    const build = spawnSync('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
       cwd: ROOT,
       encoding: 'utf8',
       // Vitest sets NODE_ENV=test, which would build React's development bundles.
-      env: { ...process.env, NODE_ENV: 'production' },
+      env: { ...process.env, NODE_ENV: 'production', SERVE_SOURCEMAPS: '' },
     });
     expect(build.status, build.stderr).toBe(0);
 
@@ -27,6 +28,12 @@ describe('the home page bundle', () => {
     }
     const listing = files.map((file) => `${file.path} ${(file.gzip / 1000).toFixed(1)} kB`).join('\n');
     expect(gzip, `home page JavaScript is ${(gzip / 1000).toFixed(1)} kB gzip:\n${listing}`).toBeLessThanOrEqual(HOME_PAGE_JS_TARGET);
+
+    // Source maps are written, but the JavaScript names none: the server answers 404 for them
+    // unless SERVE_SOURCEMAPS is on.
+    expect(readdirSync(join(outDir, 'assets')).some((name) => name.endsWith('.js.map'))).toBe(true);
+    const naming = files.filter((file) => readFileSync(join(outDir, file.path), 'utf8').includes('sourceMappingURL'));
+    expect(naming).toEqual([]);
 
     // The Stately inspector is for development only: not a byte of it ships.
     const shipped = readdirSync(join(outDir, 'assets')).filter((name) => name.endsWith('.js'));
