@@ -147,7 +147,6 @@ export class StatementNames {
 
 type Failure = Error & { query?: string; params?: unknown[]; queryOptions?: QueryOptions };
 
-/** The database's refusal, named with the statement that drew it (as PGlite's own query does). */
 /**
  * What a statement's rows are read with: PGlite's parsers, under the caller's own. PGlite merges
  * them by copying its 300-odd parsers for every statement (80 µs, against 4 for the rows
@@ -159,6 +158,7 @@ const rowReading = (pglite: PGlite, options: QueryOptions | undefined): [PGlite[
     ? [Object.assign(Object.create(pglite.parsers) as PGlite['parsers'], options.parsers), { ...options, parsers: undefined }]
     : [pglite.parsers, options];
 
+/** The database's refusal, named with the statement that drew it (as PGlite's own query does). */
 const withStatement = (error: unknown, sql: string, params: unknown[] | undefined, options: QueryOptions | undefined) => {
   if (error instanceof Error && 'severity' in error) {
     const failure = error as Failure;
