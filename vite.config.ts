@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { isOn } from './server/env-switch';
 import { defineConfig } from 'vitest/config';
 import { pickShell } from './src/i18n/shell.ts';
 
@@ -26,8 +27,8 @@ const localeShell = (): Plugin => {
   };
 };
 
-/** As the server reads `SERVE_SOURCEMAPS` (server/config.ts). */
-const sourceMapsServed = ['1', 'on', 'true', 'yes'].includes((process.env.SERVE_SOURCEMAPS ?? '').trim().toLowerCase());
+/** Read as the server reads it (server/config.ts). */
+const sourceMapsServed = isOn(process.env.SERVE_SOURCEMAPS);
 
 /** `npm run dev` proxies the API to the reference server, or to any backend named by API_TARGET. */
 const apiTarget = process.env.API_TARGET ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`;

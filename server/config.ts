@@ -1,6 +1,7 @@
 import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../src/contract/media';
 import { googleConfigFromEnv, type GoogleConfig } from './auth/google';
 import { DEFAULT_POOL_MAX } from './db/pool-size';
+import { isOn } from './env-switch';
 import { PROVIDER_PICTURE_SOURCES, type PictureSources } from './media/provider-picture';
 import { wechatSettingsFromEnv, type WechatSettings } from './wechat/settings';
 
@@ -228,8 +229,6 @@ function onOffOrUnset(env: NodeJS.ProcessEnv, name: string): boolean | null {
   if (['0', 'off', 'false', 'no'].includes(raw)) return false;
   throw new Error(`${name} must be on or off, got "${env[name]}"`);
 }
-
-const isOn = (value: string | undefined) => ['1', 'on', 'true', 'yes'].includes((value ?? '').trim().toLowerCase());
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
