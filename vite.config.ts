@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { isOn } from './server/env-switch';
+import { isOn } from './server/env-switch.ts';
 import { defineConfig } from 'vitest/config';
 import { pickShell } from './src/i18n/shell.ts';
 
