@@ -115,18 +115,22 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     // has one process, whose answers are all it needs. The shutdown waits for those written here.
     const watched = watchedAnswers(
       databaseUrl
-        ? await pgLiveAnswers({ databaseUrl, db: database.db, instanceId, leaseMs: config.leaseMs, log })
+        ? await pgLiveAnswers({ databaseUrl, db: database.db, instanceId, leaseMs: config.leaseMs, leaseRenewMs: config.leaseRenewMs, log })
         : localLiveAnswers(async (sweep = {}) => (await takeOverAnswers(database.db, instanceId, sweep)).length),
     );
     answers = watched.answers;
     // The embedded database belongs to this process alone: every answer left streaming was written
     // by a server that stopped. With PostgreSQL only answers whose lease lapsed are taken over.
+    // From then on the sweep looks for answers left by another instance that is gone: only on
+    // PostgreSQL can there be one.
     await answers.sweep({ everyOther: !databaseUrl });
-    sweeper = setInterval(
-      () => void answers?.sweep().catch((error: unknown) => log(`answers: the lease sweep failed: ${(error as Error).message}`)),
-      config.leaseRenewMs,
-    );
-    sweeper.unref?.();
+    if (databaseUrl) {
+      sweeper = setInterval(
+        () => void answers?.sweep().catch((error: unknown) => log(`answers: the lease sweep failed: ${(error as Error).message}`)),
+        config.leaseRenewMs,
+      );
+      sweeper.unref?.();
+    }
     // The embedded database has no autovacuum: its tables are analyzed and vacuumed from here, at
     // start (a database never analyzed gets its statistics before the first request) and then as
     // often as autovacuum looks (server/db/upkeep.ts).

@@ -27,34 +27,27 @@ async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): 
 
 /**
  * Saves the text written so far every `answerSaveIntervalMs` (not per token: one write a second
- * whatever the pace), so a server killed mid-answer still has it after a restart, and renews the
- * answer's lease at least every `leaseRenewMs`, so other instances know its writer lives. `stop`
+ * whatever the pace), so a server killed mid-answer still has it after a restart. A save still
+ * under way when the next is due is not queued behind: the next tick saves the newer text. `stop`
  * waits for a write under way, so it cannot land after the final one. `lost` is called when the
- * answer turns out to be another's: taken over after a lease this instance failed to renew.
+ * answer turns out to be another's: taken over after a lease this instance failed to renew. The
+ * lease itself is renewed for all the instance's answers at once (`renewAnswerLeases`).
  */
 function periodicSave(services: Services, replyMessageId: string, read: () => string, lost: () => void) {
-  const { answerSaveIntervalMs, leaseRenewMs, leaseMs } = services.config;
+  const { answerSaveIntervalMs, leaseMs } = services.config;
   let saved = '';
-  let savedAt = Date.now();
-  let renewedAt = Date.now();
-  let saving: Promise<void> = Promise.resolve();
+  let saving: Promise<void> | null = null;
   const timer = setInterval(() => {
-    const now = Date.now();
     const text = read();
-    const save = text !== saved && now - savedAt >= answerSaveIntervalMs;
-    if (!save && now - renewedAt < leaseRenewMs) return;
-    renewedAt = now;
-    if (save) {
-      saved = text;
-      savedAt = now;
-    }
-    saving = saving
-      .then(() => saveAndRenew(services.db, replyMessageId, services.instanceId, leaseMs, save ? text : undefined))
+    if (saving || text === saved) return;
+    saved = text;
+    saving = saveAndRenew(services.db, replyMessageId, services.instanceId, leaseMs, text)
       .then((ours) => {
         if (!ours) lost();
       })
-      .catch((error: unknown) => services.log(`chat: saving a streaming answer failed: ${(error as Error).message}`));
-  }, Math.max(1, Math.min(answerSaveIntervalMs, leaseRenewMs)));
+      .catch((error: unknown) => services.log(`chat: saving a streaming answer failed: ${(error as Error).message}`))
+      .finally(() => (saving = null));
+  }, answerSaveIntervalMs);
   return {
     stop: async () => {
       clearInterval(timer);

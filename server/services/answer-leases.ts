@@ -34,6 +34,16 @@ export async function saveAndRenew(db: Db, messageId: string, instanceId: string
   return rows.length > 0;
 }
 
+/**
+ * Renews, in one statement, the lease of every answer this instance is writing: run every
+ * `leaseRenewMs` while the instance lives, however many answers it writes.
+ */
+export const renewAnswerLeases = (db: Db, instanceId: string, leaseMs: number) =>
+  db
+    .update(messages)
+    .set({ leaseExpiresAt: leaseUntil(leaseMs) })
+    .where(and(eq(messages.status, 'streaming'), eq(messages.leaseOwner, instanceId)));
+
 /** Stores how an answer ended, unless another instance took it over meanwhile. */
 export async function storeAnswer(
   db: Db,
@@ -52,8 +62,10 @@ export async function storeAnswer(
 }
 
 /**
- * Stores incomplete, with the text saved so far, the streaming answers whose writer is gone; with
- * `everyOther`, every streaming answer another instance held. Answers their ids.
+ * Stores incomplete, with the text saved so far, the streaming answers whose writer is gone (their
+ * lease lapsed); with `everyOther`, every streaming answer another instance held. Answers their ids.
+ * An instance never takes over an answer it holds itself, however late its lease: it is alive
+ * (the id is new with each start), and a lease it renews late only says it is busy.
  */
 export async function takeOverAnswers(db: Db, instanceId: string, options: { everyOther?: boolean; messageId?: string } = {}): Promise<string[]> {
   const rows = await db
@@ -64,7 +76,8 @@ export async function takeOverAnswers(db: Db, instanceId: string, options: { eve
         eq(messages.role, 'assistant'),
         eq(messages.status, 'streaming'),
         options.messageId ? eq(messages.id, options.messageId) : undefined,
-        options.everyOther ? or(isNull(messages.leaseOwner), ne(messages.leaseOwner, instanceId)) : leaseLapsed(messages.leaseExpiresAt),
+        or(isNull(messages.leaseOwner), ne(messages.leaseOwner, instanceId)),
+        options.everyOther ? undefined : leaseLapsed(messages.leaseExpiresAt),
       ),
     )
     .returning({ id: messages.id });

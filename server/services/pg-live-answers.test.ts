@@ -35,15 +35,17 @@ afterAll(() => h?.close());
  * One server instance over the file's PostgreSQL database: its own app, model, answers registry
  * and, when it is to be killed, its own connections.
  */
-async function instance(options: { ownConnections?: boolean; config?: Partial<ServerConfig> } = {}) {
+async function instance(options: { ownConnections?: boolean; poolMax?: number; config?: Partial<ServerConfig> } = {}) {
   const model = puppetRuntime();
   const instanceId = randomUUID();
-  const handle = options.ownConnections ? await openDb({ databaseUrl: h.database.databaseUrl! }) : null;
+  const handle = options.ownConnections
+    ? await openDb({ databaseUrl: h.database.databaseUrl!, ...(options.poolMax ? { poolMax: options.poolMax } : {}) })
+    : null;
   const db = handle?.db ?? h.db;
   const logs: string[] = [];
   // Leases long enough that a busy machine never lets a live one lapse, unless a test shortens them.
   const config = { leaseMs: 10_000, leaseRenewMs: 100, answerSaveIntervalMs: 50, ...options.config };
-  const answers: LiveAnswers = await pgLiveAnswers({ databaseUrl: h.database.databaseUrl!, db, instanceId, leaseMs: config.leaseMs, log: (line) => logs.push(line) });
+  const answers: LiveAnswers = await pgLiveAnswers({ databaseUrl: h.database.databaseUrl!, db, instanceId, leaseMs: config.leaseMs, leaseRenewMs: config.leaseRenewMs, log: (line) => logs.push(line) });
   const t = h.makeApp({ runtime: model.runtime, db, instanceId, answers, config });
   let sweeper: ReturnType<typeof setInterval> | undefined;
   const kill = async () => {
@@ -60,6 +62,8 @@ async function instance(options: { ownConnections?: boolean; config?: Partial<Se
     model,
     answers,
     instanceId,
+    db,
+    logs,
     /** What a running server does every renewal period: take over answers whose writer is gone. */
     sweepEvery: (ms: number) => void (sweeper = setInterval(() => void answers.sweep().catch(() => {}), ms)),
     /** As a killed process: nothing it holds is renewed, nothing it writes reaches the database. */
@@ -232,6 +236,26 @@ describe.skipIf(!databaseUrl)('answers across instances on one PostgreSQL', () =
     expect((await onB.rest()).at(-1)).toEqual({ type: 'incomplete', messageId: reply });
     expect(onB.text()).toBe('Saved before the crash');
     expect(await storedRow(reply)).toMatchObject({ status: 'incomplete', content: 'Saved before the crash', leaseOwner: null });
+  });
+
+  it('an instance whose connections are all busy keeps its answers: their leases are renewed outside the queue', async () => {
+    const a = await instance({ ownConnections: true, poolMax: 2, config: { leaseMs: 600, leaseRenewMs: 100 } });
+    const b = await instance();
+    const visitor = h.visitor();
+    const { stream, start, reply } = await asking(a.t, visitor);
+    a.model.say('Before the rush');
+    await stream.untilText('Before the rush');
+
+    // Every connection of A's pool is taken for longer than a lease, while B sweeps.
+    b.sweepEvery(50);
+    await Promise.all([1, 2].map(() => a.db.execute(sql`select pg_sleep(1.5)`)));
+    expect(await storedRow(reply)).toMatchObject({ status: 'streaming', leaseOwner: a.instanceId });
+
+    a.model.say(' and after it');
+    a.model.end();
+    expect((await stream.rest()).at(-1)).toEqual({ type: 'end', messageIds: [start.userMessageId, reply] });
+    expect(await storedRow(reply)).toMatchObject({ status: 'complete', content: 'Before the rush and after it' });
+    expect(b.logs.join('\n')).not.toContain(reply);
   });
 
   it('stop on B of an answer whose instance was killed stores it incomplete with its saved text once the lease lapses', async () => {

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { failureReference } from '../../src/contract/agent-failure';
 import type { Db } from '../db/client';
 import { conversations, messages } from '../db/schema';
-import { leaseLapsed, saveAndRenew, takeOverAnswers } from './answer-leases';
+import { leaseLapsed, renewAnswerLeases, saveAndRenew, takeOverAnswers } from './answer-leases';
 import type { AnswerOutcome, AnswerReader, AnswerUpdate, Following, LiveAnswer, LiveAnswers, LocalAnswer } from './live-answers';
 
 /**
@@ -32,6 +32,8 @@ export type PgLiveAnswersOptions = {
   db: Db;
   instanceId: string;
   leaseMs: number;
+  /** How often the leases of the answers written here are renewed (all in one statement). */
+  leaseRenewMs: number;
   /** Pieces of one answer written within this time go out as one notification. */
   coalesceMs?: number;
   log: (line: string) => void;
@@ -191,6 +193,16 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
   };
   await connect();
 
+  // The leases of the answers written here are renewed on this connection, not through the pool:
+  // an instance busy enough that its pool has a queue is alive all the same, and an answer
+  // taken over only because its renewal waited in that queue would be cut for its readers.
+  const renewing = setInterval(() => {
+    if (local.size === 0) return;
+    const { sql: text, params } = renewAnswerLeases(db, instanceId, leaseMs).toSQL();
+    void client.query(text, params).catch((error: unknown) => log(`answers: renewing the leases failed: ${(error as Error).message}`));
+  }, options.leaseRenewMs);
+  renewing.unref?.();
+
   const subscribe = async (messageId: string, listener: (note: Note) => void) => {
     let set = listeners.get(messageId);
     if (!set) {
@@ -221,6 +233,7 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
 
   const takeOver = async (messageId?: string, everyOther = false): Promise<number> => {
     const ids = await takeOverAnswers(db, instanceId, { everyOther, ...(messageId ? { messageId } : {}) });
+    if (ids.length > 0) log(`answers: ${ids.length} answer(s) whose writer was gone stored incomplete: ${ids.join(', ')}`);
     for (const m of ids) post(answerChannel(m), { k: 's', m, x: { status: 'incomplete' } });
     if (ids.length > 0) await send();
     return ids.length;
@@ -396,6 +409,7 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
     sweep: (sweepOptions = {}) => takeOver(undefined, sweepOptions.everyOther ?? false),
     async close() {
       closed = true;
+      clearInterval(renewing);
       if (coalescing) clearTimeout(coalescing);
       flush();
       await send();

@@ -217,6 +217,8 @@ describe.skipIf(!DATABASE_URL)('three instances on one PostgreSQL', () => {
         `time to first event p50 ${percentile(times, 50).toFixed(0)} ms, p99 ${percentile(times, 99).toFixed(0)} ms` +
         (errors ? `; errors: ${JSON.stringify([...reasons].slice(0, 5))}` : ''),
     );
+    // What the instances said about answers (a takeover, a failed save) explains most failures here.
+    if (errors) for (const instance of instances) console.log(`${instance.name}:\n${instance.output().split('\n').filter((line) => line.startsWith('answers:') || line.startsWith('chat:')).join('\n')}`);
     expect(errors).toBe(0);
   }, 120_000);
 
