@@ -115,6 +115,8 @@ const installable = () =>
         { urlPattern: ({ url }) => url.pathname.startsWith('/assets/'), handler: 'CacheFirst', options: { cacheName: 'assets' } },
       ],
       cleanupOutdatedCaches: true,
+      // Workbox has no 'hidden' maps: with the server not serving maps, the worker links none.
+      sourcemap: sourceMapsServed,
     },
   });
 

@@ -29,15 +29,19 @@ describe('the home page bundle', () => {
     const listing = files.map((file) => `${file.path} ${(file.gzip / 1000).toFixed(1)} kB`).join('\n');
     expect(gzip, `home page JavaScript is ${(gzip / 1000).toFixed(1)} kB gzip:\n${listing}`).toBeLessThanOrEqual(HOME_PAGE_JS_TARGET);
 
-    // Source maps are written, but the JavaScript names none: the server answers 404 for them
-    // unless SERVE_SOURCEMAPS is on.
+    // Source maps of the pages are written, but no JavaScript names one, the service worker's
+    // included: the server answers 404 for them unless SERVE_SOURCEMAPS is on.
     expect(readdirSync(join(outDir, 'assets')).some((name) => name.endsWith('.js.map'))).toBe(true);
-    const naming = files.filter((file) => readFileSync(join(outDir, file.path), 'utf8').includes('sourceMappingURL'));
+    const shipped = [
+      ...readdirSync(outDir).filter((name) => name.endsWith('.js')),
+      ...readdirSync(join(outDir, 'assets')).filter((name) => name.endsWith('.js')).map((name) => `assets/${name}`),
+    ];
+    expect(shipped).toContain('sw.js');
+    const naming = shipped.filter((path) => readFileSync(join(outDir, path), 'utf8').includes('sourceMappingURL'));
     expect(naming).toEqual([]);
 
     // The Stately inspector is for development only: not a byte of it ships.
-    const shipped = readdirSync(join(outDir, 'assets')).filter((name) => name.endsWith('.js'));
-    const withInspector = shipped.filter((name) => /createBrowserInspector|@statelyai\/inspect/.test(readFileSync(join(outDir, 'assets', name), 'utf8')));
+    const withInspector = shipped.filter((path) => /createBrowserInspector|@statelyai\/inspect/.test(readFileSync(join(outDir, path), 'utf8')));
     expect(withInspector).toEqual([]);
   }, 120_000);
 });
