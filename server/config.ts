@@ -101,6 +101,8 @@ export type ServerConfig = {
   scanTicketTtlMs: number;
   /** Scan-login tickets one client address may open per minute. */
   scanTicketsPerMinute: number;
+  /** WeChat and mini-program sign-ins (each a code exchanged with WeChat) one client address may make per minute. */
+  wechatLoginsPerMinute: number;
   /** `debug` also logs each request's query string (never headers or bodies). */
   logLevel: 'info' | 'debug';
   /** Send Strict-Transport-Security: only when the site is reached over https. */
@@ -194,6 +196,7 @@ export const defaultConfig: ServerConfig = {
   providerPictures: PROVIDER_PICTURE_SOURCES,
   scanTicketTtlMs: 3 * 60 * 1000,
   scanTicketsPerMinute: 20,
+  wechatLoginsPerMinute: 30,
   logLevel: 'info',
   hsts: false,
   serveSourceMaps: false,
@@ -301,6 +304,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     providerPictures: PROVIDER_PICTURE_SOURCES,
     scanTicketTtlMs: positiveNumber(env, 'SCAN_TICKET_TTL_SECONDS', defaultConfig.scanTicketTtlMs / 1000) * 1000,
     scanTicketsPerMinute: positiveNumber(env, 'SCAN_TICKETS_PER_MINUTE', defaultConfig.scanTicketsPerMinute),
+    wechatLoginsPerMinute: positiveNumber(env, 'WECHAT_LOGINS_PER_MINUTE', defaultConfig.wechatLoginsPerMinute),
     logLevel: env.LOG_LEVEL?.trim().toLowerCase() === 'debug' ? 'debug' : 'info',
     hsts: isOn(env.HSTS) || (env.HSTS === undefined && /^https:\/\//i.test(env.PUBLIC_URL?.trim() ?? '')),
     serveSourceMaps: isOn(env.SERVE_SOURCEMAPS),

@@ -181,6 +181,16 @@ describe('Google sign-in, configured (against a local fake of Google)', () => {
     t.clock.advance(61_000);
     expect((await t.post(AUTHORIZE, undefined, headers)).status).toBe(200);
   });
+
+  it('counts the sign-ins started from one IPv6 /64 together', async () => {
+    const t = configured({ address: '2001:db8:600:1::1' });
+    for (let i = 0; i < GOOGLE_STARTS_PER_MINUTE; i += 1) expect((await t.post(AUTHORIZE)).status).toBe(200);
+    const sameHost = configured({ clock: t.clock, address: '2001:db8:600:1:ffff:ffff:ffff:fffe' });
+    const refused = await sameHost.post(AUTHORIZE);
+    expect(refused.status).toBe(429);
+    expect(refused.body.msg).toMatch(/Too many Google sign-ins started/);
+    expect((await configured({ clock: t.clock, address: '2001:db8:600:2::1' }).post(AUTHORIZE)).status).toBe(200);
+  });
 });
 
 describe('the Google OAuth connector', () => {

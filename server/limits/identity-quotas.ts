@@ -1,5 +1,6 @@
 import type { ServerConfig } from '../config';
 import type { Owner } from '../http/caller';
+import { addressLimitKey } from '../http/client-address';
 import type { Quota } from './quotas';
 
 const MINUTE = 60 * 1000;
@@ -13,6 +14,7 @@ const megabytes = (bytes: number) =>
 
 // Only visitors count against their address: a visitor id is made up by the client and can be
 // changed at every request, an account cannot; and an office of signed-in colleagues shares one.
+// An IPv6 address counts by its /64 network, which its host can change addresses within at will.
 
 /** What one question costs: one against the asker's minute and day, and their address's if a visitor. */
 export function questionQuotas(config: ServerConfig, owner: Owner, address: string): Quota[] {
@@ -23,10 +25,11 @@ export function questionQuotas(config: ServerConfig, owner: Owner, address: stri
   ];
   if (owner.visitorId === undefined) return quotas;
   const here = config.addressQuotas;
+  const from = addressLimitKey(address);
   return [
     ...quotas,
-    { key: `questions:minute:address:${address}`, limit: here.questionsPerMinute, windowMs: MINUTE, name: `${here.questionsPerMinute} questions a minute from one address` },
-    { key: `questions:day:address:${address}`, limit: here.questionsPerDay, windowMs: DAY, name: `${here.questionsPerDay} questions a day from one address` },
+    { key: `questions:minute:address:${from}`, limit: here.questionsPerMinute, windowMs: MINUTE, name: `${here.questionsPerMinute} questions a minute from one address` },
+    { key: `questions:day:address:${from}`, limit: here.questionsPerDay, windowMs: DAY, name: `${here.questionsPerDay} questions a day from one address` },
   ];
 }
 
@@ -38,7 +41,7 @@ export function uploadQuotas(config: ServerConfig, owner: Owner, address: string
   ];
   if (owner.visitorId === undefined) return quotas;
   const here = config.addressQuotas.uploadBytesPerDay;
-  return [...quotas, { key: `upload-bytes:day:address:${address}`, limit: here, windowMs: DAY, name: `${megabytes(here)} of uploads a day from one address` }];
+  return [...quotas, { key: `upload-bytes:day:address:${addressLimitKey(address)}`, limit: here, windowMs: DAY, name: `${megabytes(here)} of uploads a day from one address` }];
 }
 
 /** How much one identity may keep stored, with how a person reads it. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Services } from '../deps';
+import { addressLimitKey } from '../http/client-address';
 import { refusal } from './quotas';
 
 /** The first pause once an account is being guessed at from everywhere; it doubles from there. */
@@ -27,8 +28,10 @@ export async function admitLoginAttempt(services: Services, username: string, ad
   const { config, counters, clock } = services;
   // Hashed: a password typed into the account box by mistake never lands in the table.
   const account = createHash('sha256').update(username).digest('hex').slice(0, 32);
-  const pairKey = `login:pair:${account}:${address}`;
-  const addressKey = `login:address:${address}`;
+  // An IPv6 address counts by its /64: its host can move to another address in it at every guess.
+  const from = addressLimitKey(address);
+  const pairKey = `login:pair:${account}:${from}`;
+  const addressKey = `login:address:${from}`;
   const accountKey = `login:account:${account}`;
   const windowMs = config.loginWindowMs;
   const now = clock.now();

@@ -56,7 +56,7 @@ function classifyV4(bytes: number[]): AddressClass {
 }
 
 /** The 16 bytes of a valid IPv6 address (zone dropped), including an embedded dotted quad. */
-function ipv6Bytes(address: string): number[] {
+export function ipv6Bytes(address: string): number[] {
   const text = address
     .split('%')[0]!
     .replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_all, a, b, c, d) =>

@@ -131,6 +131,29 @@ describe('login rate limit', () => {
     expect((await t.post(LOGIN, { username, password }, from('192.0.2.8'))).status).toBe(200);
   });
 
+  it('counts an IPv6 host by its /64: guesses from new addresses in it stay locked out, another network signs in', async () => {
+    const t = h.makeApp({ config: { trustProxy: 1 } });
+    const { username, password } = await h.newUser();
+    const oneNetwork = ['2001:db8:5eed:10::1', '2001:db8:5eed:10:1::2', '2001:0db8:5eed:0010:0:0:0:3', '2001:db8:5eed:10:abcd:ef01:2345:6789', '2001:db8:5eed:10::5'];
+    for (const [i, address] of oneNetwork.entries()) {
+      expect((await t.post(LOGIN, { username, password: `guess-${i}` }, from(address))).status).toBe(401);
+    }
+    const blocked = await t.post(LOGIN, { username, password }, from('2001:DB8:5EED:10:FFFF:FFFF:FFFF:FFFF'));
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('retry-after')).toBe('60');
+    expect(blocked.body.msg).toBe('Too many failed logins. Please wait 60 seconds and try again.');
+    expect((await t.post(LOGIN, { username, password }, from('2001:db8:5eed:11::1'))).status).toBe(200);
+  });
+
+  it('counts an IPv4 address the same whether it arrives as itself or mapped into IPv6', async () => {
+    const t = h.makeApp({ config: { trustProxy: 1 } });
+    const { username, password } = await h.newUser();
+    for (const address of ['192.0.2.77', '::ffff:192.0.2.77', '::FFFF:c000:24d', '192.0.2.77', '[::ffff:192.0.2.77]']) {
+      expect((await t.post(LOGIN, { username, password: 'wrong-pass' }, from(address))).status).toBe(401);
+    }
+    expect((await t.post(LOGIN, { username, password }, from('::ffff:192.0.2.77'))).status).toBe(429);
+  });
+
   // What reaches the server for one attacker, each guess with a new made-up X-Forwarded-For start.
   const forgedChains: [string, number, (forged: string) => string | undefined][] = [
     ['no proxy trusted: the header is ignored', 0, (forged) => forged],

@@ -3,7 +3,7 @@ import { createGoogleConnector, GOOGLE_NOT_CONFIGURED } from '../auth/google';
 import { googleLogin, startGoogleSignIn } from '../auth/google-sign-in';
 import type { Services } from '../deps';
 import { visitorIdOf } from '../http/caller';
-import { clientAddress } from '../http/client-address';
+import { addressLimitKey, clientAddress } from '../http/client-address';
 import { ApiError } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
 import { countAttempt } from '../limits/quotas';
@@ -53,7 +53,7 @@ export function authRoutes(app: Hono<AppEnv>, services: Services, wechat: { code
 
   defineRoute(app, services, 'googleAuthorize', async ({ c }) => {
     if (!google) throw new ApiError(503, GOOGLE_NOT_CONFIGURED);
-    const address = clientAddress(c, services.config.trustProxy);
+    const address = addressLimitKey(clientAddress(c, services.config.trustProxy));
     await countAttempt(
       services.counters,
       { key: `google-start:${address}`, limit: GOOGLE_STARTS_PER_MINUTE, windowMs: 60 * 1000 },

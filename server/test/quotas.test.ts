@@ -78,6 +78,19 @@ describe('questions', () => {
     expect((await ask(h.makeApp({ clock: t.clock }), h.visitor())).status).toBe(200);
   });
 
+  it('counts every address of one IPv6 /64 as one address, as a host may change address within it at will', async () => {
+    const config: Partial<ServerConfig> = { addressQuotas: { ...defaultConfig.addressQuotas, questionsPerMinute: 2 } };
+    const first = h.makeApp({ config, address: '2001:db8:4b1d:7::1' });
+    const sameHost = h.makeApp({ config, clock: first.clock, address: '2001:db8:4b1d:7:c0ff:ee00:1234:5678' });
+    expect((await ask(first, h.visitor())).status).toBe(200);
+    expect((await ask(sameHost, h.visitor())).status).toBe(200);
+    const refused = await ask(h.makeApp({ config, clock: first.clock, address: '2001:0db8:4b1d:0007::9' }), h.visitor());
+    expect(refused.status).toBe(429);
+    expect(refused.msg).toMatch(/limit of 2 questions a minute from one address/);
+    // The next /64 is someone else's.
+    expect((await ask(h.makeApp({ config, clock: first.clock, address: '2001:db8:4b1d:8::1' }), h.visitor())).status).toBe(200);
+  });
+
   it('gives a signed-in user more than a visitor', async () => {
     const t = h.makeApp(
       withQuotas({
@@ -194,6 +207,16 @@ describe('uploads', () => {
     expect(refused[0]!.msg).toMatch(/^You have reached the limit of 10 KB of stored files for a visitor\./);
     // What was refused did not count against the day: a small file still fits.
     expect((await upload(t, visitor, 2 * KB)).status).toBe(200);
+  });
+
+  it('hold the visitors of one IPv6 /64 to one address’s bytes of a day', async () => {
+    const config: Partial<ServerConfig> = { addressQuotas: { ...defaultConfig.addressQuotas, uploadBytesPerDay: 10 * KB } };
+    const first = h.makeApp({ config, address: '2001:db8:4b1d:9::1' });
+    expect((await upload(first, h.visitor(), 6 * KB)).status).toBe(200);
+    const sameHost = h.makeApp({ config, clock: first.clock, address: '2001:db8:4b1d:9:ffff::2' });
+    const refused = await upload(sameHost, h.visitor(), 6 * KB);
+    expect(refused.status).toBe(429);
+    expect(refused.msg).toMatch(/^You have reached the limit of 10 KB of uploads a day from one address\./);
   });
 
   it('give a signed-in user more room than a visitor', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { configFromEnv, type ServerConfig } from '../config';
 import { providerTokens, wechatIdentities } from '../db/schema';
 import { openHarness, type TestApp } from '../test/harness';
 import { loopbackPictureSources } from '../test/pictures';
@@ -27,13 +28,15 @@ afterAll(async () => {
 });
 
 /** A server that has never talked to WeChat: no token or ticket stored yet. */
-const officialApp = async (options: { miniProgram?: boolean } = {}): Promise<TestApp> => {
+const officialApp = async (options: { miniProgram?: boolean; config?: Partial<ServerConfig> } = {}): Promise<TestApp> => {
   await h.db.delete(providerTokens);
   for (const key of Object.keys(fake.calls)) delete fake.calls[key];
   Object.assign(fake.state, { staleTokenAnswers: 0, expiresIn: 7200, broken: false });
   const miniProgram = options.miniProgram ? { miniProgram: MINI_PROGRAM } : {};
   // WeChat's head images are served by the fake on loopback over http: allowed for this test only.
-  return h.makeApp({ config: { wechat: { mode: 'official', ...APP, apiBase: fake.url, ...miniProgram }, providerPictures: loopbackPictureSources(fake.url) } });
+  return h.makeApp({
+    config: { wechat: { mode: 'official', ...APP, apiBase: fake.url, ...miniProgram }, providerPictures: loopbackPictureSources(fake.url), ...options.config },
+  });
 };
 
 describe("WeChat's real API (a local fake of it on loopback)", () => {
@@ -169,5 +172,37 @@ describe('the mini program login (code2session against the fake)', () => {
     const reply = await t.post(PASSWORD_LOGIN, { loginType: 'wechat-official-account', code: fake.issueCode(person) });
     expect(reply.status).toBe(200);
     expect(reply.body.data.userInfo.nickname).toBe('Via login');
+  });
+});
+
+describe('the limit on WeChat sign-ins from one address', () => {
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+  const person = (n: number) => ({ openid: `o-limited-openid-00000000${n}`, nickname: `Limited ${n}`, headimgurl: '' });
+
+  it('refuses the sign-in past the limit with 429 before WeChat is called, counting both login types and one IPv6 /64 as one address', async () => {
+    const t = await officialApp({ miniProgram: true, config: { trustProxy: 1, wechatLoginsPerMinute: 3 } });
+    // Three addresses of one host's /64, the second written out in full.
+    expect((await t.get(LOGIN, { code: 'never-issued' }, from('2001:db8:77:1::1'))).status).toBe(400);
+    const mini = await t.post(PASSWORD_LOGIN, { loginType: 'wechat-miniprogram', code: 'never-issued' }, from('2001:0db8:0077:0001:0:0:0:2'));
+    expect(mini.status).toBe(400);
+    expect((await t.get(LOGIN, { code: fake.issueCode(person(1)) }, from('2001:db8:77:1:ffff::3'))).status).toBe(200);
+    const calls = { ...fake.calls };
+
+    const refused = await t.post(PASSWORD_LOGIN, { loginType: 'wechat-official-account', code: fake.issueCode(person(2)) }, from('2001:db8:77:1:abcd::4'));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 1, success: false, data: null, msg: 'Too many WeChat sign-ins. Please wait 60 seconds and try again.' });
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect((await t.get(LOGIN, { code: fake.issueCode(person(2)) }, from('2001:db8:77:1::5'))).status).toBe(429);
+    expect(fake.calls).toEqual(calls);
+
+    expect((await t.get(LOGIN, { code: fake.issueCode(person(3)) }, from('2001:db8:77:2::1'))).status).toBe(200);
+    t.clock.advance(60 * 1000);
+    expect((await t.get(LOGIN, { code: fake.issueCode(person(4)) }, from('2001:db8:77:1::6'))).status).toBe(200);
+  });
+
+  it('is 30 a minute unless WECHAT_LOGINS_PER_MINUTE says otherwise', () => {
+    expect(configFromEnv({}).wechatLoginsPerMinute).toBe(30);
+    expect(configFromEnv({ WECHAT_LOGINS_PER_MINUTE: '5' }).wechatLoginsPerMinute).toBe(5);
+    expect(() => configFromEnv({ WECHAT_LOGINS_PER_MINUTE: 'lots' })).toThrow(/WECHAT_LOGINS_PER_MINUTE/);
   });
 });

@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import type { LoginResult } from '../../src/contract/auth';
 import type { Services } from '../deps';
 import { visitorIdOf } from '../http/caller';
-import { clientAddress } from '../http/client-address';
+import { addressLimitKey, clientAddress } from '../http/client-address';
 import { ApiError } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
 import { countAttempt } from '../limits/quotas';
@@ -70,6 +70,15 @@ export function wechatRoutes(app: Hono<AppEnv>, services: Services): { codeLogin
     const current = wechat();
     const login = loginType === 'wechat-miniprogram' ? current.miniProgram : current;
     if (!login) throw new ApiError(503, MINIPROGRAM_NOT_CONFIGURED);
+    // Every code, right or wrong, costs a call to WeChat under the app's secret: counted before
+    // that call, so nobody can have the server call WeChat as often as they like. The origin's
+    // address is the client's (signInOriginOf).
+    await countAttempt(
+      services.counters,
+      { key: `wechat-login:${addressLimitKey(origin.address)}`, limit: services.config.wechatLoginsPerMinute, windowMs: 60 * 1000 },
+      'Too many WeChat sign-ins.',
+      services.clock.now(),
+    );
     const profile = await login.profileForCode(code);
     const account = await userForWechatProfile(services.db, services.clock, login.appId, profile);
     const user = await importAvatar(services, account, { provider: 'wechat', url: profile.avatar });
@@ -81,7 +90,7 @@ export function wechatRoutes(app: Hono<AppEnv>, services: Services): { codeLogin
   );
 
   defineRoute(app, services, 'wxRegisterLogin', async ({ input, c }) => {
-    const address = clientAddress(c, services.config.trustProxy);
+    const address = addressLimitKey(clientAddress(c, services.config.trustProxy));
     await countAttempt(
       services.counters,
       { key: `scan-ticket:${address}`, limit: services.config.scanTicketsPerMinute, windowMs: 60 * 1000 },

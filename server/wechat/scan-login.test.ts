@@ -124,6 +124,22 @@ describe('scan login', () => {
     expect((await t.get(REGISTER, { fingerPrint: randomUUID() })).status).toBe(200);
   });
 
+  it('counts the tickets of one IPv6 /64 together, yet shows the approver the full address that asked', async () => {
+    const config = { scanTicketsPerMinute: 2 };
+    const first = h.makeApp({ config, address: '2001:db8:5ca9:1::1' });
+    const sameHost = h.makeApp({ config, clock: first.clock, address: '2001:db8:5ca9:1:aaaa:bbbb:cccc:dddd' });
+    await openTicket(first);
+    const ticket = await openTicket(sameHost);
+    const refused = await first.get(REGISTER, { fingerPrint: randomUUID() });
+    expect(refused.status).toBe(429);
+    expect(refused.body.msg).toBe('Too many scan codes requested. Please wait 60 seconds and try again.');
+    await openTicket(h.makeApp({ config, clock: first.clock, address: '2001:db8:5ca9:2::1' }));
+
+    const phone = await h.loggedIn(first);
+    const details = await first.get(DETAILS, { scanid: ticket.id }, phone.headers);
+    expect(details.body.data.address).toBe('2001:db8:5ca9:1:aaaa:bbbb:cccc:dddd');
+  });
+
   it('refuses bad input with 400 and a clear message', async () => {
     const t = h.makeApp();
     const cases: [string, () => ReturnType<TestApp['get']>][] = [

@@ -62,8 +62,9 @@ export async function startE2EServer(): Promise<E2EServer> {
     // address) the wrong-password steps of different specs would lock out the next spec. The
     // limit itself is proven by the server suites (server/test/abuse.test.ts, routes/auth.test.ts).
     // The same holds for the question and upload quotas: every spec asks from 127.0.0.1, many as
-    // one visitor (server/test/quotas.test.ts proves the quotas).
-    config: { loginMaxFailures: 1000, loginMaxFailuresPerAddress: 1000, ...generousLimits, google: google.config },
+    // one visitor (server/test/quotas.test.ts proves the quotas), and every WeChat sign-in
+    // (server/wechat/official-api.test.ts proves its limit).
+    config: { loginMaxFailures: 1000, loginMaxFailuresPerAddress: 1000, wechatLoginsPerMinute: 1000, ...generousLimits, google: google.config },
     runtime: answers.runtime,
     demo: E2E_DEMO,
     // Several builds can coexist: E2E_SPA_DIR points the tests at one of them (default dist/).
