@@ -3,7 +3,8 @@ import type { FileRef } from '../contract/media';
 import { PLATFORMS, TASK_STATUSES, type Platform, type TaskStatus } from '../contract/tasks';
 import { i18n } from '../i18n';
 import { createChatStreamActor, type ChatTransport } from '../machines/chat-stream.actor';
-import { operationsGuardMachine, type VerifiedSession } from '../machines/operations-guard.machine';
+import { isSignedIn } from '../machines/app.machine';
+import { operationsGuardMachine, type OperationsGuardEvent, type VerifiedSession } from '../machines/operations-guard.machine';
 import { operationsOverviewMachine, type OverviewFilters } from '../machines/operations-overview.machine';
 import { taskEditorMachine } from '../machines/task-editor.machine';
 import { stopAnswer } from '../services/api/conversations';
@@ -14,14 +15,26 @@ import { getToken } from '../services/cookies';
 import { loginUrlFor } from '../services/redirect';
 import type { Navigate, Runtime } from './runtime';
 
+/** Tells the door when the app's session ends: the operator signed out, or a call answered 401. */
+const sessionEnds = (app: Runtime['app']) =>
+  fromCallback<OperationsGuardEvent>(({ sendBack }) => {
+    let signedIn = isSignedIn(app.getSnapshot());
+    const subscription = app.subscribe((state) => {
+      if (signedIn && !isSignedIn(state)) sendBack({ type: 'session.ended' });
+      signedIn = isSignedIn(state);
+    });
+    return () => subscription.unsubscribe();
+  });
+
 /**
  * The real side effects of the operations area's screen machines (the door, the overview, the
  * task editor), given here rather than in the screens, so a screen only reads and sends events.
  */
-export const operationsGuardLogic = ({ navigate }: { navigate: Navigate }) =>
+export const operationsGuardLogic = ({ navigate, app }: { navigate: Navigate; app: Runtime['app'] }) =>
   operationsGuardMachine.provide({
     actors: {
       verifySession: fromPromise<VerifiedSession>(() => verifyOperationsSession({ silent: true })),
+      watchSession: sessionEnds(app),
     },
     actions: {
       redirectToLogin: (_, { pathname, search }) => navigate(loginUrlFor(pathname, search ? `?${search}` : ''), { replace: true }),

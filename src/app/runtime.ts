@@ -8,11 +8,11 @@ import { clearToken, getToken, setToken } from '../services/cookies';
 import { configureHttp } from '../services/http-hooks';
 import { refusalKey } from '../i18n/refusal';
 import { resetVisitorId } from '../services/visitor';
-import { GOOGLE_RETURN_PATH, isOperationsPath, loginUrlFor, SCAN_APPROVAL_PATH } from '../services/redirect';
+import { GOOGLE_RETURN_PATH, isConversationPath, isOperationsPath, isPersonalPath, loginUrlFor, SCAN_APPROVAL_PATH } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
 import type { createWechatActors, WechatRuntimeOptions } from './wechat-runtime';
 import { detectDevice } from '../services/env';
-import { PREFERENCE_KEYS, readPreference, writePreference } from '../services/storage';
+import { forgetPersonalPreferences, PREFERENCE_KEYS, readPreference, writePreference } from '../services/storage';
 import { chatDrafts } from './chat-versions-actors';
 import type { ChatActor, createChatActor } from './chat-runtime';
 import { DEFAULT_AGENT_ID } from '../contract/constants';
@@ -82,6 +82,12 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
       actions: {
         storeToken: (_, { token }) => setToken(token),
         clearToken: () => clearToken(),
+        // On a shared browser, signing out takes away what the person wrote and opened, and their page.
+        signedOut: (_, { userId }) => {
+          forgetPersonalPreferences(userId);
+          signedOut = true;
+          if (isPersonalPath(location.pathname)) navigate('/', { replace: true });
+        },
       },
       guards: { hasToken: () => Boolean(getToken()) },
     }),
@@ -90,6 +96,10 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
 
   // Whose preferences and drafts are in use: set once the session says who is here.
   let knownUserId: string | null = null;
+  // The account last signed in on this page, whose things may be on screen; and whether it has
+  // just signed out (rather than its session having run out, after which it comes back).
+  let lastAccount: string | null = null;
+  let signedOut = false;
   /**
    * The chat actor is created on first use (the chat page, or the first question asked from
    * home), so the home page carries no chat machine; until then the home page keeps its own
@@ -97,9 +107,11 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
    */
   let chat: ChatActor | null = null;
   const homeScope = newChatScope(DEFAULT_AGENT_ID);
+  // `loaded`: the same person's saved draft, behind anything they typed already; `replaced`: another
+  // person's, as the one before left nothing of theirs.
   const homeDraft = createActor(
-    fromTransition((draft: string, event: { type: 'change'; text: string } | { type: 'loaded'; text: string }) =>
-      event.type === 'change' ? event.text : draft || event.text, ''),
+    fromTransition((draft: string, event: { type: 'change' | 'loaded' | 'replaced'; text: string }) =>
+      event.type === 'loaded' ? draft || event.text : event.text, ''),
   );
   const persistDrafts = (drafts: DraftBook) => {
     if (knownUserId !== null) chatDrafts.write(knownUserId, drafts);
@@ -160,13 +172,23 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
   // Preferences follow whoever the session says is here, and remember the conversation in view.
   app.subscribe((state) => {
     if (!state.matches('loaded')) return;
-    const userId = state.context.user ? String(state.context.user.id) : VISITOR_USER_ID;
+    const account = state.context.user ? String(state.context.user.id) : null;
+    const userId = account ?? VISITOR_USER_ID;
     if (userId === knownUserId) return;
+    // Someone else at this browser: the account signed out, or another account signed in than the
+    // one before. The same person goes on after a session ran out (they sign in again, and a
+    // question refused meanwhile stays in the box) and when a visitor signs in (the server hands
+    // the account what they started).
+    const samePerson = !signedOut && (account === null || lastAccount === null || account === lastAccount);
+    signedOut = false;
+    if (account !== null || !samePerson) lastAccount = account;
     knownUserId = userId;
     preferences.send({ type: 'user.changed', userId, stored: readStoredPreferences(userId) });
     const drafts = chatDrafts.read(userId);
-    homeDraft.send({ type: 'loaded', text: draftIn(drafts, homeScope) });
-    chat?.send({ type: 'drafts.loaded', drafts });
+    homeDraft.send({ type: samePerson ? 'loaded' : 'replaced', text: draftIn(drafts, homeScope) });
+    chat?.send(samePerson ? { type: 'drafts.loaded', drafts } : { type: 'session.changed', drafts });
+    // The chat on screen is a new one now: its address no longer names the conversation that was.
+    if (!samePerson && isConversationPath(location.pathname)) navigate('/chat', { replace: true });
   });
   const onLanguageChanged = (language: string) => {
     const locale = matchLocale(language);

@@ -47,6 +47,14 @@ const writeState = (state: string): void => {
   }
 };
 
+const removeState = (): void => {
+  try {
+    localStorage.removeItem(OAUTH_STATE_KEY);
+  } catch {
+    // see writeState
+  }
+};
+
 const buildMiniProgram = (): MiniProgram | null => {
   const appId = import.meta.env.VITE_WECHAT_MINIPROGRAM_APPID as string | undefined;
   return appId ? { appId, path: (import.meta.env.VITE_WECHAT_MINIPROGRAM_PATH as string | undefined) ?? 'pages/index/index' } : null;
@@ -80,6 +88,7 @@ export const createWechatActors = ({ app, navigate, toast, inspect, ...options }
         signedIn: (_, result) => signIn(result.token, result.userInfo),
         redirect: (_, { url }) => redirect(url),
         rememberState: (_, { state }) => writeState(state),
+        forgetState: () => removeState(),
         leaveSignInAddress: (_, { href }) => navigate(addressAfterWechatSignIn(href), { replace: true }),
         openApproval: (_, { scanId }) => navigate(scanApprovalPath(scanId), { replace: true }),
         notify: (_, notice) => toast(noticeToast(notice)),

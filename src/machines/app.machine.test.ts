@@ -20,6 +20,7 @@ const startApp = (fakes: Fakes = {}) => {
   const revokeSession = vi.fn(fakes.revokeSession ?? (async () => undefined));
   const storeToken = vi.fn();
   const clearToken = vi.fn();
+  const signedOut = vi.fn<(userId: string) => void>();
   const actor = createActor(
     appMachine.provide({
       actors: {
@@ -30,6 +31,7 @@ const startApp = (fakes: Fakes = {}) => {
       actions: {
         storeToken: (_, params) => storeToken(params.token),
         clearToken: () => clearToken(),
+        signedOut: (_, { userId }) => signedOut(userId),
       },
       guards: { hasToken: () => fakes.hasToken ?? false },
     }),
@@ -42,7 +44,7 @@ const startApp = (fakes: Fakes = {}) => {
         state.matches('errored') ||
         (state.matches('loaded') && !state.matches({ loaded: 'refreshing' }) && !state.matches({ loaded: 'signingOut' })),
     );
-  return { actor, fetchUser, revokeSession, storeToken, clearToken, settle };
+  return { actor, fetchUser, revokeSession, storeToken, clearToken, signedOut, settle };
 };
 
 describe('app start', () => {
@@ -113,8 +115,8 @@ describe('the session', () => {
     expect(storeToken).toHaveBeenCalledWith('tok-1');
   });
 
-  it('signs out: revokes the session, forgets the token and the user', async () => {
-    const { actor, clearToken, revokeSession, settle } = startApp({ hasToken: true });
+  it('signs out: revokes the session, forgets the token and the user, and says who chose to leave', async () => {
+    const { actor, clearToken, revokeSession, signedOut, settle } = startApp({ hasToken: true });
     await settle();
 
     actor.send({ type: 'session.signOut' });
@@ -124,10 +126,11 @@ describe('the session', () => {
     expect(state.matches({ loaded: 'visitor' })).toBe(true);
     expect(state.context.user).toBeNull();
     expect(clearToken).toHaveBeenCalledTimes(1);
+    expect(signedOut).toHaveBeenCalledExactlyOnceWith('u1');
   });
 
   it('signs out even when the server cannot be told', async () => {
-    const { actor, clearToken, settle } = startApp({ hasToken: true, revokeSession: async () => Promise.reject(new Error('offline')) });
+    const { actor, clearToken, signedOut, settle } = startApp({ hasToken: true, revokeSession: async () => Promise.reject(new Error('offline')) });
     await settle();
 
     actor.send({ type: 'session.signOut' });
@@ -135,10 +138,11 @@ describe('the session', () => {
 
     expect(state.matches({ loaded: 'visitor' })).toBe(true);
     expect(clearToken).toHaveBeenCalledTimes(1);
+    expect(signedOut).toHaveBeenCalledExactlyOnceWith('u1');
   });
 
-  it('an expired session becomes a visitor and forgets the token', async () => {
-    const { actor, clearToken, settle } = startApp({ hasToken: true });
+  it('an expired session becomes a visitor and forgets the token, but is no sign-out: the person will be back', async () => {
+    const { actor, clearToken, signedOut, settle } = startApp({ hasToken: true });
     await settle();
 
     actor.send({ type: 'session.expired' });
@@ -146,6 +150,7 @@ describe('the session', () => {
     expect(actor.getSnapshot().matches({ loaded: 'visitor' })).toBe(true);
     expect(actor.getSnapshot().context.user).toBeNull();
     expect(clearToken).toHaveBeenCalledTimes(1);
+    expect(signedOut).not.toHaveBeenCalled();
   });
 
   it('refreshes the user on request', async () => {

@@ -17,6 +17,9 @@ export type AppEvent =
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** Said before the user is forgotten, with whose session it was. */
+const sayWhoSignedOut = { type: 'signedOut', params: ({ context }: { context: AppContext }) => ({ userId: String(context.user?.id) }) } as const;
+
 /**
  * App start and the session: loading (the interface language) → session check (only when a
  * token is stored) → loaded as a visitor or signed in, or errored with a retry. The toast queue
@@ -35,6 +38,8 @@ export const appMachine = setup({
   actions: {
     storeToken: (_, _params: { token: string }) => undefined,
     clearToken: () => undefined,
+    /** The person chose to sign out (not a session that ran out): what they leave behind is theirs to take away. */
+    signedOut: (_, _params: { userId: string }) => undefined,
     setUser: assign((_, params: { user: UserInfo }) => ({ user: params.user, error: null })),
     forgetUser: assign({ user: null }),
     setError: assign((_, params: { error: unknown }) => ({ error: messageOf(params.error) })),
@@ -114,8 +119,8 @@ export const appMachine = setup({
           // The token is forgotten whatever the server answers: logging out always works here.
           invoke: {
             src: 'revokeSession',
-            onDone: { target: 'visitor', actions: ['clearToken', 'forgetUser'] },
-            onError: { target: 'visitor', actions: ['clearToken', 'forgetUser'] },
+            onDone: { target: 'visitor', actions: [sayWhoSignedOut, 'clearToken', 'forgetUser'] },
+            onError: { target: 'visitor', actions: [sayWhoSignedOut, 'clearToken', 'forgetUser'] },
           },
         },
       },

@@ -596,6 +596,57 @@ describe('the chat machine: retry', () => {
   });
 });
 
+describe('the chat machine: another person at the browser', () => {
+  it('forgets an answer being streamed when the person signs out: nothing of it stays, and it is no longer read, not stopped', async () => {
+    const { actor, ask, streamCall, context, stopAnswer, exchangeSettled } = setup();
+    ask('What is my bank password hint?');
+    const call = await streamCall();
+    start(call);
+    call.emit({ type: 'delta', messageId: 'm-reply', text: 'Your hint is' });
+    actor.send({ type: 'draft.change', text: 'and my PIN?' });
+
+    actor.send({ type: 'session.changed', drafts: {} });
+
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(isAnswering(actor.getSnapshot())).toBe(false);
+    expect(context()).toMatchObject({ conversationId: null, messages: [], draft: '', drafts: {}, attachments: [], outgoing: null, replyKey: null });
+    // the page stops reading; the answer goes on on the server, for its owner to find
+    expect(call.signal.aborted).toBe(true);
+    expect(stopAnswer).not.toHaveBeenCalled();
+    call.emit({ type: 'delta', messageId: 'm-reply', text: ' the name of your cat' });
+    expect(context().messages).toEqual([]);
+    expect(exchangeSettled).not.toHaveBeenCalled();
+  });
+
+  it('forgets an answer being read again, and stops reading it', async () => {
+    const { actor, ask, streamCall, resumeCall, context, stopAnswer } = setup();
+    ask('Tell me a story');
+    const call = await streamCall();
+    start(call);
+    call.emit({ type: 'delta', messageId: 'm-reply', text: 'Once' });
+    call.fail('incomplete');
+    const resume = await resumeCall();
+
+    actor.send({ type: 'session.changed', drafts: {} });
+
+    expect(resume.signal.aborted).toBe(true);
+    expect(stopAnswer).not.toHaveBeenCalled();
+    expect(context()).toMatchObject({ conversationId: null, messages: [] });
+  });
+
+  it("gives the newcomer their own drafts, never the text the person before left in the box", async () => {
+    const { actor, context } = setup({ input: { conversationId: 'conv-3' } });
+    await waitFor(actor, (state) => state.matches('idle'));
+    actor.send({ type: 'draft.change', text: "Ada's unsent words" });
+    const theirs = { 'new:SpecialNoAgentFallback': { text: "Grace's own", at: 1 } };
+
+    actor.send({ type: 'session.changed', drafts: theirs });
+    expect(context()).toMatchObject({ conversationId: null, agentId: 'SpecialNoAgentFallback', draft: "Grace's own", drafts: theirs });
+    actor.send({ type: 'conversation.open', conversationId: 'conv-3' });
+    expect(context().draft).toBe('');
+  });
+});
+
 describe('the chat machine: opening a conversation', () => {
   const history: Message[] = [
     { messageId: 'a', conversationId: 'conv-9', role: 'user', content: 'Hello', status: 'complete', files: [], createdAt: '2025-01-01T00:00:00.000Z' },

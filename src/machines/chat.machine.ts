@@ -130,6 +130,11 @@ export type ChatEvent =
   | { type: 'drafts.loaded'; drafts: DraftBook }
   /** The browser is online again: an answer whose connection was lost is read again. */
   | { type: 'connection.restored' }
+  /**
+   * Someone else is using the page now (a sign-out, an expired session, another account): with
+   * the drafts of the person now here. A visitor who signs in is the same person: not this event.
+   */
+  | { type: 'session.changed'; drafts: DraftBook }
   | ChatStreamReport;
 
 export type ChatInput = { agentId?: string; conversationId?: string | null };
@@ -421,6 +426,21 @@ export const chatMachine = setup({
       replyKey: answerBeingWritten(params.messages)?.messageId ?? null,
     })),
     setVersionFailure: assign((_, params: { message: string }) => ({ versionTarget: null, failure: { kind: 'version' as const, message: params.message } })),
+    /**
+     * Nothing of the person before stays on a shared screen: their conversation, what they typed
+     * or attached and their drafts give way to a new chat with the default agent and the
+     * newcomer's draft for it. An answer being written goes on on the server; leaving the state
+     * that reads it is what stops reading it, as when a person leaves a conversation.
+     */
+    forgetPerson: assign(({ event }) => {
+      assertEvent(event, 'session.changed');
+      return {
+        ...blankConversation(DEFAULT_AGENT_ID),
+        draft: draftIn(event.drafts, newChatScope(DEFAULT_AGENT_ID)),
+        drafts: event.drafts,
+        attachments: [],
+      };
+    }),
     loadDrafts: assign(({ context, event }) => {
       assertEvent(event, 'drafts.loaded');
       return { drafts: event.drafts, draft: context.draft || draftIn(event.drafts, draftScope(context)) };
@@ -707,6 +727,8 @@ export const chatMachine = setup({
     'draft.change': { actions: ['setDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
     'attachments.change': { actions: 'setAttachments' },
     'drafts.loaded': { actions: 'loadDrafts' },
+    // From any state: whatever the chat was doing was for the person who left.
+    'session.changed': { target: '.idle', actions: 'forgetPerson' },
     'edit.change': { actions: 'changeEdit' },
     'edit.cancel': { actions: 'cancelEdit' },
   },

@@ -1,19 +1,26 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import { operationsGuardMachine } from './operations-guard.machine';
 
 const startGuard = (options: { hasToken: boolean; verify?: () => Promise<{ userId: string; publishing?: { xiaohongshu: 'export' | 'api'; linkedin: 'export' | 'api' } }> }, at = { pathname: '/kraken-operation/task/edit/7', search: 'tab=2' }) => {
   const verify = vi.fn(options.verify ?? (async () => ({ userId: 'u1' })));
   const redirectToLogin = vi.fn<(place: { pathname: string; search: string }) => void>();
+  /** Plays the app saying the session ended (a sign-out, a 401), once the guard follows it. */
+  const session: { end: () => void } = { end: () => expect.fail('the guard does not follow the session') };
   const actor = createActor(
     operationsGuardMachine.provide({
-      actors: { verifySession: fromPromise(() => verify()) },
+      actors: {
+        verifySession: fromPromise(() => verify()),
+        watchSession: fromCallback(({ sendBack }) => {
+          session.end = () => sendBack({ type: 'session.ended' });
+        }),
+      },
       actions: { redirectToLogin: (_, params) => redirectToLogin(params) },
       guards: { hasToken: () => options.hasToken },
     }),
     { input: at },
   ).start();
-  return { actor, verify, redirectToLogin };
+  return { actor, verify, redirectToLogin, session };
 };
 
 describe('the operations guard', () => {
@@ -48,13 +55,13 @@ describe('the operations guard', () => {
     expect(redirectToLogin).toHaveBeenCalledWith({ pathname: '/kraken-operation/task/edit/7', search: 'tab=2' });
   });
 
-  it('sends to login from where the operator is now when the session expires', async () => {
-    const { actor, redirectToLogin } = startGuard({ hasToken: true });
+  it('sends to login from where the operator is now when the session ends (signed out, or a 401)', async () => {
+    const { actor, redirectToLogin, session } = startGuard({ hasToken: true });
     await waitFor(actor, (snapshot) => snapshot.matches('allowed'));
 
     actor.send({ type: 'location.changed', pathname: '/kraken-operation/task/linkedin', search: 'draft=9' });
     expect(actor.getSnapshot().matches('allowed')).toBe(true);
-    actor.send({ type: 'session.expired' });
+    session.end();
 
     expect(actor.getSnapshot().matches('redirecting')).toBe(true);
     expect(redirectToLogin).toHaveBeenCalledTimes(1);
@@ -86,5 +93,18 @@ describe('the operations guard', () => {
     await waitFor(actor, (snapshot) => snapshot.matches('allowed'));
     expect(verify).toHaveBeenCalledTimes(2);
     expect(redirectToLogin).not.toHaveBeenCalled();
+  });
+
+  it('shuts the door when the session ends before the check answers, or while the server cannot be reached', async () => {
+    const checking = startGuard({ hasToken: true, verify: () => new Promise(() => undefined) });
+    checking.session.end();
+    expect(checking.actor.getSnapshot().matches('redirecting')).toBe(true);
+    expect(checking.redirectToLogin).toHaveBeenCalledWith({ pathname: '/kraken-operation/task/edit/7', search: 'tab=2' });
+
+    const unreachable = startGuard({ hasToken: true, verify: async () => Promise.reject(Object.assign(new Error('down'), { unreachable: true })) });
+    await waitFor(unreachable.actor, (snapshot) => snapshot.matches('unreachable'));
+    unreachable.session.end();
+    expect(unreachable.actor.getSnapshot().matches('redirecting')).toBe(true);
+    expect(unreachable.redirectToLogin).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { PublishMode } from '../contract/tasks';
 import { isUnreachable } from './error-status';
 
@@ -10,16 +10,17 @@ export type VerifiedSession = { userId: string; publishing?: PublishModes };
 export type OperationsGuardEvent =
   /** The operator moved inside the area; the return address follows them. */
   | { type: 'location.changed'; pathname: string; search: string }
-  /** Any call answered 401 while in the area. */
-  | { type: 'session.expired' }
+  /** No one is signed in any more: the operator signed out, or a call answered 401. */
+  | { type: 'session.ended' }
   /** The operator asks to check again after the server could not be reached. */
   | { type: 'retry' };
 
 /**
  * The operations area's door. It opens only with a stored token whose verification answers
- * success; otherwise, or on any later 401, it sends the operator to the login page with the
- * exact place to come back to. A check that gets no answer (server down, network gone) says
- * nothing about the session: the operator stays signed in and can check again.
+ * success; otherwise, or when the session ends (a sign-out, any later 401), it sends the operator
+ * to the login page with the exact place to come back to. A check that gets no answer (server
+ * down, network gone) says nothing about the session: the operator stays signed in and can check
+ * again.
  */
 export const operationsGuardMachine = setup({
   types: {
@@ -31,6 +32,8 @@ export const operationsGuardMachine = setup({
     verifySession: fromPromise<VerifiedSession>(async () => {
       throw new Error('verifySession is provided where the app starts');
     }),
+    /** Reports `session.ended` when the app's session ends; provided where the app starts. */
+    watchSession: fromCallback<OperationsGuardEvent>(() => () => undefined),
   },
   actions: {
     /** Whom the server verified, and how each platform publishes (kept when it does not say). */
@@ -53,8 +56,12 @@ export const operationsGuardMachine = setup({
   id: 'operationsGuard',
   context: ({ input }) => ({ ...input, verifiedAs: null, publishing: { xiaohongshu: 'export', linkedin: 'export' } }),
   initial: 'entering',
+  // The door follows the session for as long as the area is open, not only at the first check.
+  invoke: { src: 'watchSession' },
   on: {
     'location.changed': { actions: 'followOperator' },
+    // Whatever the door was doing (checking, waiting to check again, open), it was for someone signed in.
+    'session.ended': { target: '.redirecting' },
   },
   states: {
     entering: {
@@ -76,9 +83,7 @@ export const operationsGuardMachine = setup({
     unreachable: {
       on: { retry: 'verifying' },
     },
-    allowed: {
-      on: { 'session.expired': 'redirecting' },
-    },
+    allowed: {},
     redirecting: {
       type: 'final',
       entry: { type: 'redirectToLogin', params: ({ context }) => ({ pathname: context.pathname, search: context.search }) },

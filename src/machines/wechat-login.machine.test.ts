@@ -26,6 +26,7 @@ const start = (fakes: Fakes = {}) => {
     signedIn: vi.fn(),
     redirect: vi.fn(),
     rememberState: vi.fn(),
+    forgetState: vi.fn(),
     leaveSignInAddress: vi.fn(),
     openApproval: vi.fn(),
     notices: [] as Notice[],
@@ -40,6 +41,7 @@ const start = (fakes: Fakes = {}) => {
         signedIn: (_, result) => calls.signedIn(result),
         redirect: (_, { url }) => calls.redirect(url),
         rememberState: (_, { state }) => calls.rememberState(state),
+        forgetState: () => calls.forgetState(),
         leaveSignInAddress: (_, { href }) => calls.leaveSignInAddress(href),
         openApproval: (_, { scanId }) => calls.openApproval(scanId),
         notify: (_, notice) => void calls.notices.push(notice),
@@ -132,6 +134,21 @@ describe('login state: inside WeChat', () => {
     await waitFor(actor, (state) => state.matches({ wechat: 'redirecting' }));
     expect(calls.exchangeCode).not.toHaveBeenCalled();
     expect(redirectedTo(calls).searchParams.get('state')).toBe('2.nonce1');
+  });
+
+  it('forgets the kept state once the return was checked, whether the code was ours or not', async () => {
+    const ours = start({ href: 'https://chat.example.com/?code=C1&state=1.nonce1', savedState: '1.nonce1' });
+    ours.actor.send({ type: 'session.visitor' });
+    await waitFor(ours.actor, (state) => state.matches('idle'));
+    expect(ours.calls.forgetState).toHaveBeenCalledTimes(1);
+    expect(ours.calls.rememberState).not.toHaveBeenCalled();
+
+    const planted = start({ href: 'https://chat.example.com/?code=PLANTED&state=1.attacker', savedState: '1.nonce1' });
+    planted.actor.send({ type: 'session.visitor' });
+    await waitFor(planted.actor, (state) => state.matches({ wechat: 'redirecting' }));
+    // the one kept goes; only the state of the new redirect is kept, for its own return
+    expect(planted.calls.forgetState.mock.invocationCallOrder[0]).toBeLessThan(planted.calls.rememberState.mock.invocationCallOrder[0]!);
+    expect(planted.calls.rememberState).toHaveBeenCalledExactlyOnceWith('2.nonce1');
   });
 
   it('when the config fails, says the server’s msg and stays logged out (there is no app id to redirect with)', async () => {

@@ -73,6 +73,8 @@ export const wechatLoginMachine = setup({
     redirect: (_, _params: { url: string }) => undefined,
     /** Keeps the `state` sent to WeChat, to recognise the return. */
     rememberState: (_, _params: { state: string }) => undefined,
+    /** The kept `state` has done its one job: a later return must bring the one of a new redirect. */
+    forgetState: () => undefined,
     /** The address once signed in: without the used code (and off the login page). */
     leaveSignInAddress: (_, _params: { href: string }) => undefined,
     /** Opens the page that asks whether to approve the scan login (it sends a visitor to log in first). */
@@ -144,6 +146,7 @@ export const wechatLoginMachine = setup({
           },
         },
         checkingCode: {
+          entry: 'forgetState',
           always: [
             { guard: and(['hasCode', 'stateIsOurs']), target: 'exchanging' },
             // a code we did not ask for (an old or shared link): get our own

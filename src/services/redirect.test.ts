@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOperationsPath, loginToApprove, loginUrlFor, OPERATIONS_PREFIX, toSafeRedirectPath } from './redirect';
+import { isOperationsPath, isPersonalPath, loginToApprove, loginUrlFor, OPERATIONS_PREFIX, toSafeRedirectPath } from './redirect';
 
 const ORIGIN = 'https://app.example.com';
 
@@ -153,5 +153,15 @@ describe('loginToApprove', () => {
     const back = toSafeRedirectPath(url.searchParams.get('redirect_url'), ORIGIN)!;
     expect(back).toBe(`/scan-approval?scanid=${encodeURIComponent('a/b?c&redirect_url=//evil.example')}`);
     expect(new URL(back, ORIGIN).searchParams.get('scanid')).toBe('a/b?c&redirect_url=//evil.example');
+  });
+});
+
+describe('isPersonalPath: the pages a sign-out leaves for the home page', () => {
+  it.each(['/chat/conv-12', '/account'])('%s shows one person\'s own things', (path) => {
+    expect(isPersonalPath(path)).toBe(true);
+  });
+
+  it.each(['/', '/chat', '/chat/', '/chat/agents', '/download', '/login', '/kraken-operation'])('%s does not', (path) => {
+    expect(isPersonalPath(path)).toBe(false);
   });
 });

@@ -52,3 +52,16 @@ export const isOperationsPath = (pathname: string): boolean =>
 /** Where the operations guard sends someone without a valid session, so login can bring them back. */
 export const loginUrlFor = (pathname: string, search: string): string =>
   `/login?source=kraken&redirect_url=${encodeURIComponent(`${pathname}${search}`)}`;
+
+/** The agents market, under the chat's address but the same for everyone. */
+const CHAT_MARKET_PATH = '/chat/agents';
+
+/** The address of one stored conversation (`/chat/<id>`), not the agents market under it. */
+export const isConversationPath = (pathname: string): boolean =>
+  pathname.startsWith('/chat/') && pathname !== CHAT_MARKET_PATH && pathname.length > '/chat/'.length;
+
+/**
+ * Pages that show one person's own things: a stored conversation, the account. Signing out leaves
+ * them for the home page (the operations area has its own door, which sends to login).
+ */
+export const isPersonalPath = (pathname: string): boolean => pathname === '/account' || isConversationPath(pathname);

@@ -5,6 +5,12 @@ export const PREFERENCE_KEYS = ['lastAgentId', 'lastAgentInfo', 'lastChatId', 'f
 export const CHAT_DRAFTS_KEY = 'chatDrafts';
 export type PreferenceKey = (typeof PREFERENCE_KEYS)[number] | typeof CHAT_DRAFTS_KEY;
 
+/**
+ * What a person wrote or opened, as opposed to how they like the page (theme, first page): removed
+ * when they sign out, so the next person at a shared browser cannot read it.
+ */
+const PERSONAL_KEYS = [CHAT_DRAFTS_KEY, 'lastChatId', 'lastAgentId', 'lastAgentInfo'] as const satisfies readonly PreferenceKey[];
+
 type Stored<T> = { userId: string; value: T };
 
 /**
@@ -36,5 +42,17 @@ export const removePreference = (key: PreferenceKey): void => {
     localStorage.removeItem(PREFIX + key);
   } catch {
     // see writePreference
+  }
+};
+
+/** Removes what this user wrote or opened; a value saved for someone else (a visitor) stays. */
+export const forgetPersonalPreferences = (userId: string): void => {
+  for (const key of PERSONAL_KEYS) {
+    try {
+      const raw = localStorage.getItem(PREFIX + key);
+      if (raw && (JSON.parse(raw) as Stored<unknown> | null)?.userId === userId) localStorage.removeItem(PREFIX + key);
+    } catch {
+      // unreadable or disabled storage: nothing of theirs can be read back either
+    }
   }
 };

@@ -55,6 +55,31 @@ test('login stores the token cookie, shows the nickname, and logout clears it', 
   expect((await context.cookies()).find((item) => item.name === 'ai-chat-ops-token')).toBeUndefined();
 });
 
+test('logging out on a conversation leaves nothing of it for the next person at the browser', async ({ page }) => {
+  await page.goto('/login');
+  await logIn(page);
+  await expect(page).toHaveURL(/\/$/);
+  const home = page.getByRole('textbox', { name: 'Ask the assistant' });
+  await home.fill('Draft my resignation letter');
+  await home.press('Enter');
+  await expect(page).toHaveURL(/\/chat\/[^/]+$/);
+  await expect(page.locator('li[data-role="assistant"][data-status="complete"]')).toBeVisible({ timeout: 30_000 });
+  const box = page.getByRole('textbox', { name: /Ask anything/ });
+  await box.fill('Please keep this between us');
+  await expect.poll(() => page.evaluate(() => JSON.stringify(localStorage))).toContain('between us');
+
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Ask the assistant' })).toHaveValue('');
+  await expect(page.getByText('Draft my resignation letter')).toHaveCount(0);
+  const stored = await page.evaluate(() => JSON.stringify(localStorage));
+  expect(stored).not.toContain('between us');
+  expect(stored).not.toContain('resignation');
+});
+
 test('a wrong password says the account or password is wrong and keeps what was typed', async ({ page }) => {
   await page.goto('/login');
   const { username } = demoAccount();

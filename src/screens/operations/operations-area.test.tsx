@@ -7,6 +7,8 @@ import { db, seedUser } from '../../../tests/msw/db';
 import { server } from '../../../tests/msw/server';
 import { renderWithRuntime } from '../../../tests/spa/harness';
 import { getConversation } from '../../services/api/conversations';
+import { UserMenu } from '../../components/user-menu';
+import { getToken } from '../../services/cookies';
 import OperationsArea from './operations-area';
 
 const area = (
@@ -55,5 +57,24 @@ describe('the operations area guard', () => {
 
     await expect.poll(view.url).toBe(loginUrl('/kraken-operation/task/xiaohongshu'));
     expect(view.runtime.app.getSnapshot().context.user).toBeNull();
+  });
+
+  it('shuts the area when the operator logs out, sending to login with the way back', async () => {
+    const { user } = seedUser({ nickname: 'Ada' });
+    const view = await renderWithRuntime(
+      <>
+        <UserMenu />
+        {area}
+      </>,
+      { url: '/kraken-operation/task/xiaohongshu', signedInAs: user },
+    );
+    expect(await screen.findByRole('heading', { name: 'Xiaohongshu task' })).toBeInTheDocument();
+
+    await view.user.click(screen.getByRole('button', { name: 'User menu: Ada' }));
+    await view.user.click(screen.getByRole('menuitem', { name: 'Log out' }));
+
+    await expect.poll(view.url).toBe(loginUrl('/kraken-operation/task/xiaohongshu'));
+    expect(screen.queryByRole('heading', { name: 'Xiaohongshu task' })).toBeNull();
+    expect(getToken()).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { PublishModesContext } from './publish-modes';
 import { OverviewScreen } from './overview-screen';
 import { TaskRoute } from './task-route';
 import { useScreenActor } from '../../app/use-screen-actor';
+import { useRuntime } from '../../app/runtime-context';
 
 /** The operations area: nothing of it shows until the guard has verified the session. */
 const OperationsArea = () => {
@@ -15,7 +16,8 @@ const OperationsArea = () => {
   useDocumentTitle(t('operations.title'));
   const [pathname, navigate] = useLocation();
   const search = useSearch();
-  const guard = useScreenActor(operationsGuardLogic({ navigate }), { input: { pathname, search } });
+  const { app } = useRuntime();
+  const guard = useScreenActor(operationsGuardLogic({ navigate, app }), { input: { pathname, search } });
   useLocationEvents(guard);
   const allowed = useSelector(guard, (state) => state.matches('allowed'));
   const unreachable = useSelector(guard, (state) => state.matches('unreachable'));

@@ -21,10 +21,11 @@ import { productionPaths, type ModelEvent } from './production-paths';
  * The operations area's door, with paths generated from the guard that ships. Whether a token is
  * stored is the one thing the machine asks the browser (its `hasToken` guard), so the machine is
  * walked twice, once per answer; every other step is an event: the session check's answers (held
- * by the fake API until the path gives them), the operator moving inside the area, and a 401 in
- * the middle of a visit. The page is judged by the spec's rule: without a token, or when the check
- * does not answer success, or on a later 401, the operator lands on the login page with the exact
- * address (path and query) to come back to; nothing of the area shows before the check says yes.
+ * by the fake API until the path gives them), the operator moving inside the area, and the session
+ * ending in the middle of a visit (a 401, or the operator signing out). The page is judged by the
+ * spec's rule: without a token, or when the check does not answer success, or once the session
+ * ends, the operator lands on the login page with the exact address (path and query) to come back
+ * to; nothing of the area shows before the check says yes.
  * A check the server never answered refuses nothing: the operator stays signed in where they are,
  * is told the server cannot be reached, and can check again.
  */
@@ -37,7 +38,9 @@ const XHS_TASK = '/kraken-operation/task/xiaohongshu';
 const answers = actorAnswers(operationsGuardMachine);
 const EVENTS: ModelEvent[] = [
   { type: 'location.changed', pathname: XHS_TASK, search: '' } as ModelEvent,
-  { type: 'session.expired' },
+  // the session ends: a call answers 401, or the operator signs out
+  { type: 'session.ended', how: 'expired' } as ModelEvent,
+  { type: 'session.ended', how: 'signedOut' } as ModelEvent,
   answers.done('verifySession', { userId: 'operator' }),
   answers.error('verifySession', 401, 'Not signed in'),
   // a check that answers, but not success (code 1): the door stays shut
@@ -88,6 +91,7 @@ const EXPECTED_AFTER: Record<string, string> = {
   'move while unreachable': 'unreachable',
   'move inside the area': 'allowed',
   'session expires': 'redirecting',
+  'sign out': 'redirecting',
 };
 const expectState = (world: World, state: string) => expect(EXPECTED_AFTER[world.last], `after ${world.last}`).toBe(state);
 
@@ -176,8 +180,14 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       w.checks += 1;
       await w.view.user.click(screen.getByRole('button', { name: 'Try again' }));
     },
-    'session.expired': async () => {
+    'session.ended': async ({ event }: { event: ModelEvent }) => {
       const w = world();
+      if (event.how === 'signedOut') {
+        w.last = 'sign out';
+        // what the user menu's "Log out" sends
+        w.view.runtime.app.send({ type: 'session.signOut' });
+        return;
+      }
       w.last = 'session expires';
       db.sessions.clear();
       await getConversation('conv-1').catch(() => undefined);
@@ -199,7 +209,10 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
 });
 
 const describePath = ({ token, path }: (typeof PLAYS)[number]) =>
-  [token ? 'with a token' : 'without a token', ...path.events.map((event) => answers.describe(event) ?? event.type)].join(', ');
+  [
+    token ? 'with a token' : 'without a token',
+    ...path.events.map((event) => answers.describe(event) ?? (event.type === 'session.ended' ? `session ended (${String(event.how)})` : event.type)),
+  ].join(', ');
 
 describe('operations guard, paths generated from the production machine', () => {
   const holder: { world: World | null } = { world: null };
@@ -209,10 +222,10 @@ describe('operations guard, paths generated from the production machine', () => 
     const declared = Object.keys(operationsGuardMachine.root.states).filter((state) => state !== 'entering');
     expect([...reached].sort()).toEqual(declared.sort());
     for (const state of declared) expect(params(() => holder.world!).states, `no assertion for ${state}`).toHaveProperty(state);
-    // checking, before and after a move: a move and four answers each; in the area, before and after
-    // a move: a move and a 401 each; unreachable, before and after a move: a move and "Try again"
-    // each; without a token the door is shut at once.
-    expect(withToken.transitionCount).toBe(18);
+    // Before and after a move, the session can end two ways (a 401, a sign-out) wherever the door
+    // stands; besides, checking: a move and four answers each; in the area: a move each;
+    // unreachable: a move and "Try again" each. Without a token the door is shut at once.
+    expect(withToken.transitionCount).toBe(28);
     expect(withoutToken.transitionCount).toBe(0);
   });
 

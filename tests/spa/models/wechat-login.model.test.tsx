@@ -163,6 +163,8 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       if (state.matches({ wechat: 'exchanging' })) {
         const request = await w.calls.waiting('exchangeCode');
         expect(new URL(request.url).searchParams.get('code')).toBe(CODE);
+        // the kept state did its one job once the return was checked: nothing of it stays behind
+        expect(localStorage.getItem(STATE_KEY)).toBeNull();
         expect(progress()).toBeInTheDocument();
         expect(w.redirects).toEqual([]);
       }
@@ -191,6 +193,8 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
         expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
         // no more redirects: a code that keeps failing must not loop
         expect(w.redirects).toEqual([]);
+        // a return that was checked leaves no state behind (one whose config failed was never checked)
+        if (w.last !== 'fetchConfig 502') expect(localStorage.getItem(STATE_KEY)).toBeNull();
       }
       expectNotSignedIn(w);
     },
@@ -204,6 +208,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       // the scan link's page asks; coming back signed in approves nothing
       expect(w.approvals).toHaveLength(0);
       expect(w.redirects).toEqual([]);
+      if (w.last === 'exchangeCode ok') expect(localStorage.getItem(STATE_KEY)).toBeNull();
     },
   },
   events: {
