@@ -40,6 +40,22 @@ const adasConversation = (ada: UserInfo) =>
     ],
   });
 
+/** Ada on her conversation, with `typed` in the box. */
+const adaTyping = async (ada: UserInfo, typed: string) => {
+  const { conversationId } = adasConversation(ada);
+  const view = await renderWithRuntime(app, { url: `/chat/${conversationId}`, signedInAs: ada });
+  expect(await screen.findByTestId('question')).toHaveTextContent('Draft my resignation letter');
+  await view.user.type(chatBox(), typed);
+  return { view, conversationId };
+};
+
+/** Her session ends on the server; the next call finds out. */
+const sessionRunsOut = async (view: Screen, conversationId: string) => {
+  db.sessions.clear();
+  await getConversation(conversationId).catch(() => undefined);
+  await expect.poll(() => view.runtime.app.getSnapshot().context.user).toBeNull();
+};
+
 const logOut = async (view: Screen, name: string) => {
   await view.user.click(screen.getByRole('button', { name: `User menu: ${name}` }));
   await view.user.click(screen.getByRole('menuitem', { name: 'Log out' }));
@@ -51,10 +67,7 @@ const signIn = (view: Screen, user: UserInfo) => view.runtime.app.send({ type: '
 describe('a shared browser', () => {
   it('logging out on a conversation goes home and leaves nothing of it, on screen or in the browser', async () => {
     const { user: ada } = seedUser({ nickname: 'Ada' });
-    const { conversationId } = adasConversation(ada);
-    const view = await renderWithRuntime(app, { url: `/chat/${conversationId}`, signedInAs: ada });
-    expect(await screen.findByTestId('question')).toHaveTextContent('Draft my resignation letter');
-    await view.user.type(chatBox(), 'Please keep this between us');
+    const { view, conversationId } = await adaTyping(ada, 'Please keep this between us');
     expect(JSON.stringify(localStorage)).toContain('Please keep this between us');
 
     await logOut(view, 'Ada');
@@ -71,16 +84,11 @@ describe('a shared browser', () => {
   it('a session that runs out keeps the conversation and the box for the same person; another account signing in gets neither', async () => {
     const { user: ada } = seedUser({ nickname: 'Ada' });
     const { user: grace } = seedUser({ nickname: 'Grace' });
-    const { conversationId } = adasConversation(ada);
-    const view = await renderWithRuntime(app, { url: `/chat/${conversationId}`, signedInAs: ada });
-    expect(await screen.findByTestId('question')).toHaveTextContent('Draft my resignation letter');
-    await view.user.type(chatBox(), 'Please keep this between us');
+    const { view, conversationId } = await adaTyping(ada, 'Please keep this between us');
 
-    db.sessions.clear();
-    await getConversation(conversationId).catch(() => undefined);
+    await sessionRunsOut(view, conversationId);
 
     // Most likely Ada herself, about to sign in again: nothing she was doing is taken from her.
-    await expect.poll(() => view.runtime.app.getSnapshot().context.user).toBeNull();
     expect(screen.getByText('Draft my resignation letter')).toBeInTheDocument();
     expect(chatBox()).toHaveValue('Please keep this between us');
     expect(readPreference(CHAT_DRAFTS_KEY, ada.id)).toEqual({ [conversationId]: expect.objectContaining({ text: 'Please keep this between us' }) });
@@ -99,14 +107,9 @@ describe('a shared browser', () => {
 
   it('the same account signing in again after its session ran out goes on where it was', async () => {
     const { user: ada } = seedUser({ nickname: 'Ada' });
-    const { conversationId } = adasConversation(ada);
-    const view = await renderWithRuntime(app, { url: `/chat/${conversationId}`, signedInAs: ada });
-    expect(await screen.findByTestId('question')).toHaveTextContent('Draft my resignation letter');
-    await view.user.type(chatBox(), 'Where was I');
+    const { view, conversationId } = await adaTyping(ada, 'Where was I');
 
-    db.sessions.clear();
-    await getConversation(conversationId).catch(() => undefined);
-    await expect.poll(() => view.runtime.app.getSnapshot().context.user).toBeNull();
+    await sessionRunsOut(view, conversationId);
     signIn(view, ada);
     await screen.findByRole('button', { name: 'User menu: Ada' });
 
@@ -157,10 +160,7 @@ describe('a shared browser', () => {
   it('someone else signing in over a session empties the chat of the one before', async () => {
     const { user: ada } = seedUser({ nickname: 'Ada' });
     const { user: grace } = seedUser({ nickname: 'Grace' });
-    const { conversationId } = adasConversation(ada);
-    const view = await renderWithRuntime(app, { url: `/chat/${conversationId}`, signedInAs: ada });
-    expect(await screen.findByTestId('question')).toHaveTextContent('Draft my resignation letter');
-    await view.user.type(chatBox(), 'Please keep this between us');
+    const { view } = await adaTyping(ada, 'Please keep this between us');
 
     signIn(view, grace);
     await screen.findByRole('button', { name: 'User menu: Grace' });
