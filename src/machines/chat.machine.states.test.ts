@@ -750,7 +750,7 @@ describe('new chats', () => {
   });
 });
 
-describe('another person at the browser (a sign-out, an expired session, another account)', () => {
+describe('another person at the browser (a sign-out, another account)', () => {
   const never = <T,>(): Promise<T> => new Promise<T>(() => undefined);
   const writing = () => [message('q', 'user', 'Which flour?'), message('a2', 'assistant', 'Ry', { status: 'streaming' })];
   const asked = async (h: Harness) => {

@@ -131,8 +131,9 @@ export type ChatEvent =
   /** The browser is online again: an answer whose connection was lost is read again. */
   | { type: 'connection.restored' }
   /**
-   * Someone else is using the page now (a sign-out, an expired session, another account): with
-   * the drafts of the person now here. A visitor who signs in is the same person: not this event.
+   * Someone else is using the page now (a sign-out, or another account than the last signing in):
+   * with the drafts of the person now here. A visitor who signs in, or an account signing in again
+   * after its session ran out, is the same person: not this event.
    */
   | { type: 'session.changed'; drafts: DraftBook }
   | ChatStreamReport;

@@ -13,20 +13,24 @@ const PERSONAL_KEYS = [CHAT_DRAFTS_KEY, 'lastChatId', 'lastAgentId', 'lastAgentI
 
 type Stored<T> = { userId: string; value: T };
 
+/** A stored value with whose it is; nothing when unset or unreadable. */
+const readStored = <T>(key: PreferenceKey): Stored<T> | null => {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw ? (JSON.parse(raw) as Stored<T> | null) : null;
+  } catch {
+    return null;
+  }
+};
+
 /**
  * Per-user preferences in localStorage. Each value is saved with the id of the user it belongs to
  * and read back only for that user, so a shared browser never shows one person another's choices.
  * Visitors use the id "visitor".
  */
 export const readPreference = <T>(key: PreferenceKey, userId: string): T | null => {
-  try {
-    const raw = localStorage.getItem(PREFIX + key);
-    if (!raw) return null;
-    const stored = JSON.parse(raw) as Stored<T>;
-    return stored && stored.userId === userId ? stored.value : null;
-  } catch {
-    return null;
-  }
+  const stored = readStored<T>(key);
+  return stored && stored.userId === userId ? stored.value : null;
 };
 
 export const writePreference = <T>(key: PreferenceKey, userId: string, value: T): void => {
@@ -47,12 +51,5 @@ export const removePreference = (key: PreferenceKey): void => {
 
 /** Removes what this user wrote or opened; a value saved for someone else (a visitor) stays. */
 export const forgetPersonalPreferences = (userId: string): void => {
-  for (const key of PERSONAL_KEYS) {
-    try {
-      const raw = localStorage.getItem(PREFIX + key);
-      if (raw && (JSON.parse(raw) as Stored<unknown> | null)?.userId === userId) localStorage.removeItem(PREFIX + key);
-    } catch {
-      // unreadable or disabled storage: nothing of theirs can be read back either
-    }
-  }
+  for (const key of PERSONAL_KEYS) if (readStored(key)?.userId === userId) removePreference(key);
 };
