@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, like, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
+import { prebuilt, slot } from '../db/prebuilt';
 import { rateCounters } from '../db/schema';
 
 /** A counter's total in its current window, and when that window closes. */
@@ -31,7 +32,32 @@ export type Counters = {
   countOpen(prefix: string): Promise<number>;
 };
 
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+/**
+ * Adds to `size` counters: their keys and ends are the slots `key0`, `expiresAt0`, … in the order
+ * the rows are locked; `now` (and `nowText`, the same time as text) and `amount` are shared.
+ */
+const addStatement = prebuilt((db, size: number) => {
+  const expired = sql`${rateCounters.expiresAt} <= ${slot('nowText')}::timestamptz`;
+  return db
+    .insert(rateCounters)
+    .values(
+      Array.from({ length: size }, (_, index) => ({
+        key: slot(`key${index}`),
+        count: slot('amount'),
+        windowStartedAt: slot('now'),
+        expiresAt: slot(`expiresAt${index}`),
+      })),
+    )
+    .onConflictDoUpdate({
+      target: rateCounters.key,
+      set: {
+        count: sql`CASE WHEN ${expired} THEN excluded.count ELSE ${rateCounters.count} + excluded.count END`,
+        windowStartedAt: sql`CASE WHEN ${expired} THEN excluded.window_started_at ELSE ${rateCounters.windowStartedAt} END`,
+        expiresAt: sql`CASE WHEN ${expired} THEN excluded.expires_at ELSE ${rateCounters.expiresAt} END`,
+      },
+    })
+    .returning({ key: rateCounters.key, count: rateCounters.count, expiresAt: rateCounters.expiresAt });
+});
 
 export function createCounters(db: Db, clock: Clock): Counters {
   let lastSweep = Number.NEGATIVE_INFINITY;
@@ -49,28 +75,16 @@ export function createCounters(db: Db, clock: Clock): Counters {
       const now = clock.now();
       await sweepNowAndThen(now);
       if (windows.length === 0) return new Map();
-      const expired = sql`${rateCounters.expiresAt} <= ${at(now)}`;
-      const rows = await db
-        .insert(rateCounters)
-        .values(
-          // One order of keys for every statement: two requests locking the same rows in
-          // opposite orders would deadlock on PostgreSQL.
-          [...windows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ key, windowMs }) => ({
-            key,
-            count: amount,
-            windowStartedAt: now,
-            expiresAt: new Date(now.getTime() + windowMs),
-          })),
-        )
-        .onConflictDoUpdate({
-          target: rateCounters.key,
-          set: {
-            count: sql`CASE WHEN ${expired} THEN excluded.count ELSE ${rateCounters.count} + excluded.count END`,
-            windowStartedAt: sql`CASE WHEN ${expired} THEN excluded.window_started_at ELSE ${rateCounters.windowStartedAt} END`,
-            expiresAt: sql`CASE WHEN ${expired} THEN excluded.expires_at ELSE ${rateCounters.expiresAt} END`,
-          },
-        })
-        .returning({ key: rateCounters.key, count: rateCounters.count, expiresAt: rateCounters.expiresAt });
+      const values: Record<string, unknown> = { now, nowText: now.toISOString(), amount };
+      // One order of keys for every statement: two requests locking the same rows in opposite
+      // orders would deadlock on PostgreSQL.
+      [...windows]
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .forEach(({ key, windowMs }, index) => {
+          values[`key${index}`] = key;
+          values[`expiresAt${index}`] = new Date(now.getTime() + windowMs);
+        });
+      const rows = await addStatement(db, windows.length, values);
       return new Map(rows.map((row) => [row.key, { count: Number(row.count), resetsAt: row.expiresAt }]));
     },
 

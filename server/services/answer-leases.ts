@@ -1,7 +1,8 @@
 import type { TokenUsage } from '../agents/runtime';
-import { and, eq, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, lt, ne, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
+import { prebuilt, slot } from '../db/prebuilt';
 import { messages } from '../db/schema';
 
 /**
@@ -9,12 +10,14 @@ import { messages } from '../db/schema';
  * past which it is taken for gone. Times are the database's (`now()`), the one clock every
  * instance shares.
  */
-export const leaseUntil = (ms: number): SQL => sql`now() + make_interval(secs => ${ms / 1000})`;
+export const leaseUntil = (ms: number): SQL => leaseEnding(ms / 1000);
+/** `leaseUntil` in seconds, or a prebuilt statement's slot for them. */
+export const leaseEnding = (seconds: number | SQLWrapper): SQL => sql`now() + make_interval(secs => ${seconds})`;
 
 /** A lease whose writer is gone: expired, or never set (a row from before leases). */
 export const leaseLapsed = (expiresAt: AnyPgColumn): SQL => or(isNull(expiresAt), lt(expiresAt, sql`now()`))!;
 
-const heldBy = (messageId: string, instanceId: string) =>
+const heldBy = (messageId: string | SQLWrapper, instanceId: string | SQLWrapper) =>
   and(eq(messages.id, messageId), eq(messages.status, 'streaming'), eq(messages.leaseOwner, instanceId));
 
 /**
@@ -51,15 +54,34 @@ export async function storeAnswer(
   instanceId: string,
   outcome: { content: string; status: 'complete' | 'incomplete' | 'failed'; error?: string; usage?: TokenUsage | null },
 ): Promise<boolean> {
-  // Token counts as the model reported them, when it did.
-  const usage = outcome.usage ? { promptTokens: outcome.usage.promptTokens, completionTokens: outcome.usage.completionTokens } : {};
-  const rows = await db
-    .update(messages)
-    .set({ content: outcome.content, status: outcome.status, error: outcome.error ?? null, ...usage, leaseOwner: null, leaseExpiresAt: null })
-    .where(heldBy(messageId, instanceId))
-    .returning({ id: messages.id });
+  const { usage } = outcome;
+  const rows = await storeAnswerStatement(db, usage ? 'with usage' : 'without usage', {
+    messageId,
+    instanceId,
+    content: outcome.content,
+    status: outcome.status,
+    error: outcome.error ?? null,
+    promptTokens: usage?.promptTokens ?? null,
+    completionTokens: usage?.completionTokens ?? null,
+  });
   return rows.length > 0;
 }
+
+/** How an answer ended; its token counts as the model reported them, when it did. */
+const storeAnswerStatement = prebuilt((db, shape: 'with usage' | 'without usage') =>
+  db
+    .update(messages)
+    .set({
+      content: slot('content'),
+      status: slot('status'),
+      error: slot('error'),
+      ...(shape === 'with usage' ? { promptTokens: slot('promptTokens'), completionTokens: slot('completionTokens') } : {}),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    } as Record<string, unknown>)
+    .where(heldBy(slot('messageId'), slot('instanceId')))
+    .returning({ id: messages.id }),
+);
 
 /**
  * Stores incomplete, with the text saved so far, the streaming answers whose writer is gone (their

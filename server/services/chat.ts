@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { HistoryMessage, RuntimeAgent } from '../agents/runtime';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
+import { prebuilt, slot } from '../db/prebuilt';
 import { agents, conversations, messages, type StoredFileRef } from '../db/schema';
 import type { Caller, Owner } from '../http/caller';
 import { badRequest, conflict, notFound, tooLarge, tooManyRequests } from '../http/errors';
@@ -11,10 +12,10 @@ import { applicationAgent } from './answering-agent';
 import { titleFromQuestion } from '../../src/contract/chat-title';
 import { type ConversationRow, type MessageRow } from './conversations';
 import { MessageTree } from './message-tree';
-import { ownedBy } from './ownership';
+import { ownedBy, ownedBySlot, ownerIdOf, ownerKindOf, type OwnerKind } from './ownership';
 import { resolveOwnFiles } from './uploads';
-import { visibleAgent } from './visibility';
-import { leaseUntil } from './answer-leases';
+import { agentVisibleTo, companyOf } from './visibility';
+import { leaseEnding, leaseUntil } from './answer-leases';
 
 /** How many earlier messages the agent sees; older ones are left out to bound the request. */
 export const HISTORY_LIMIT = 40;
@@ -98,16 +99,14 @@ function historyOf(path: MessageRow[], budget: number): HistoryMessage[] {
  * order: they are only checked.
  */
 async function lockAndFind(tx: Db, caller: Caller, owner: Owner, input: ChatInput): Promise<{ conversation: AskedConversation; agent: RuntimeAgent }> {
-  // The columns used, not the rows: every column read is parsed on every question.
-  const [row] = await tx
-    .select({
-      locked: sql`pg_advisory_xact_lock(hashtextextended(${identityLockKey('streams', owner)}, 0))`,
-      conversation: { id: conversations.id, source: conversations.source, sourceId: conversations.sourceId },
-      agent: { id: agents.id, name: agents.name, systemPrompt: agents.systemPrompt, vision: agents.vision },
-    })
-    .from(sql`(select 1) as asking`)
-    .leftJoin(conversations, and(eq(conversations.id, input.conversationId), ownedBy(conversations, owner)))
-    .leftJoin(agents, and(eq(agents.id, input.agentId), visibleAgent(caller)));
+  const companyId = companyOf(caller);
+  const [row] = await lockAndFindStatement(tx, `${ownerKindOf(owner)} ${companyId ? 'company' : 'public'}`, {
+    lockKey: identityLockKey('streams', owner),
+    conversationId: input.conversationId,
+    ownerId: ownerIdOf(owner),
+    agentId: input.agentId,
+    companyId,
+  });
   if (!row?.conversation) throw notFound('Conversation');
   const { conversation } = row;
   // A workflow conversation is answered by its application when the request names it.
@@ -121,6 +120,20 @@ async function lockAndFind(tx: Db, caller: Caller, owner: Owner, input: ChatInpu
   return { conversation, agent: row.agent };
 }
 
+const lockAndFindStatement = prebuilt((db, shape: `${OwnerKind} ${'company' | 'public'}`) => {
+  const [ownerKind, audience] = shape.split(' ') as [OwnerKind, string];
+  // The columns used, not the rows: every column read is parsed on every question.
+  return db
+    .select({
+      locked: sql`pg_advisory_xact_lock(hashtextextended(${slot('lockKey')}, 0))`,
+      conversation: { id: conversations.id, source: conversations.source, sourceId: conversations.sourceId },
+      agent: { id: agents.id, name: agents.name, systemPrompt: agents.systemPrompt, vision: agents.vision },
+    })
+    .from(sql`(select 1) as asking`)
+    .leftJoin(conversations, and(eq(conversations.id, slot('conversationId')), ownedBySlot(conversations, ownerKind)))
+    .leftJoin(agents, and(eq(agents.id, slot('agentId')), agentVisibleTo(audience === 'company' ? slot('companyId') : null)));
+});
+
 /**
  * How many answers the owner has being written (on any instance, not abandoned), as a query.
  *
@@ -131,32 +144,47 @@ async function lockAndFind(tx: Db, caller: Caller, owner: Owner, input: ChatInpu
  * answers everyone has streaming, which is what grows when many ask at once. A correlated
  * subquery per conversation keeps the planner from starting at all streaming answers instead.
  */
-export function streamingAnswersOf(db: Db, owner: Owner, now: Date) {
-  const since = new Date(now.getTime() - ABANDONED_STREAM_MS);
+export const streamingAnswersOf = (db: Db, owner: Owner, now: Date) =>
+  streamingCount(db, ownedBy(conversations, owner), streamingSince(now).toISOString());
+
+/** Answers created before this are abandoned, however they are stored. */
+const streamingSince = (now: Date) => new Date(now.getTime() - ABANDONED_STREAM_MS);
+
+/** `streamingAnswersOf` the owner these rows are: `since` an ISO 8601 time, or a slot for one. */
+function streamingCount(db: Db, owned: SQL, since: string | SQLWrapper) {
+  const after = sql`${since}::timestamptz`;
   const streamingIn = sql`(select count(*) from ${messages} where ${messages.conversationId} = ${conversations.id}
-    and ${messages.status} = 'streaming' and ${messages.role} = 'assistant' and ${messages.createdAt} > ${since.toISOString()}::timestamptz)`;
+    and ${messages.status} = 'streaming' and ${messages.role} = 'assistant' and ${messages.createdAt} > ${after})`;
   return db
     .select({ n: sql`coalesce(sum(${streamingIn}), 0)` })
     .from(conversations)
-    .where(and(ownedBy(conversations, owner), gt(conversations.updatedAt, since)));
+    .where(and(owned, gt(conversations.updatedAt, after)));
 }
 
-/**
- * In one read, after the lock: how many answers the owner has being written, the conversation's
- * chosen leaf, and every message of the conversation.
- */
-async function readForAnswer(tx: Db, owner: Owner, conversationId: string, now: Date) {
-  const streaming = streamingAnswersOf(tx, owner, now);
-  const leaf = tx.select({ leafId: conversations.currentLeafId }).from(conversations).where(eq(conversations.id, conversationId));
-  const rows = await tx
+const readForAnswerStatement = prebuilt((db, ownerKind: OwnerKind) => {
+  const streaming = streamingCount(db, ownedBySlot(conversations, ownerKind), slot('since'));
+  const leaf = db.select({ leafId: conversations.currentLeafId }).from(conversations).where(eq(conversations.id, slot('conversationId')));
+  return db
     .select({
       streaming: sql<number>`(${streaming})`.mapWith(Number),
       leafId: sql<string | null>`(${leaf})`,
       message: messages,
     })
     .from(sql`(select 1) as asking`)
-    .leftJoin(messages, eq(messages.conversationId, conversationId))
+    .leftJoin(messages, eq(messages.conversationId, slot('conversationId')))
     .orderBy(messages.seq);
+});
+
+/**
+ * In one read, after the lock: how many answers the owner has being written, the conversation's
+ * chosen leaf, and every message of the conversation.
+ */
+async function readForAnswer(tx: Db, owner: Owner, conversationId: string, now: Date) {
+  const rows = await readForAnswerStatement(tx, ownerKindOf(owner), {
+    ownerId: ownerIdOf(owner),
+    since: streamingSince(now).toISOString(),
+    conversationId,
+  });
   const first = rows[0]!;
   const found = rows.flatMap((row) => (row.message ? [row.message] : []));
   return { streaming: first.streaming, leafId: first.leafId, tree: new MessageTree(found) };
@@ -259,14 +287,18 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
   const ask = async (parentId: string | null, content: string, files: StoredFileRef[]) => {
     const questionId = randomUUID();
     const replyMessageId = randomUUID();
-    const rows = await tx
-      .with(touched(replyMessageId))
-      .insert(messages)
-      .values([
-        { id: questionId, conversationId, role: 'user', content, status: 'complete', files, parentId, createdAt: now },
-        { ...newReply(replyMessageId, conversationId, questionId, now), ...lease },
-      ])
-      .returning();
+    const rows = await askStatement(tx, title === null ? 'title kept' : 'title from the question', {
+      conversationId,
+      now,
+      title,
+      questionId,
+      replyMessageId,
+      content,
+      files,
+      parentId,
+      leaseOwner: asked.lease.owner,
+      leaseSeconds: asked.lease.ms / 1000,
+    });
     const question = rows.find((row) => row.id === questionId)!;
     tree.add(question);
     tree.add(rows.find((row) => row.id === replyMessageId)!);
@@ -335,7 +367,42 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
   return ask(tree.leaf(leafId)?.id ?? null, asked.text, asked.files);
 }
 
-const newReply = (id: string, conversationId: string, replyTo: string, now: Date) => ({
+/**
+ * A new question at the end of the chosen path and its empty answer, with the conversation's
+ * update (`updatedAt`, the chosen path moved to the answer, and the title when it has none), in
+ * one statement: the answer's seq after the question's. `title from the question`: the title is set
+ * unless the conversation has one (its first question); `title kept`: an edited question.
+ */
+const askStatement = prebuilt((db, shape: 'title kept' | 'title from the question') => {
+  const now = slot('now');
+  const touched = db.$with('touched').as(
+    db
+      .update(conversations)
+      .set({
+        updatedAt: now,
+        currentLeafId: slot('replyMessageId'),
+        ...(shape === 'title from the question' ? { title: sql`coalesce(${conversations.title}, ${slot('title')})` } : {}),
+      } as Record<string, unknown>)
+      .where(eq(conversations.id, slot('conversationId')))
+      .returning({ id: conversations.id }),
+  );
+  const conversationId = slot('conversationId');
+  const questionId = slot('questionId');
+  return db
+    .with(touched)
+    .insert(messages)
+    .values([
+      { id: questionId, conversationId, role: 'user', content: slot('content'), status: 'complete', files: slot('files'), parentId: slot('parentId'), createdAt: now },
+      {
+        ...newReply(slot('replyMessageId'), conversationId, questionId, now),
+        leaseOwner: slot('leaseOwner'),
+        leaseExpiresAt: leaseEnding(slot('leaseSeconds')),
+      },
+    ])
+    .returning();
+});
+
+const newReply = <V extends string | SQLWrapper, D extends Date | SQLWrapper>(id: V, conversationId: V, replyTo: V, now: D) => ({
   id,
   conversationId,
   role: 'assistant' as const,

@@ -6,13 +6,14 @@ import type { Message } from '../../src/contract/messages';
 import type { Page } from '../../src/contract/paging';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
+import { prebuilt, slot } from '../db/prebuilt';
 import { agents, applications, conversations, messages } from '../db/schema';
 import type { Caller, Owner } from '../http/caller';
 import { notFound } from '../http/errors';
 import { applicationTranslations } from './applications';
 import { ownedBy, ownerColumns } from './ownership';
 import { cleanFileName } from './uploads';
-import { containsPattern, visibleAgent, visibleApplication } from './visibility';
+import { agentVisibleTo, applicationVisibleTo, companyOf, containsPattern, visibleApplication } from './visibility';
 import { readTree, type MessageTree } from './message-tree';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -89,34 +90,52 @@ export async function createConversation(
   owner: Owner,
   input: { source: ConversationSource; sourceId: string; title?: string },
 ): Promise<Conversation> {
-  const source = input.source === 'agent' ? { table: agents, visible: visibleAgent(caller) } : { table: applications, visible: visibleApplication(caller) };
-  const now = clock.now().toISOString();
-  const { ownerUserId, ownerVisitorId } = ownerColumns(owner);
+  const companyId = companyOf(caller);
+  const [row] = await createStatement(db, `${input.source} ${companyId ? 'company' : 'public'}`, {
+    id: randomUUID(),
+    ...ownerColumns(owner),
+    source: input.source,
+    sourceId: input.sourceId,
+    title: input.title ? input.title : null,
+    now: clock.now().toISOString(),
+    companyId,
+  });
+  if (!row) throw notFound(input.source === 'agent' ? 'Agent' : 'Application');
+  return describeConversation(db, caller, row);
+}
+
+/**
+ * A new conversation, inserted from the agent's (or application's) own row where the caller may
+ * see it: a source the caller cannot see inserts nothing.
+ */
+const createStatement = prebuilt((db, shape: `${ConversationSource} ${'company' | 'public'}`) => {
+  const [kind, audience] = shape.split(' ') as [ConversationSource, string];
+  const companyId = audience === 'company' ? slot('companyId') : null;
+  const source = kind === 'agent' ? { table: agents, visible: agentVisibleTo(companyId) } : { table: applications, visible: applicationVisibleTo(companyId) };
+  const now = sql<Date>`${slot('now')}::timestamptz`;
   // Every column, in the table's order, typed: a bare parameter in a select list would be text.
-  const [row] = await db
+  return db
     .insert(conversations)
     .select((qb) =>
       qb
         .select({
-          id: sql<string>`${randomUUID()}::text`.as('id'),
-          ownerUserId: sql<string | null>`${ownerUserId}::text`.as('owner_user_id'),
-          ownerVisitorId: sql<string | null>`${ownerVisitorId}::text`.as('owner_visitor_id'),
-          source: sql<ConversationSource>`${input.source}::text`.as('source'),
+          id: sql<string>`${slot('id')}::text`.as('id'),
+          ownerUserId: sql<string | null>`${slot('ownerUserId')}::text`.as('owner_user_id'),
+          ownerVisitorId: sql<string | null>`${slot('ownerVisitorId')}::text`.as('owner_visitor_id'),
+          source: sql<ConversationSource>`${slot('source')}::text`.as('source'),
           sourceId: source.table.id,
-          title: sql<string | null>`${input.title ? input.title : null}::text`.as('title'),
+          title: sql<string | null>`${slot('title')}::text`.as('title'),
           pinned: sql<boolean>`false`.as('pinned'),
           currentLeafId: sql<string | null>`null::text`.as('current_leaf_id'),
-          createdAt: sql<Date>`${now}::timestamptz`.as('created_at'),
-          updatedAt: sql<Date>`${now}::timestamptz`.as('updated_at'),
+          createdAt: now.as('created_at'),
+          updatedAt: now.as('updated_at'),
         })
         .from(source.table)
-        .where(and(eq(source.table.id, input.sourceId), source.visible))
+        .where(and(eq(source.table.id, slot('sourceId')), source.visible))
         .limit(1),
     )
     .returning();
-  if (!row) throw notFound(input.source === 'agent' ? 'Agent' : 'Application');
-  return describeConversation(db, caller, row);
-}
+});
 
 export async function listConversations(
   db: Db,
