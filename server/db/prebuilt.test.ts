@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 /** A message written through a prebuilt insert: one shape with a parent, one without. */
-const build = vi.fn((db: Db, shape: 'reply' | 'first') =>
+const insertMessage = (db: Db, shape: 'reply' | 'first') =>
   db
     .insert(messages)
     .values({
@@ -32,9 +32,9 @@ const build = vi.fn((db: Db, shape: 'reply' | 'first') =>
       createdAt: slot('createdAt'),
       ...(shape === 'reply' ? { parentId: slot('parentId') } : {}),
     })
-    .returning(),
-);
-const write = prebuilt(build);
+    .returning();
+const build = vi.fn(insertMessage);
+const write = prebuilt((db: Db, shape: 'reply' | 'first') => build(db, shape) as ReturnType<typeof insertMessage>);
 
 const readBack = (id: string) => database.db.select().from(messages).where(eq(messages.id, id));
 
@@ -73,7 +73,8 @@ describe('a prebuilt statement', () => {
     const [stored] = await readBack(id);
     expect(stored).toEqual(returned);
     // The files are a JSON array in the column, not text or a PostgreSQL array.
-    const [kind] = (await database.db.execute(sql`select jsonb_typeof(files) as kind from messages where id = ${id}`)).rows as { kind: string }[];
+    const result = (await database.db.execute(sql`select jsonb_typeof(files) as kind from messages where id = ${id}`)) as unknown as { rows: { kind: string }[] };
+    const [kind] = result.rows;
     expect(kind).toEqual({ kind: 'array' });
   });
 
