@@ -1,4 +1,5 @@
 import type { LlmConfig } from '../config';
+import { postToModel, type ModelResponse } from './model-request';
 import { AgentError, type AgentRuntime, type HistoryMessage, type StreamAnswerInput, type TokenUsage } from './runtime';
 
 type ChunkChoice = { delta?: { content?: string | null }; finish_reason?: string | null };
@@ -16,7 +17,7 @@ const usageOf = (usage: Chunk['usage']): TokenUsage | null =>
     : null;
 
 /** Streams answers from any OpenAI-compatible `/chat/completions` endpoint. */
-export function createOpenAiRuntime(llm: LlmConfig, fetchImpl: typeof fetch = fetch): AgentRuntime {
+export function createOpenAiRuntime(llm: LlmConfig): AgentRuntime {
   const url = `${llm.baseUrl}/chat/completions`;
   return {
     label: `OpenAI-compatible model ${llm.model} at ${llm.baseUrl}`,
@@ -24,20 +25,16 @@ export function createOpenAiRuntime(llm: LlmConfig, fetchImpl: typeof fetch = fe
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
       if (llm.apiKey) headers.authorization = `Bearer ${llm.apiKey}`;
       const messages = [...(agent.systemPrompt ? [{ role: 'system', content: agent.systemPrompt }] : []), ...history.map(toRequestMessage)];
-      let response: Response;
+      let response: ModelResponse;
       try {
-        response = await fetchImpl(url, {
-          method: 'POST',
-          headers,
-          // include_usage: the last chunk reports the tokens spent, shown under the answer.
-          body: JSON.stringify({ model: llm.model, stream: true, stream_options: { include_usage: true }, messages }),
-          signal,
-        });
+        // include_usage: the last chunk reports the tokens spent, shown under the answer.
+        const body = JSON.stringify({ model: llm.model, stream: true, stream_options: { include_usage: true }, messages });
+        response = await postToModel(url, headers, body, signal);
       } catch (error) {
         if (signal.aborted) throw error;
         throw new AgentError(`The model service at ${llm.baseUrl} could not be reached (${(error as Error).message}).`);
       }
-      if (!response.ok || !response.body) {
+      if (response.status < 200 || response.status > 299) {
         const detail = await describeFailure(response);
         throw new AgentError(`The model service answered HTTP ${response.status}${detail ? `: ${detail}` : ''}.`);
       }
@@ -46,7 +43,7 @@ export function createOpenAiRuntime(llm: LlmConfig, fetchImpl: typeof fetch = fe
   };
 }
 
-async function describeFailure(response: Response): Promise<string> {
+async function describeFailure(response: ModelResponse): Promise<string> {
   const text = (await response.text().catch(() => '')).trim();
   try {
     const parsed = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
@@ -63,18 +60,15 @@ async function describeFailure(response: Response): Promise<string> {
  * lines of one network read is handed on as one piece: a model (or a buffering proxy) that sends
  * thousands of tokens at once costs one step downstream, not one per token.
  */
-async function* readDeltas(body: ReadableStream<Uint8Array>, signal: AbortSignal, onUsage?: (usage: TokenUsage) => void): AsyncIterable<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const onAbort = () => void reader.cancel().catch(() => {});
-  signal.addEventListener('abort', onAbort);
+async function* readDeltas(body: AsyncIterable<string>, signal: AbortSignal, onUsage?: (usage: TokenUsage) => void): AsyncIterable<string> {
+  const pieces = body[Symbol.asyncIterator]();
   let buffer = '';
   let finished = false;
   try {
     for (;;) {
-      let next: ReadableStreamReadResult<Uint8Array>;
+      let next: IteratorResult<string>;
       try {
-        next = await reader.read();
+        next = await pieces.next();
       } catch (error) {
         if (signal.aborted) return;
         throw new AgentError(`The connection to the model service broke (${(error as Error).message}).`);
@@ -82,7 +76,7 @@ async function* readDeltas(body: ReadableStream<Uint8Array>, signal: AbortSignal
       const { done, value } = next;
       if (signal.aborted) return;
       if (done) break;
-      buffer += decoder.decode(value, { stream: true });
+      buffer += value;
       const read = readLines(buffer);
       buffer = read.rest;
       if (read.usage) onUsage?.(read.usage);
@@ -93,12 +87,8 @@ async function* readDeltas(body: ReadableStream<Uint8Array>, signal: AbortSignal
       if (read.done) return;
     }
   } finally {
-    signal.removeEventListener('abort', onAbort);
-    try {
-      reader.releaseLock();
-    } catch {
-      // already released by a cancel
-    }
+    // Closes the connection when the answer is left before its end (a failure, `[DONE]` early).
+    await pieces.return?.();
   }
   if (!signal.aborted && !finished) throw new AgentError('The model service closed the stream before the answer was complete.');
 }

@@ -1,0 +1,110 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postToModel } from './model-request';
+
+let server: Server;
+let origin: string;
+let handle: (req: IncomingMessage, res: ServerResponse, body: string) => void = () => {};
+/** How each request's connection ended, seen from the model's side. */
+const closed: Promise<void>[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    closed.push(new Promise((resolve) => res.on('close', () => resolve())));
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (piece: string) => (body += piece));
+    req.on('end', () => handle(req, res, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const read = async (body: AsyncIterable<string>) => {
+  let text = '';
+  for await (const piece of body) text += piece;
+  return text;
+};
+
+describe('a request to the model service', () => {
+  it('sends the body with its length and headers, and reads the answer as text as it comes, a character cut between reads included', async () => {
+    let seen: { headers: IncomingMessage['headers']; body: string } | undefined;
+    handle = (req, res, body) => {
+      seen = { headers: req.headers, body };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const bytes = Buffer.from('data: 你好\n\n');
+      // The first character's three bytes in two writes.
+      res.write(bytes.subarray(0, 7));
+      setTimeout(() => res.end(bytes.subarray(7)), 20);
+    };
+    const body = JSON.stringify({ question: 'où ?' });
+    const response = await postToModel(`${origin}/v1/chat/completions`, { 'content-type': 'application/json', authorization: 'Bearer k' }, body, new AbortController().signal);
+    expect(response.status).toBe(200);
+    expect(await read(response.body)).toBe('data: 你好\n\n');
+    expect(seen!.body).toBe(body);
+    expect(seen!.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(seen!.headers.authorization).toBe('Bearer k');
+  });
+
+  it('answers a refusal with its status and its explanation', async () => {
+    handle = (_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json' });
+      res.end('{"error":{"message":"slow down"}}');
+    };
+    const response = await postToModel(`${origin}/v1`, {}, '{}', new AbortController().signal);
+    expect(response.status).toBe(429);
+    expect(await response.text()).toBe('{"error":{"message":"slow down"}}');
+  });
+
+  it('does not follow a redirect: the endpoint is where it is configured', async () => {
+    let asked = 0;
+    handle = (_req, res) => {
+      asked += 1;
+      res.writeHead(307, { location: `${origin}/elsewhere` });
+      res.end();
+    };
+    const response = await postToModel(`${origin}/v1`, {}, '{}', new AbortController().signal);
+    expect(response.status).toBe(307);
+    expect(asked).toBe(1);
+  });
+
+  it('closes the connection when aborted mid-answer', async () => {
+    handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+    };
+    const controller = new AbortController();
+    const response = await postToModel(`${origin}/v1`, {}, '{}', controller.signal);
+    const pieces = response.body[Symbol.asyncIterator]();
+    expect((await pieces.next()).value).toBe('data: one\n\n');
+    controller.abort();
+    await expect(pieces.next()).rejects.toThrow();
+    await closed.at(-1);
+  });
+
+  it('gives up on a connection that has sent nothing for the idle time, and says so', async () => {
+    handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+    };
+    const response = await postToModel(`${origin}/v1`, {}, '{}', new AbortController().signal, 200);
+    await expect(read(response.body)).rejects.toThrow('nothing arrived for 0.2 s');
+    await closed.at(-1);
+  });
+
+  it('gives up, and says so, on a service that never answers at all', async () => {
+    handle = () => {};
+    await expect(postToModel(`${origin}/v1`, {}, '{}', new AbortController().signal, 200)).rejects.toThrow('nothing arrived for 0.2 s');
+    await closed.at(-1);
+  });
+
+  it('speaks TLS to an https address', async () => {
+    // The test's server speaks plain HTTP: a TLS hello to it fails, which a plain request would not.
+    handle = (_req, res) => res.end();
+    await expect(postToModel(`${origin.replace('http:', 'https:')}/v1`, {}, '{}', new AbortController().signal)).rejects.toThrow(
+      /SSL|TLS|EPROTO|wrong version/i,
+    );
+  });
+});
