@@ -279,7 +279,13 @@ const clockOffset = async (page) => {
  * Runs the streaming figure against the SPA built in `spaDir`, in Chromium from `launchBrowser`.
  * Returns the figures; prints nothing.
  */
-export const streamingFigures = async ({ spaDir, launchBrowser, root }) => {
+export const streamingFigures = async ({
+  spaDir,
+  launchBrowser,
+  root,
+  /** Optional: called before the question is sent; what it returns is called once the last token is painted (a profiler, say). */
+  aroundPage,
+}) => {
   const { startServer } = await tsImport(join(root, 'server', 'start.ts'), import.meta.url);
   const { generousLimits } = await tsImport(join(root, 'tests', 'load', 'generous-limits.ts'), import.meta.url);
   const answer = benchAnswer();
@@ -321,8 +327,10 @@ export const streamingFigures = async ({ spaDir, launchBrowser, root }) => {
     const offset = await clockOffset(page);
     await box.fill('Please write the whole plan.');
     await page.evaluate(watchForMarker, MARKER);
+    const profiled = await aroundPage?.(page);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => Boolean(window.__bench.paintAt), undefined, { timeout: STREAM_TIMEOUT_MS, polling: 100 });
+    await profiled?.();
     const app = await page.evaluate(() => {
       const bench = window.__bench;
       const during = (start) => start >= bench.watchFrom;
