@@ -9,22 +9,24 @@ let handle: (req: IncomingMessage, res: ServerResponse, body: string) => void = 
 /** How each request's connection ended, seen from the model's side. */
 const closed: Promise<void>[] = [];
 
+function listener(req: IncomingMessage, res: ServerResponse) {
+  closed.push(new Promise((resolve) => res.on('close', () => resolve())));
+  let body = '';
+  req.setEncoding('utf8');
+  req.on('data', (piece: string) => (body += piece));
+  req.on('end', () => handle(req, res, body));
+}
+
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    closed.push(new Promise((resolve) => res.on('close', () => resolve())));
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (piece: string) => (body += piece));
-    req.on('end', () => handle(req, res, body));
-  });
+  server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const read = async (body: AsyncIterable<string>) => {
+const read = async (body: AsyncIterator<string>) => {
   let text = '';
-  for await (const piece of body) text += piece;
+  for (let next = await body.next(); !next.done; next = await body.next()) text += next.value;
   return text;
 };
 
@@ -77,11 +79,43 @@ describe('a request to the model service', () => {
     };
     const controller = new AbortController();
     const response = await postToModel(`${origin}/v1`, {}, '{}', controller.signal);
-    const pieces = response.body[Symbol.asyncIterator]();
+    const pieces = response.body;
     expect((await pieces.next()).value).toBe('data: one\n\n');
     controller.abort();
     await expect(pieces.next()).rejects.toThrow();
     await closed.at(-1);
+  });
+
+  it('once an answer is read, its abort and its idle limit leave the kept connection to the next call', async () => {
+    handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: [DONE]\n\n');
+    };
+    const ports = new Set<number | undefined>();
+    server.on('request', (req: IncomingMessage) => ports.add(req.socket.remotePort));
+    try {
+      const controller = new AbortController();
+      const first = await postToModel(`${origin}/v1`, {}, '{}', controller.signal, 100);
+      expect(await read(first.body)).toBe('data: [DONE]\n\n');
+      first.release();
+      // Later than the idle limit, and aborted as an answer's end aborts it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      controller.abort();
+      const second = await postToModel(`${origin}/v1`, {}, '{}', new AbortController().signal);
+      expect(await read(second.body)).toBe('data: [DONE]\n\n');
+      expect(ports.size).toBe(1);
+    } finally {
+      server.removeAllListeners('request');
+      server.on('request', listener);
+    }
+  });
+
+  it('refuses at once when already aborted, sending nothing', async () => {
+    const before = closed.length;
+    const controller = new AbortController();
+    controller.abort();
+    await expect(postToModel(`${origin}/v1`, {}, '{}', controller.signal)).rejects.toThrow('aborted');
+    expect(closed).toHaveLength(before);
   });
 
   it('gives up on a connection that has sent nothing for the idle time, and says so', async () => {

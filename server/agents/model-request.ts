@@ -3,9 +3,17 @@ import https from 'node:https';
 
 /**
  * The model service's answer to a POST: its status, and its body as text, read as it arrives.
- * `text()` reads the rest of it at once (an error's explanation).
+ * `text()` reads the rest of it at once (an error's explanation). Once the caller has what it
+ * wants, `release()` lets whatever is left arrive unread so the connection serves the next call,
+ * and `close()` drops the connection (a stream left in the middle).
  */
-export type ModelResponse = { status: number; body: AsyncIterable<string>; text(): Promise<string> };
+export type ModelResponse = {
+  status: number;
+  body: AsyncIterator<string>;
+  text(): Promise<string>;
+  release(): void;
+  close(): void;
+};
 
 /** With no byte from the model service for this long, the request is given up (a hung connection). */
 export const MODEL_IDLE_TIMEOUT_MS = 300_000;
@@ -15,7 +23,9 @@ export const MODEL_IDLE_TIMEOUT_MS = 300_000;
  * HTTP client, not `fetch`: every question makes one such call, and `fetch` with its web streams
  * cost the server about three times the CPU of this for the same streamed answer
  * (docs/decisions/016-first-event-under-load.md). Redirects are not followed: a model endpoint
- * answers where it is configured. Aborting `signal` closes the connection.
+ * answers where it is configured. Aborting `signal` while the answer is read closes its
+ * connection; once it has been read, released or closed, an abort touches nothing: its connection
+ * may be serving another call by then.
  */
 export function postToModel(
   url: string,
@@ -26,25 +36,46 @@ export function postToModel(
 ): Promise<ModelResponse> {
   const target = new URL(url);
   const client = target.protocol === 'https:' ? https : http;
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
   return new Promise((resolve, reject) => {
     let answered: http.IncomingMessage | undefined;
     const request = client.request(
       target,
-      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal },
+      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
       (response) => {
         answered = response;
+        response.once('end', done);
+        response.once('close', done);
         response.setEncoding('utf8');
+        // Leaving the iterator does not close the connection: `release` or `close` says what becomes of it.
+        const body = response.iterator({ destroyOnReturn: false }) as AsyncIterator<string>;
         resolve({
           status: response.statusCode ?? 0,
-          body: response,
+          body,
           async text() {
             let text = '';
-            for await (const piece of response) text += piece as string;
+            for (let next = await body.next(); !next.done; next = await body.next()) text += next.value;
             return text;
+          },
+          release: () => {
+            done();
+            response.resume();
+          },
+          close: () => {
+            done();
+            response.destroy();
           },
         });
       },
     );
+    // Not the request's own `signal` option: that one stays on the connection after the answer,
+    // and an abort then would break whatever call the kept connection serves next.
+    const onAbort = () => (answered ?? request).destroy(new Error('aborted'));
+    function done() {
+      signal.removeEventListener('abort', onAbort);
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    request.once('close', done);
     // Said to whoever is reading: the answer's reader once it has begun, else the request's.
     request.setTimeout(idleTimeoutMs, () => (answered ?? request).destroy(new Error(`nothing arrived for ${idleTimeoutMs / 1000} s`)));
     request.on('error', reject);

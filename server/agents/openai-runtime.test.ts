@@ -1,10 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import http, { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOpenAiRuntime } from './openai-runtime';
 import { AgentError, type RuntimeAgent } from './runtime';
 
-type Seen = { path: string; headers: IncomingMessage['headers']; body: Record<string, unknown> };
+type Seen = { path: string; headers: IncomingMessage['headers']; body: Record<string, unknown>; port: number | undefined; closed: Promise<void> };
 let server: Server;
 let baseUrl: string;
 const seen: Seen[] = [];
@@ -18,7 +18,8 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      seen.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(body) });
+      const closed = new Promise<void>((resolve) => res.on('close', () => resolve()));
+      seen.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(body), port: req.socket.remotePort, closed });
       behaviour(res);
     });
   });
@@ -143,5 +144,46 @@ describe('OpenAI-compatible runtime', () => {
       controller.abort();
     }
     expect(pieces).toEqual(['one']);
+  });
+
+  it('reads answers to their end through one kept connection, [DONE] before the response ends and an abort after the answer included', async () => {
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk('yes', 'stop') + 'data: [DONE]\n\n');
+      setTimeout(() => res.end(), 20);
+    };
+    seen.length = 0;
+    const runtime = createOpenAiRuntime({ baseUrl, model: 'm' });
+    for (let i = 0; i < 3; i++) {
+      const controller = new AbortController();
+      expect(await collect(runtime.streamAnswer({ agent, history, signal: controller.signal }))).toEqual(['yes']);
+      // As an answer's end does, while the rest of the response is still on its way: no effect.
+      controller.abort();
+      // Once the rest of the response has come, unread, its connection waits for the next call.
+      await vi.waitFor(() => expect(Object.values(http.globalAgent.freeSockets).flat()).toHaveLength(1));
+    }
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((one) => one.port)).size).toBe(1);
+  });
+
+  it('closes the connection of an answer left in the middle, and the next one opens its own', async () => {
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk('one'));
+      // never ends
+    };
+    seen.length = 0;
+    const runtime = createOpenAiRuntime({ baseUrl, model: 'm' });
+    for await (const piece of runtime.streamAnswer({ agent, history, signal: new AbortController().signal })) {
+      expect(piece).toBe('one');
+      break;
+    }
+    await seen[0]!.closed;
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(chunk('two', 'stop') + 'data: [DONE]\n\n');
+    };
+    expect(await collect(runtime.streamAnswer({ agent, history, signal: new AbortController().signal }))).toEqual(['two']);
+    expect(seen[1]!.port).not.toBe(seen[0]!.port);
   });
 });

@@ -38,7 +38,7 @@ export function createOpenAiRuntime(llm: LlmConfig): AgentRuntime {
         const detail = await describeFailure(response);
         throw new AgentError(`The model service answered HTTP ${response.status}${detail ? `: ${detail}` : ''}.`);
       }
-      yield* readDeltas(response.body, signal, onUsage);
+      yield* readDeltas(response, signal, onUsage);
     },
   };
 }
@@ -60,10 +60,12 @@ async function describeFailure(response: ModelResponse): Promise<string> {
  * lines of one network read is handed on as one piece: a model (or a buffering proxy) that sends
  * thousands of tokens at once costs one step downstream, not one per token.
  */
-async function* readDeltas(body: AsyncIterable<string>, signal: AbortSignal, onUsage?: (usage: TokenUsage) => void): AsyncIterable<string> {
-  const pieces = body[Symbol.asyncIterator]();
+async function* readDeltas(response: ModelResponse, signal: AbortSignal, onUsage?: (usage: TokenUsage) => void): AsyncIterable<string> {
+  const pieces = response.body;
   let buffer = '';
   let finished = false;
+  /** The stream was read to its end or its `[DONE]`: its connection can serve another call. */
+  let whole = false;
   try {
     for (;;) {
       let next: IteratorResult<string>;
@@ -75,7 +77,10 @@ async function* readDeltas(body: AsyncIterable<string>, signal: AbortSignal, onU
       }
       const { done, value } = next;
       if (signal.aborted) return;
-      if (done) break;
+      if (done) {
+        whole = true;
+        break;
+      }
       buffer += value;
       const read = readLines(buffer);
       buffer = read.rest;
@@ -84,11 +89,16 @@ async function* readDeltas(body: AsyncIterable<string>, signal: AbortSignal, onU
       if (read.text) yield read.text;
       if (read.failure) throw read.failure;
       if (read.finished) finished = true;
-      if (read.done) return;
+      if (read.done) {
+        whole = true;
+        return;
+      }
     }
   } finally {
-    // Closes the connection when the answer is left before its end (a failure, `[DONE]` early).
     await pieces.return?.();
+    // A stream left in the middle (a failure, an abort, a reader gone) closes its connection.
+    if (whole) response.release();
+    else response.close();
   }
   if (!signal.aborted && !finished) throw new AgentError('The model service closed the stream before the answer was complete.');
 }
