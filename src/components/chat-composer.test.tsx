@@ -91,4 +91,41 @@ describe('ChatComposer', () => {
       vi.unstubAllGlobals();
     }
   });
+
+  describe('its height', () => {
+    /** jsdom lays nothing out: the box's content height is what the test says it is. */
+    const contentHeight = (box: HTMLElement, px: () => number) =>
+      Object.defineProperty(box, 'scrollHeight', { configurable: true, get: px });
+
+    it('where the browser sizes a field to its text, leaves it to the browser and measures nothing', async () => {
+      vi.stubGlobal('CSS', { supports: (property: string, value?: string) => property === 'field-sizing' && value === 'content' });
+      try {
+        const { box, user } = setup();
+        const measured = vi.fn(() => 120);
+        contentHeight(box, measured);
+        await user.type(box, 'One{Shift>}{Enter}{/Shift}two{Shift>}{Enter}{/Shift}three');
+        expect(box.style.height).toBe('');
+        expect(measured).not.toHaveBeenCalled();
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    });
+
+    it('elsewhere, follows its text up to 240 px, then scrolls, and shrinks back when emptied', async () => {
+      vi.stubGlobal('CSS', { supports: () => false });
+      try {
+        const { box, user } = setup();
+        const lines = () => (box as HTMLTextAreaElement).value.split('\n').length;
+        contentHeight(box, () => 16 + 24 * lines());
+        await user.type(box, 'One{Shift>}{Enter}{/Shift}two{Shift>}{Enter}{/Shift}three');
+        expect(box.style.height).toBe('88px');
+        await user.type(box, '{Shift>}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{/Shift}end');
+        expect(box.style.height).toBe('240px');
+        await user.clear(box);
+        expect(box.style.height).toBe('40px');
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    });
+  });
 });

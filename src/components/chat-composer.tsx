@@ -29,6 +29,14 @@ type ChatComposerProps = {
 
 const MAX_HEIGHT_PX = 240;
 
+/**
+ * The browser sizes the box to its text by itself (`field-sizing: content`, in `theme.css`):
+ * nothing to measure. Elsewhere the box is measured after each change, which makes the browser
+ * lay the page out there and then, in the same task as whatever changed the text (sending a
+ * question empties it while the whole conversation appears).
+ */
+const sizesItself = (): boolean => typeof CSS !== 'undefined' && typeof CSS.supports === 'function' && CSS.supports('field-sizing', 'content');
+
 /** An input method (Chinese, Japanese) is still composing: Enter picks a candidate, it must not send. */
 export const isComposing = (event: KeyboardEvent<HTMLTextAreaElement>): boolean =>
   event.nativeEvent.isComposing || event.keyCode === 229;
@@ -74,7 +82,7 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
 
   useLayoutEffect(() => {
     const box = ref.current;
-    if (!box) return;
+    if (!box || sizesItself()) return;
     box.style.height = 'auto';
     box.style.height = `${Math.min(box.scrollHeight, MAX_HEIGHT_PX)}px`;
   }, [value]);

@@ -70,6 +70,29 @@ test('an agent picked in the market answers in a new chat, shown in the header',
   await expect(page.locator('li[data-role="assistant"]').getByRole('button', { name: 'Copied' })).toBeVisible();
 });
 
+test('the message box grows with its text up to 240 px, then scrolls, and is one line again once sent', async ({ page }) => {
+  await page.goto('/chat');
+  const box = page.getByRole('textbox', { name: /Ask anything/ });
+  const height = async () => (await box.boundingBox())?.height ?? 0;
+  const oneLine = await height();
+  expect(oneLine).toBeGreaterThanOrEqual(40);
+
+  await box.fill('First line\nsecond line\nthird line');
+  const threeLines = await height();
+  expect(threeLines).toBeGreaterThan(oneLine + 30);
+
+  await box.fill(Array.from({ length: 30 }, (_, line) => `Line ${line + 1}`).join('\n'));
+  await expect.poll(height).toBe(240);
+  expect(await box.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+
+  await box.fill('First line\nsecond line\nthird line');
+  await expect.poll(height).toBe(threeLines);
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/chat\/[^/?]+$/);
+  await expect(box).toHaveValue('');
+  await expect.poll(height).toBe(oneLine);
+});
+
 test('the market shows every published agent and says when the list is complete', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 600 });
   await page.goto('/chat/agents');
