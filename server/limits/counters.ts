@@ -34,10 +34,11 @@ export type Counters = {
 
 /**
  * Adds to `size` counters: their keys and ends are the slots `key0`, `expiresAt0`, … in the order
- * the rows are locked; `now` (and `nowText`, the same time as text) and `amount` are shared.
+ * the rows are locked; `now` and `amount` are shared.
  */
 const addStatement = prebuilt((db, size: number) => {
-  const expired = sql`${rateCounters.expiresAt} <= ${slot('nowText')}::timestamptz`;
+  // A stored window has ended by the time this one starts (`now`, as the row proposed here has it).
+  const expired = sql`${rateCounters.expiresAt} <= excluded.window_started_at`;
   return db
     .insert(rateCounters)
     .values(
@@ -75,7 +76,7 @@ export function createCounters(db: Db, clock: Clock): Counters {
       const now = clock.now();
       await sweepNowAndThen(now);
       if (windows.length === 0) return new Map();
-      const values: Record<string, unknown> = { now, nowText: now.toISOString(), amount };
+      const values: Record<string, unknown> = { now, amount };
       // One order of keys for every statement: two requests locking the same rows in opposite
       // orders would deadlock on PostgreSQL.
       [...windows]

@@ -14,7 +14,7 @@ import { type ConversationRow, type MessageRow } from './conversations';
 import { MessageTree } from './message-tree';
 import { ownedBy, ownedBySlot, ownerIdOf, ownerKindOf, type OwnerKind } from './ownership';
 import { resolveOwnFiles } from './uploads';
-import { agentVisibleTo, companyOf } from './visibility';
+import { agentVisibleTo, audienceCompany, audienceOf, companyOf, type Audience } from './visibility';
 import { leaseEnding, leaseUntil } from './answer-leases';
 
 /** How many earlier messages the agent sees; older ones are left out to bound the request. */
@@ -100,7 +100,7 @@ function historyOf(path: MessageRow[], budget: number): HistoryMessage[] {
  */
 async function lockAndFind(tx: Db, caller: Caller, owner: Owner, input: ChatInput): Promise<{ conversation: AskedConversation; agent: RuntimeAgent }> {
   const companyId = companyOf(caller);
-  const [row] = await lockAndFindStatement(tx, `${ownerKindOf(owner)} ${companyId ? 'company' : 'public'}`, {
+  const [row] = await lockAndFindStatement(tx, `${ownerKindOf(owner)} ${audienceOf(companyId)}`, {
     lockKey: identityLockKey('streams', owner),
     conversationId: input.conversationId,
     ownerId: ownerIdOf(owner),
@@ -120,8 +120,8 @@ async function lockAndFind(tx: Db, caller: Caller, owner: Owner, input: ChatInpu
   return { conversation, agent: row.agent };
 }
 
-const lockAndFindStatement = prebuilt((db, shape: `${OwnerKind} ${'company' | 'public'}`) => {
-  const [ownerKind, audience] = shape.split(' ') as [OwnerKind, string];
+const lockAndFindStatement = prebuilt((db, shape: `${OwnerKind} ${Audience}`) => {
+  const [ownerKind, audience] = shape.split(' ') as [OwnerKind, Audience];
   // The columns used, not the rows: every column read is parsed on every question.
   return db
     .select({
@@ -131,7 +131,7 @@ const lockAndFindStatement = prebuilt((db, shape: `${OwnerKind} ${'company' | 'p
     })
     .from(sql`(select 1) as asking`)
     .leftJoin(conversations, and(eq(conversations.id, slot('conversationId')), ownedBySlot(conversations, ownerKind)))
-    .leftJoin(agents, and(eq(agents.id, slot('agentId')), agentVisibleTo(audience === 'company' ? slot('companyId') : null)));
+    .leftJoin(agents, and(eq(agents.id, slot('agentId')), agentVisibleTo(audienceCompany(audience))));
 });
 
 /**

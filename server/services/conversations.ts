@@ -13,7 +13,7 @@ import { notFound } from '../http/errors';
 import { applicationTranslations } from './applications';
 import { ownedBy, ownerColumns } from './ownership';
 import { cleanFileName } from './uploads';
-import { agentVisibleTo, applicationVisibleTo, companyOf, containsPattern, visibleApplication } from './visibility';
+import { agentVisibleTo, applicationVisibleTo, audienceCompany, audienceOf, companyOf, containsPattern, visibleApplication, type Audience } from './visibility';
 import { readTree, type MessageTree } from './message-tree';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -91,7 +91,7 @@ export async function createConversation(
   input: { source: ConversationSource; sourceId: string; title?: string },
 ): Promise<Conversation> {
   const companyId = companyOf(caller);
-  const [row] = await createStatement(db, `${input.source} ${companyId ? 'company' : 'public'}`, {
+  const [row] = await createStatement(db, `${input.source} ${audienceOf(companyId)}`, {
     id: randomUUID(),
     ...ownerColumns(owner),
     source: input.source,
@@ -108,9 +108,9 @@ export async function createConversation(
  * A new conversation, inserted from the agent's (or application's) own row where the caller may
  * see it: a source the caller cannot see inserts nothing.
  */
-const createStatement = prebuilt((db, shape: `${ConversationSource} ${'company' | 'public'}`) => {
-  const [kind, audience] = shape.split(' ') as [ConversationSource, string];
-  const companyId = audience === 'company' ? slot('companyId') : null;
+const createStatement = prebuilt((db, shape: `${ConversationSource} ${Audience}`) => {
+  const [kind, audience] = shape.split(' ') as [ConversationSource, Audience];
+  const companyId = audienceCompany(audience);
   const source = kind === 'agent' ? { table: agents, visible: agentVisibleTo(companyId) } : { table: applications, visible: applicationVisibleTo(companyId) };
   const now = sql<Date>`${slot('now')}::timestamptz`;
   // Every column, in the table's order, typed: a bare parameter in a select list would be text.

@@ -1,9 +1,19 @@
 import { and, eq, or, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { slot } from '../db/prebuilt';
 import { agents, applications } from '../db/schema';
 import type { Caller } from '../http/caller';
 
 /** The caller's company, whose own agents and applications it sees beside the public ones; null for none. */
 export const companyOf = (caller: Caller): string | null => (caller.kind === 'user' ? caller.user.companyId : null);
+
+/**
+ * Whom a prebuilt statement's visibility is built for: the public alone, or also a company, whose
+ * id each run puts in the `companyId` slot. A caller's audience is part of the statement's shape.
+ */
+export type Audience = 'company' | 'public';
+export const audienceOf = (companyId: string | null): Audience => (companyId ? 'company' : 'public');
+/** What a prebuilt statement of this audience passes to `agentVisibleTo` or `applicationVisibleTo`. */
+export const audienceCompany = (audience: Audience) => (audience === 'company' ? slot('companyId') : null);
 
 /**
  * Published, non-draft, and either public or of this company (a value, or a prebuilt
