@@ -10,15 +10,17 @@
 //     per stream                                    target ≤ 1 MB
 //   - errors                                        target 0
 // On the embedded database, then on PostgreSQL (BENCH_DATABASE_URL, else a throwaway cluster when
-// Debian's postgresql is installed), beside the raw baseline: the same requests against a minimal
-// Node HTTP server that only answers the stream, in the same run. Every wait is bounded.
+// Debian's postgresql is installed), beside two baselines in the same run: the database's floor,
+// the same requests answered with the product's own statements through its database layer and
+// nothing else (tests/load/floor-server.ts), and the raw baseline, a minimal Node HTTP server that
+// only answers the stream. Every wait is bounded.
 //   node scripts/bench-load.mjs [--rounds 20,100,300] [--only pglite|postgres] [--timelines]
 // --timelines prints, for each round, every visitor's question in the order they were sent: when it
 // was sent (from the round's start) + how long its first event took, e.g. `9+164 11+37 13+42`.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startFakeModel } from '../tests/load/fake-model.mjs';
@@ -214,14 +216,9 @@ export function startCommand() {
 
 /** The server as `npm start` runs it, on a fresh DATA_DIR, with generous quotas (one address, hundreds of visitors). */
 async function startProduct({ modelUrl, databaseUrl, extraArgs = [], env: extraEnv = {} }) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kraken-bench-load-'));
   const { command, args } = startCommand();
   const plenty = '1000000';
-  const env = {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
+  return startProcess(command, [...extraArgs, ...args], databaseUrl, {
     LLM_BASE_URL: modelUrl,
     LLM_API_KEY: 'sk-bench',
     VISITOR_QUESTIONS_PER_MINUTE: plenty,
@@ -232,10 +229,34 @@ async function startProduct({ modelUrl, databaseUrl, extraArgs = [], env: extraE
     DEMO_USERNAME: 'bench',
     DEMO_PASSWORD: 'bench-password-123',
     ...extraEnv,
+  });
+}
+
+/**
+ * The database's floor (tests/load/floor-server.ts): the same calls answered with the product's
+ * statements before the first event through its database layer, and nothing else. Its answers are
+ * held until the round is released, as the fake model holds the product's.
+ */
+async function startFloor(databaseUrl) {
+  const floor = await startProcess('node', ['--import', 'tsx', join('tests', 'load', 'floor-server.ts')], databaseUrl, {});
+  return {
+    ...floor,
+    hold: () => {},
+    release: () => {
+      const sent = request(`${floor.url}/__floor/release`, { method: 'POST' }, (response) => response.resume());
+      sent.on('error', () => {});
+      sent.end();
+    },
   };
+}
+
+/** A server process on a fresh DATA_DIR and a free port of 127.0.0.1, once it says where it runs. */
+async function startProcess(command, args, databaseUrl, extraEnv) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kraken-bench-load-'));
+  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...extraEnv };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(command, [...extraArgs, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await withTimeout(
     new Promise((done, fail) => {
@@ -313,18 +334,27 @@ export async function startThrowawayPostgres() {
   }
 }
 
-/** Runs the rounds on the product (one database) and on the baseline, one after the other. */
-export async function loadFigures({ rounds = ROUNDS, databaseUrl = null, extraArgs = [], env = {} } = {}) {
+/**
+ * Runs the rounds on the product (one database), on the database's floor (`floorDatabaseUrl`, a
+ * database of its own when there is one, so it starts as empty as the product's) and on the raw
+ * baseline, one after the other.
+ */
+export async function loadFigures({ rounds = ROUNDS, databaseUrl = null, floorDatabaseUrl = databaseUrl, extraArgs = [], env = {} } = {}) {
   const model = await startFakeModel();
   const baseline = await startBaseline();
   let product;
+  let floor;
   try {
     product = await startProduct({ modelUrl: model.baseUrl, databaseUrl, extraArgs, env });
     const app = await measure({ ...product, hold: model.hold, release: model.release }, rounds);
+    await product.close();
+    floor = await startFloor(floorDatabaseUrl);
+    const db = await measure(floor, rounds);
     const raw = await measure(baseline, rounds);
-    return { app, raw, modelRequests: model.requests() };
+    return { app, floor: db, raw, modelRequests: model.requests() };
   } finally {
     await product?.close();
+    await floor?.close();
     await baseline.close();
     await model.close();
   }
@@ -333,10 +363,11 @@ export async function loadFigures({ rounds = ROUNDS, databaseUrl = null, extraAr
 const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a');
 const row = (name, value, target, ok) => console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name.padEnd(52)} ${value.padStart(12)}   target ${target}`);
 
-export function printLoad(label, { app, raw }) {
+export function printLoad(label, { app, floor, raw }) {
   console.log(`\n(f) load on ${label}: visitors at once, each creating a conversation and asking once (fake model on 127.0.0.1)`);
   for (const [index, figure] of app.figures.entries()) {
     const base = raw.figures[index];
+    const least = floor.figures[index];
     const target = figure.count >= 300 ? TARGETS.p99At300 : figure.count <= 20 ? TARGETS.p99At20 : null;
     const name = `(f) ${label}, ${figure.count} at once: time to first event p99`;
     if (target === null) console.log(`      ${name.padEnd(52)} ${ms(figure.p99).padStart(12)}   (no target)`);
@@ -346,16 +377,35 @@ export function printLoad(label, { app, raw }) {
     row(`(f) ${label}, ${figure.count} at once: memory per open stream`, `${perStream.toFixed(2)} MB`, `≤ ${TARGETS.mbPerStream} MB`, perStream <= TARGETS.mbPerStream);
     row(`(f) ${label}, ${figure.count} at once: errors`, String(figure.errors), '0', figure.errors === 0);
     console.log(
-      `      p50 ${ms(figure.p50)}, p99 ${ms(figure.p99)}; raw baseline p50 ${ms(base.p50)}, p99 ${ms(base.p99)}; ` +
-        `ratio p99 ${(figure.p99 / base.p99).toFixed(1)}×; server memory ${(figure.openRss / MB).toFixed(0)} MB open, ` +
+      `      p50 ${ms(figure.p50)}, p99 ${ms(figure.p99)}; ` +
+        `the database's floor p50 ${ms(least.p50)}, p99 ${ms(least.p99)}${target === null ? '' : ` (${least.p99 <= target ? 'within' : 'over'} the target)`}, ` +
+        `its CPU ${least.cpuMsPerVisitor.toFixed(1)} ms per visitor; ` +
+        `raw baseline p50 ${ms(base.p50)}, p99 ${ms(base.p99)}; ` +
+        `ratio p99 ${(figure.p99 / base.p99).toFixed(1)}× the raw, ${(figure.p99 / least.p99).toFixed(1)}× the floor; server memory ${(figure.openRss / MB).toFixed(0)} MB open, ` +
         `${(idle / MB).toFixed(0)} MB idle` +
         (figure.rounds > 1 ? ` (each round's memory per stream: ${figure.roundMbPerStream.map((v) => v.toFixed(2)).join(', ')} MB)` : '') +
         `; server CPU ${figure.cpuMsPerVisitor.toFixed(1)} ms per visitor (create + ask + answer); ` +
         `${figure.rounds > 1 ? `${figure.rounds} rounds (each one's p99: ${figure.roundP99s.map((v) => v.toFixed(0)).join(', ')} ms), the longest` : 'round'} ` +
         `${ms(figure.elapsedMs)}; load average ${figure.load.toFixed(2)}` +
-        (figure.firstError ? `; first error: ${figure.firstError}` : ''),
+        (figure.firstError ? `; first error: ${figure.firstError}` : '') +
+        (least.errors ? `; the floor's errors: ${least.errors} (first: ${least.firstError})` : ''),
     );
   }
+}
+
+/** A new database in the cluster of `url`; its URL. */
+async function createDatabase(url, name) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  const created = new URL(url);
+  created.pathname = `/${name}`;
+  return created.toString();
 }
 
 /** Both databases, as `npm run bench` prints them. */
@@ -370,7 +420,9 @@ export async function runLoadSection({ rounds = ROUNDS, only = null } = {}) {
     return;
   }
   try {
-    printLoad('PostgreSQL', await loadFigures({ rounds, databaseUrl: given ?? cluster.url }));
+    // The floor on a database of its own in a throwaway cluster; on a given one, beside the product's rows.
+    const floorDatabaseUrl = cluster ? await createDatabase(cluster.url, 'floor') : given;
+    printLoad('PostgreSQL', await loadFigures({ rounds, databaseUrl: given ?? cluster.url, floorDatabaseUrl }));
   } finally {
     cluster?.stop();
   }

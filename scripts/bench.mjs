@@ -15,7 +15,8 @@
 //       main-thread task  target ≤ 50 ms (see fastModelFigures in bench-stream.mjs)
 //   (f) 20, 100 and 300 visitors asking at once: time to first event p99  target ≤ 100 ms at 20,
 //       ≤ 300 ms at 300; memory per open stream ≤ 1 MB; no error; on the embedded database and on
-//       PostgreSQL, beside a minimal server that only answers the stream (see bench-load.mjs).
+//       PostgreSQL, beside the database's floor (the product's statements and nothing else) and a
+//       minimal server that only answers the stream (see bench-load.mjs).
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -6,10 +6,16 @@ import type { DbHandle } from '../db/client';
  * Every statement sent to the database, in order, whichever driver: the first words of its SQL
  * (`begin` and `commit` included, one entry each). A round trip is one entry.
  */
-export type QueryLog = { statements: string[]; stop(): void };
+export type QueryLog = {
+  statements: string[];
+  /** The same statements' whole text, as sent. */
+  texts: string[];
+  stop(): void;
+};
 
-const shorten = (sql: unknown) =>
-  String(typeof sql === 'object' && sql !== null && 'text' in sql ? (sql as { text: unknown }).text : sql)
+const textOf = (sql: unknown) => String(typeof sql === 'object' && sql !== null && 'text' in sql ? (sql as { text: unknown }).text : sql);
+const shorten = (text: string) =>
+  text
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 80)
@@ -22,6 +28,12 @@ const shorten = (sql: unknown) =>
  */
 export function logQueries(database: DbHandle): QueryLog {
   const statements: string[] = [];
+  const texts: string[] = [];
+  const note = (sql: unknown) => {
+    const text = textOf(sql);
+    texts.push(text);
+    statements.push(shorten(text));
+  };
   const undo: (() => void)[] = [];
   const patch = <T extends object, K extends keyof T & string>(target: T, key: K, wrap: (original: T[K]) => T[K]) => {
     const had = Object.prototype.hasOwnProperty.call(target, key);
@@ -37,7 +49,7 @@ export function logQueries(database: DbHandle): QueryLog {
     type Query = (...args: unknown[]) => unknown;
     patch(pg.Client.prototype as unknown as { query: Query }, 'query', (original) =>
       function (this: unknown, ...args: unknown[]) {
-        statements.push(shorten(args[0]));
+        note(args[0]);
         return original.apply(this, args);
       },
     );
@@ -45,34 +57,35 @@ export function logQueries(database: DbHandle): QueryLog {
     const client = (database.db as unknown as { $client: PGlite }).$client;
     const record = <T extends { query: PGlite['query']; exec: PGlite['exec'] }>(target: T) => {
       patch(target, 'query', (original) => ((sql: string, ...rest: never[]) => {
-        statements.push(shorten(sql));
+        note(sql);
         return original.call(target, sql, ...rest);
       }) as T['query']);
       patch(target, 'exec', (original) => ((sql: string, ...rest: never[]) => {
-        statements.push(shorten(sql));
+        note(sql);
         return original.call(target, sql, ...rest);
       }) as T['exec']);
     };
     record(client);
     patch(client, 'transaction', (original) => (async <R>(callback: (tx: Transaction) => Promise<R>) =>
       original.call(client, async (tx: Transaction) => {
-        statements.push('begin');
+        note('begin');
         const wrapped = Object.create(tx) as Transaction;
         wrapped.query = ((sql: string, ...rest: never[]) => {
-          statements.push(shorten(sql));
+          note(sql);
           return tx.query(sql, ...rest);
         }) as Transaction['query'];
         wrapped.exec = ((sql: string, ...rest: never[]) => {
-          statements.push(shorten(sql));
+          note(sql);
           return tx.exec(sql, ...rest);
         }) as Transaction['exec'];
         const result = await callback(wrapped);
-        statements.push('commit');
+        note('commit');
         return result;
       })) as PGlite['transaction']);
   }
   return {
     statements,
+    texts,
     stop: () => {
       for (const step of undo.reverse()) step();
     },
