@@ -263,6 +263,45 @@ const readRaw = async ({ marker, chatPath, createPath, agent, timeoutMs }) => {
   return { askedAt, firstAt, markerAt, endAt: clock(), bytes };
 };
 
+/**
+ * In a blank page of the server's origin: the page's floor for a fast answer. The same question
+ * through the same server, its events parsed as they arrive, and the answer's last 2,000
+ * characters shown as plain text in one paragraph (the least a page can paint and still show the
+ * last token): no app, no markdown, no framework, no layout of the whole answer. Timed by
+ * `watchForMarker` like the chat screen.
+ */
+const readAndShowPlain = async ({ chatPath, createPath, agent, timeoutMs }) => {
+  document.body.innerHTML = '<div data-testid="answer"><div data-markdown><p style="white-space: pre-wrap"></p></div></div>';
+  const paragraph = document.querySelector('p');
+  const headers = { 'content-type': 'application/json', 'x-visitor-id': crypto.randomUUID() };
+  const created = await fetch(createPath, { method: 'POST', headers, body: JSON.stringify({ sourceId: agent }) });
+  const conversationId = (await created.json()).data.conversationId;
+  const response = await fetch(chatPath, {
+    method: 'POST',
+    headers: { ...headers, accept: 'text/event-stream' },
+    body: JSON.stringify({ conversationId, agentId: agent, text: 'Please write the whole plan.' }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let answer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    const events = buffer.split('\n\n');
+    buffer = events.pop();
+    const before = answer.length;
+    for (const event of events) {
+      if (!event.startsWith('data: ')) continue;
+      const parsed = JSON.parse(event.slice(6));
+      if (parsed.type === 'delta') answer += parsed.text;
+    }
+    if (answer.length > before) paragraph.textContent = answer.slice(-2_000);
+  }
+};
+
 /** The page's clock minus this process's, from the middle of a round trip (best of a few). */
 const clockOffset = async (page) => {
   let best = { rtt: Infinity, offset: 0 };
@@ -480,6 +519,25 @@ const medianRun = async (times, measure, by) => {
   return runs.sort((a, b) => by(a) - by(b))[Math.floor(times / 2)];
 };
 
+/** The page's floor (`readAndShowPlain`) for the endpoint's current mode: last token painted after the endpoint sent it, and long tasks. */
+const plainPageFigures = async (context, serverUrl, endpoint) => {
+  const page = await context.newPage();
+  try {
+    await page.goto(`${serverUrl}/__bench/blank`);
+    const offset = await clockOffset(page);
+    await page.evaluate(watchForMarker, MARKER);
+    await page.evaluate(readAndShowPlain, { chatPath: CHAT_PATH, createPath: CREATE_PATH, agent: AGENT, timeoutMs: STREAM_TIMEOUT_MS });
+    await page.waitForFunction(() => Boolean(window.__bench.paintAt), undefined, { timeout: STREAM_TIMEOUT_MS, polling: 100 });
+    const shown = await page.evaluate(() => ({
+      paintAt: window.__bench.paintAt,
+      longTasks: window.__bench.longTasks.filter((task) => task.start >= window.__bench.watchFrom).map((task) => task.duration),
+    }));
+    return { paintLag: shown.paintAt - offset.offset - endpoint.runs.at(-1).lastSentAt, longTasks: shown.longTasks };
+  } finally {
+    await page.close();
+  }
+};
+
 /**
  * The fast-model figures: the real server relaying a fake OpenAI-compatible endpoint that sends
  * the 100 kB answer unthrottled, then in one burst. For each: the server's relay lag (a plain
@@ -513,6 +571,9 @@ export const fastModelFigures = async ({
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addInitScript(() => localStorage.setItem('umi_locale', 'en-US'));
     await context.addInitScript(instrument);
+    await context.route(`${server.url}/__bench/blank`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>plain</title>' }),
+    );
     for (const mode of modes) {
       endpoint.mode = mode;
       // Median of a few runs: the relay is cheap to measure, and a run may meet a busy machine.
@@ -547,6 +608,7 @@ export const fastModelFigures = async ({
       const appRun = endpoint.runs.at(-1);
       const sinceLastSend = (at) => (at === undefined ? undefined : at - offset.offset - appRun.lastSentAt);
       await page.close();
+      const plain = await plainPageFigures(context, server.url, endpoint);
       figures[mode] = {
         relayLag: relay.markerAt - relayRun.lastSentAt,
         directLag: direct.markerAt - direct.run.lastSentAt,
@@ -560,6 +622,7 @@ export const fastModelFigures = async ({
         longTasks: app.longTasks,
         noLongTask: app.noLongTask,
         offset,
+        plain,
       };
     }
     return figures;

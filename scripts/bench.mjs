@@ -262,6 +262,12 @@ export const printFastModel = ({ answerChars, tokens, ...modes }) => {
         `in the page: last bytes after ${figures.bytesLag === undefined ? '(not timed)' : ms(figures.bytesLag)}, the end in the DOM after ${ms(figures.domLag)}` +
         (figures.longTasks.length ? `; tasks over 50 ms: ${figures.longTasks.map(ms).join(', ')}` : ''),
     );
+    const plainLongest = figures.plain.longTasks.reduce((worst, duration) => Math.max(worst, duration), 0);
+    console.log(
+      `      the page's floor, a blank page showing the answer's last 2,000 characters as plain text as they arrive (no app, no markdown): ` +
+        `last token painted ${ms(figures.plain.paintLag)} after the model sent it${figures.plain.paintLag <= 100 ? ' (within the target)' : ' (over the target)'}, ` +
+        `longest task ${figures.plain.longTasks.length ? ms(plainLongest) : 'none > 50 ms'}`,
+    );
   }
 };
 
