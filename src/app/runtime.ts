@@ -8,7 +8,7 @@ import { clearToken, getToken, setToken } from '../services/cookies';
 import { configureHttp } from '../services/http-hooks';
 import { refusalKey } from '../i18n/refusal';
 import { resetVisitorId } from '../services/visitor';
-import { GOOGLE_RETURN_PATH, isConversationPath, isOperationsPath, isPersonalPath, loginUrlFor, SCAN_APPROVAL_PATH } from '../services/redirect';
+import { GOOGLE_RETURN_PATH, isConversationPath, isPersonalPath, SCAN_APPROVAL_PATH } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
 import type { createWechatActors, WechatRuntimeOptions } from './wechat-runtime';
 import { detectDevice } from '../services/env';
@@ -236,10 +236,9 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
           : { title: i18n.t('errors.requestException'), description: i18n.t(refusalKey(error)), variant: 'destructive' },
       ),
     unreachableMessage: () => i18n.t('errors.unreachable'),
-    onUnauthorized: () => {
-      app.send({ type: 'session.expired' });
-      if (isOperationsPath(location.pathname)) navigate(loginUrlFor(location.pathname, location.search), { replace: true });
-    },
+    // No one is signed in any more: the operations area's guard, which watches the app, sends an
+    // operator to login with the way back (operations-actors.ts).
+    onUnauthorized: () => app.send({ type: 'session.expired' }),
   });
 
   return {
