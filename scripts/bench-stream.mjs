@@ -230,53 +230,29 @@ const watchForMarker = (marker) => {
   requestAnimationFrame(frame);
 };
 
-/** In a blank page: the same stream read by a plain fetch, no app, no rendering. */
-const readRaw = async ({ marker, chatPath, createPath, agent, timeoutMs }) => {
-  const clock = () => performance.timeOrigin + performance.now();
-  const headers = { 'content-type': 'application/json', 'x-visitor-id': crypto.randomUUID() };
-  const created = await fetch(createPath, { method: 'POST', headers, body: JSON.stringify({ sourceId: agent }) });
-  const conversationId = (await created.json()).data.conversationId;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  const askedAt = clock();
-  const response = await fetch(chatPath, {
-    method: 'POST',
-    headers: { ...headers, accept: 'text/event-stream' },
-    body: JSON.stringify({ conversationId, agentId: agent, text: 'Please write the whole plan.' }),
-    signal: controller.signal,
-  });
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let tail = '';
-  let bytes = 0;
-  let firstAt = 0;
-  let markerAt = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    firstAt ||= clock();
-    bytes += value.byteLength;
-    tail = (tail + decoder.decode(value, { stream: true })).slice(-400);
-    if (!markerAt && tail.includes(marker)) markerAt = clock();
-  }
-  clearTimeout(timer);
-  return { askedAt, firstAt, markerAt, endAt: clock(), bytes };
-};
-
 /**
- * In a blank page of the server's origin: the page's floor for a fast answer. The same question
- * through the same server, its events parsed as they arrive, and the answer's last 2,000
- * characters shown as plain text in one paragraph (the least a page can paint and still show the
- * last token): no app, no markdown, no framework, no layout of the whole answer. Timed by
+ * One question asked through the server and its stream read to the end by a plain fetch, with no
+ * app: in a blank page of the server's origin (`page.evaluate`, paths from the page's origin) or in
+ * this process (`base`, the server's URL). It refers to nothing outside itself, so it runs in
+ * either. Answers when it asked, the first bytes, the marker and the end arrived (each on its own
+ * process's `performance.timeOrigin + performance.now()`), and the bytes and delta events read.
+ * With `showLast`, the page's floor for a fast answer: its events are parsed as they arrive and the
+ * answer's last `showLast` characters shown as plain text in one paragraph (the least a page can
+ * paint and still show the last token: no markdown, no layout of the whole answer), timed by
  * `watchForMarker` like the chat screen.
  */
-const readAndShowPlain = async ({ chatPath, createPath, agent, timeoutMs }) => {
-  document.body.innerHTML = '<div data-testid="answer"><div data-markdown><p style="white-space: pre-wrap"></p></div></div>';
-  const paragraph = document.querySelector('p');
+const readChat = async ({ base = '', marker, chatPath, createPath, agent, timeoutMs, showLast = 0 }) => {
+  const clock = () => performance.timeOrigin + performance.now();
+  let paragraph;
+  if (showLast) {
+    document.body.innerHTML = '<div data-testid="answer"><div data-markdown><p style="white-space: pre-wrap"></p></div></div>';
+    paragraph = document.querySelector('p');
+  }
   const headers = { 'content-type': 'application/json', 'x-visitor-id': crypto.randomUUID() };
-  const created = await fetch(createPath, { method: 'POST', headers, body: JSON.stringify({ sourceId: agent }) });
+  const created = await fetch(`${base}${createPath}`, { method: 'POST', headers, body: JSON.stringify({ sourceId: agent }) });
   const conversationId = (await created.json()).data.conversationId;
-  const response = await fetch(chatPath, {
+  const askedAt = clock();
+  const response = await fetch(`${base}${chatPath}`, {
     method: 'POST',
     headers: { ...headers, accept: 'text/event-stream' },
     body: JSON.stringify({ conversationId, agentId: agent, text: 'Please write the whole plan.' }),
@@ -284,23 +260,38 @@ const readAndShowPlain = async ({ chatPath, createPath, agent, timeoutMs }) => {
   });
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
+  let tail = '';
+  let bytes = 0;
+  let events = 0;
+  let firstAt = 0;
+  let markerAt = 0;
+  let unparsed = '';
   let answer = '';
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    const events = buffer.split('\n\n');
-    buffer = events.pop();
+    firstAt ||= clock();
+    bytes += value.byteLength;
+    const text = decoder.decode(value, { stream: true });
+    events += text.split('data: {"type":"delta"').length - 1;
+    tail = (tail + text).slice(-400);
+    if (!markerAt && tail.includes(marker)) markerAt = clock();
+    if (!showLast) continue;
+    const lines = (unparsed + text).split('\n\n');
+    unparsed = lines.pop();
     const before = answer.length;
-    for (const event of events) {
-      if (!event.startsWith('data: ')) continue;
-      const parsed = JSON.parse(event.slice(6));
+    for (const line of lines) {
+      if (!line.startsWith('data: ')) continue;
+      const parsed = JSON.parse(line.slice(6));
       if (parsed.type === 'delta') answer += parsed.text;
     }
-    if (answer.length > before) paragraph.textContent = answer.slice(-2_000);
+    if (answer.length > before) paragraph.textContent = answer.slice(-showLast);
   }
+  return { askedAt, firstAt, markerAt, endAt: clock(), bytes, events };
 };
+
+/** What `readChat` needs to ask the bench's question through the server. */
+const chatRequest = { marker: MARKER, chatPath: CHAT_PATH, createPath: CREATE_PATH, agent: AGENT, timeoutMs: STREAM_TIMEOUT_MS };
 
 /** The page's clock minus this process's, from the middle of a round trip (best of a few). */
 const clockOffset = async (page) => {
@@ -356,7 +347,7 @@ export const streamingFigures = async ({
     // The raw baseline first: the same bytes, read with no app and no rendering.
     await page.goto(`${server.url}/__bench/blank`);
     const rawOffset = await clockOffset(page);
-    const raw = await page.evaluate(readRaw, { marker: MARKER, chatPath: CHAT_PATH, createPath: CREATE_PATH, agent: AGENT, timeoutMs: STREAM_TIMEOUT_MS });
+    const raw = await page.evaluate(readChat, chatRequest);
     const rawRun = runtime.runs.at(-1);
 
     // The real chat screen.
@@ -462,33 +453,7 @@ export const fakeModelEndpoint = async (answer) => {
 };
 
 /** The chat stream read by a plain fetch in this process (the endpoint's clock): when the marker arrived, and what it took. */
-export const relayedByServer = async (serverUrl) => {
-  const headers = { 'content-type': 'application/json', 'x-visitor-id': crypto.randomUUID() };
-  const created = await fetch(`${serverUrl}${CREATE_PATH}`, { method: 'POST', headers, body: JSON.stringify({ sourceId: AGENT }) });
-  const conversationId = (await created.json()).data.conversationId;
-  const response = await fetch(`${serverUrl}${CHAT_PATH}`, {
-    method: 'POST',
-    headers: { ...headers, accept: 'text/event-stream' },
-    body: JSON.stringify({ conversationId, agentId: AGENT, text: 'Please write the whole plan.' }),
-    signal: AbortSignal.timeout(STREAM_TIMEOUT_MS),
-  });
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let tail = '';
-  let bytes = 0;
-  let events = 0;
-  let markerAt = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    const text = decoder.decode(value, { stream: true });
-    events += text.split('data: {"type":"delta"').length - 1;
-    tail = (tail + text).slice(-400);
-    if (!markerAt && tail.includes(MARKER)) markerAt = now();
-  }
-  return { markerAt, bytes, events };
-};
+export const relayedByServer = (serverUrl) => readChat({ ...chatRequest, base: serverUrl });
 
 /** The baseline: the endpoint's stream read and parsed by a plain fetch here, with no server between. */
 export const readDirectly = async (endpointUrl) => {
@@ -519,14 +484,14 @@ const medianRun = async (times, measure, by) => {
   return runs.sort((a, b) => by(a) - by(b))[Math.floor(times / 2)];
 };
 
-/** The page's floor (`readAndShowPlain`) for the endpoint's current mode: last token painted after the endpoint sent it, and long tasks. */
+/** The page's floor (`readChat` showing the answer's last 2,000 characters) for the endpoint's current mode: last token painted after the endpoint sent it, and long tasks. */
 const plainPageFigures = async (context, serverUrl, endpoint) => {
   const page = await context.newPage();
   try {
     await page.goto(`${serverUrl}/__bench/blank`);
     const offset = await clockOffset(page);
     await page.evaluate(watchForMarker, MARKER);
-    await page.evaluate(readAndShowPlain, { chatPath: CHAT_PATH, createPath: CREATE_PATH, agent: AGENT, timeoutMs: STREAM_TIMEOUT_MS });
+    await page.evaluate(readChat, { ...chatRequest, showLast: 2_000 });
     await page.waitForFunction(() => Boolean(window.__bench.paintAt), undefined, { timeout: STREAM_TIMEOUT_MS, polling: 100 });
     const shown = await page.evaluate(() => ({
       paintAt: window.__bench.paintAt,
