@@ -148,7 +148,7 @@ export const streamingAnswersOf = (db: Db, owner: Owner, now: Date) =>
   streamingCount(db, ownedBy(conversations, owner), streamingSince(now).toISOString());
 
 /** Answers created before this are abandoned, however they are stored. */
-const streamingSince = (now: Date) => new Date(now.getTime() - ABANDONED_STREAM_MS);
+export const streamingSince = (now: Date) => new Date(now.getTime() - ABANDONED_STREAM_MS);
 
 /** `streamingAnswersOf` the owner these rows are: `since` an ISO 8601 time, or a slot for one. */
 function streamingCount(db: Db, owned: SQL, since: string | SQLWrapper) {

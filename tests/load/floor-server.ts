@@ -17,7 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig } from '../../server/config';
 import { openDb, pgliteDirOf } from '../../server/db/client';
+import type { Owner } from '../../server/http/caller';
+import { identityLockKey, questionQuotas } from '../../server/limits/identity-quotas';
 import { seedCatalog } from '../../server/seed/seed';
+import { streamingSince } from '../../server/services/chat';
 import { CREATE, LOCK_AND_FIND, QUOTAS, READ, STORE_ANSWER, WRITE } from './floor-statements';
 import { CREATE_PATH } from './visitor.mjs';
 
@@ -56,7 +59,6 @@ async function transaction<T>(work: (tx: Runner) => Promise<T>): Promise<T> {
 }
 
 const AGENT = 'SpecialNoAgentFallback';
-const STREAMING_WINDOW_MS = 15 * 60_000;
 const held: (() => Promise<void>)[] = [];
 
 const json = (response: ServerResponse, status: number, body: unknown) => {
@@ -74,15 +76,16 @@ async function create(visitor: string, response: ServerResponse) {
 async function ask(visitor: string, address: string, body: { conversationId: string; text: string }, response: ServerResponse) {
   const now = new Date();
   const at = now.toISOString();
-  const until = (ms: number) => new Date(now.getTime() + ms).toISOString();
-  const windows = [`questions:day:address:${address}`, `questions:day:visitor:${visitor}`, `questions:minute:address:${address}`, `questions:minute:visitor:${visitor}`];
-  await client.query(QUOTAS, windows.flatMap((key) => [key, 1, at, until(key.includes(':day:') ? 86_400_000 : 60_000)]));
-  const since = new Date(now.getTime() - STREAMING_WINDOW_MS).toISOString();
+  const owner: Owner = { visitorId: visitor };
+  // The product's quotas and keys, in the order the product locks their rows.
+  const quotas = questionQuotas(defaultConfig, owner, address).sort((a, b) => (a.key < b.key ? -1 : 1));
+  await client.query(QUOTAS, quotas.flatMap(({ key, windowMs }) => [key, 1, at, new Date(now.getTime() + windowMs).toISOString()]));
+  const since = streamingSince(now).toISOString();
   const question = randomUUID();
   const answer = randomUUID();
   const lease = randomUUID();
   const found = await transaction(async (tx) => {
-    const { rows } = await tx.query(LOCK_AND_FIND, [`streams:visitor:${visitor}`, body.conversationId, visitor, AGENT, true, false, true]);
+    const { rows } = await tx.query(LOCK_AND_FIND, [identityLockKey('streams', owner), body.conversationId, visitor, AGENT, true, false, true]);
     // One row always (a left join from one); the conversation's columns are there when the visitor owns it.
     if (!rows[0]?.source) return false;
     const history = await tx.query(READ, [since, visitor, since, body.conversationId, body.conversationId]);
@@ -90,7 +93,7 @@ async function ask(visitor: string, address: string, body: { conversationId: str
     await tx.query(WRITE, [
       body.text, answer, at, body.conversationId,
       question, body.conversationId, 'user', body.text, 'complete', '[]', parent, at,
-      answer, body.conversationId, 'assistant', '', 'streaming', '[]', question, question, at, lease, 15,
+      answer, body.conversationId, 'assistant', '', 'streaming', '[]', question, question, at, lease, defaultConfig.leaseMs / 1000,
     ]);
     return true;
   });
