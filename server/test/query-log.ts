@@ -27,13 +27,8 @@ const shorten = (text: string) =>
  * every pooled connection (node-postgres sends the pool's through them too).
  */
 export function logQueries(database: DbHandle): QueryLog {
-  const statements: string[] = [];
   const texts: string[] = [];
-  const note = (sql: unknown) => {
-    const text = textOf(sql);
-    texts.push(text);
-    statements.push(shorten(text));
-  };
+  const note = (sql: unknown) => texts.push(textOf(sql));
   const undo: (() => void)[] = [];
   const patch = <T extends object, K extends keyof T & string>(target: T, key: K, wrap: (original: T[K]) => T[K]) => {
     const had = Object.prototype.hasOwnProperty.call(target, key);
@@ -84,7 +79,9 @@ export function logQueries(database: DbHandle): QueryLog {
       })) as PGlite['transaction']);
   }
   return {
-    statements,
+    get statements() {
+      return texts.map(shorten);
+    },
     texts,
     stop: () => {
       for (const step of undo.reverse()) step();
