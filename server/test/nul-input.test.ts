@@ -12,6 +12,8 @@ import { openHarness, type TestApp } from './harness';
 type Input = Record<string, unknown>;
 const ID = '0b9c7e43-8f0e-4c47-9a7f-3c1b2d4e5f60';
 const FINGER = 'fp-0123456789abcdef';
+/** An invitation's or a reset link's token, of the contract's shape. */
+const LINK = 'link-token-0123456789abcdef';
 const brief = { topic: 'Bakery', audience: 'Locals', tone: 'warm', keywords: ['bread'], language: 'en-US' };
 const fileRef = { fileId: ID, name: 'pic.png', url: `/api/media/file/${ID}`, kind: 'image', mimeType: 'image/png', size: 12 };
 
@@ -62,6 +64,29 @@ const samples: Record<EndpointName, Input | null> = {
   taskTransition: { id: ID, action: 'markPublished', postUrl: 'https://example.com/p' },
   taskDelete: { id: ID },
   taskDrafting: { platform: 'linkedin', brief },
+  signup: { username: 'newcomer@test.local', password: 'a-long-password', nickname: 'Newcomer', invitation: LINK },
+  invitationPreview: { token: LINK },
+  invitationAccept: { token: LINK },
+  passwordChange: { currentPassword: 'secret-123', newPassword: 'a-long-password' },
+  passwordResetPreview: { token: LINK },
+  passwordReset: { token: LINK, newPassword: 'a-long-password' },
+  passwordResetByMail: { username: 'someone@test.local' },
+  accountExport: null,
+  accountDelete: { confirm: 'someone@test.local' },
+  adminUserList: { keyword: 'someone', companyId: ID },
+  adminUserUpdate: { id: ID, role: 'operator', companyId: ID },
+  adminUserSignOut: { id: ID },
+  adminUserResetLink: { id: ID },
+  adminOrganisationList: null,
+  adminOrganisationCreate: { name: 'Acme Bakery' },
+  adminInvitationList: null,
+  adminInvitationCreate: { companyId: ID, role: 'operator', note: 'For Ada' },
+  adminInvitationRevoke: { id: ID },
+  adminConnectorList: { companyId: ID },
+  adminConnectorSet: { companyId: ID, platform: 'linkedin', accessToken: 'token-0123456789', authorUrn: 'urn:li:person:abc' },
+  adminConnectorClear: { companyId: ID, platform: 'linkedin' },
+  adminUsage: { days: 7 },
+  adminAuditList: { action: 'user.update' },
 };
 
 /** Every string leaf of a sample, by its dot path. */

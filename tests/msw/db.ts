@@ -4,7 +4,8 @@ import { DEFAULT_AGENT_ID, type Agent } from '../../src/contract/agents';
 import type { Conversation, ConversationSource } from '../../src/contract/conversations';
 import type { FileRef } from '../../src/contract/media';
 import type { Message, MessageStatus } from '../../src/contract/messages';
-import type { UserInfo } from '../../src/contract/users';
+import type { SignupPolicy } from '../../src/contract/accounts';
+import type { Role, UserInfo } from '../../src/contract/users';
 
 /**
  * The fake API's memory: what the msw handlers read and write. Tests seed it with the helpers
@@ -23,6 +24,20 @@ export type ScanTicketState = {
   address: string;
   createdAt: string;
 };
+
+/** An invitation link into an organisation with a role, as an admin made it. */
+export type StoredInvitation = {
+  token: string;
+  companyId: string;
+  companyName: string;
+  role: Role;
+  expiresAt: string;
+  acceptedAt?: string;
+  revokedAt?: string;
+};
+
+/** A one-time link to choose a new password (an admin's, or one sent by mail). */
+export type StoredResetLink = { token: string; userId: string; expiresAt: string; usedAt?: string };
 
 /** A session's public details, beside the token → user map. */
 export type SessionDetails = { id: string; device: { browser: string; os: string }; address: string; signedInAt: string; lastUsedAt: string };
@@ -52,6 +67,10 @@ type Db = {
   wechat: { authorizeUrl?: string; configFailure?: string };
   /** Google sign-in: offered or not, the states handed out and the codes Google would send back. */
   google: { enabled: boolean; states: Set<string>; codes: Map<string, string> };
+  /** Who may make an account, whether reset links go by mail, and the accounts that asked for one. */
+  accounts: { signup: SignupPolicy; resetByMail: boolean; mailedResets: string[] };
+  invitations: Map<string, StoredInvitation>;
+  resetLinks: Map<string, StoredResetLink>;
   /** What the default chat handler streams as the next answers, then a canned answer. */
   answers: QueuedAnswer[];
   seq: number;
@@ -72,6 +91,9 @@ const fresh = (): Db => ({
   wechatCodes: new Map(),
   wechat: {},
   google: { enabled: false, states: new Set(), codes: new Map() },
+  accounts: { signup: 'closed', resetByMail: false, mailedResets: [] },
+  invitations: new Map(),
+  resetLinks: new Map(),
   answers: [],
   seq: 1,
 });
@@ -133,6 +155,10 @@ export const seedApplication = (partial: Partial<Application> = {}): Application
 
 export type SeededUser = { user: UserInfo; password: string };
 
+/**
+ * An account. Without a `role` it is an account of a backend that does not speak of roles (the
+ * operations area's door decides alone); give `role: 'member'` for a person who only chats.
+ */
 export const seedUser = (partial: Partial<StoredUser> = {}): SeededUser => {
   const id = partial.id ?? nextId('user');
   const username = partial.username ?? `${id}@example.com`;
@@ -257,3 +283,31 @@ export const seedScanTicket = (partial: Partial<ScanTicketState> = {}): ScanTick
   db.scanTickets.set(ticket.id, ticket);
   return ticket;
 };
+
+/** A link token of the contract's shape (20 to 100 URL-safe characters). */
+const linkToken = (prefix: string): string => `${nextId(prefix)}`.padEnd(32, 'x');
+
+/** An invitation an admin made: its link is `/login?invitation=<token>`. */
+export const seedInvitation = (partial: Partial<StoredInvitation> = {}): StoredInvitation => {
+  const invitation: StoredInvitation = {
+    token: linkToken('invite'),
+    companyId: 'company-acme',
+    companyName: 'Acme Bakery',
+    role: 'operator',
+    expiresAt: new Date(Date.now() + 7 * 24 * 3_600_000).toISOString(),
+    ...partial,
+  };
+  db.invitations.set(invitation.token, invitation);
+  return invitation;
+};
+
+/** A reset link for an account: its address is `/reset-password?token=<token>`. */
+export const seedResetLink = (userId: string, partial: Partial<StoredResetLink> = {}): StoredResetLink => {
+  const link: StoredResetLink = { token: linkToken('reset'), userId, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), ...partial };
+  db.resetLinks.set(link.token, link);
+  return link;
+};
+
+/** An operator of an organisation, who may open the operations area. */
+export const seedOperator = (partial: Partial<StoredUser> = {}): SeededUser =>
+  seedUser({ role: 'operator', companyId: 'company-acme', companyName: 'Acme Bakery', ...partial });

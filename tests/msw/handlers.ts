@@ -1,8 +1,8 @@
-import { http, HttpResponse, type HttpHandler } from 'msw';
-import * as v from 'valibot';
-import { endpoints, type EndpointData, type EndpointName } from '../../src/contract/endpoints';
+import type { HttpHandler } from 'msw';
+import { passwordProblem } from '../../src/contract/accounts';
+import type { EndpointName } from '../../src/contract/endpoints';
 import type { Message } from '../../src/contract/messages';
-import type { Page } from '../../src/contract/paging';
+import { adminHandlers } from './admin-handlers';
 import {
   db,
   DEFAULT_ANSWER,
@@ -11,104 +11,20 @@ import {
   nextTimestamp,
   publicUser,
   type ScanTicketState,
+  type StoredInvitation,
   userOwner,
-  visitorOwner,
 } from './db';
 import { sampleManifest } from './download-manifest';
+import { FakeApiError, ok, ownerOf, page, requireUser, route, type Caller } from './fake-api';
 import { eventStream, type StreamStep } from './sse';
 import { taskHandlers } from './tasks';
 
 /**
- * The fake API: one handler per endpoint of the contract, at the contract's path. Inputs are
- * checked with the contract's request schemas and every answer with its response schema, so the
- * fake can only say what the real server may say.
+ * The fake API: one handler per endpoint of the contract, at the contract's path (see
+ * fake-api.ts for how each checks its input, its caller and its answer).
  */
 
-export class FakeApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const failBody = (msg: string) => ({ code: 1, msg, data: null, success: false });
-export const fail = (status: number, msg: string) => HttpResponse.json(failBody(msg), { status });
-
-const ok = <N extends EndpointName>(name: N, data: EndpointData<N>) => {
-  const endpoint = endpoints[name];
-  // A fake that drifts from the contract would make the tests lie: refuse loudly.
-  if ('response' in endpoint) v.parse(endpoint.response as v.GenericSchema, data);
-  return HttpResponse.json({ code: 0, msg: 'ok', data: data ?? null, success: true });
-};
-
-type Caller =
-  | { kind: 'user'; userId: string; owner: string; token: string }
-  | { kind: 'visitor'; owner: string }
-  | { kind: 'anonymous' };
-
-const callerOf = (request: Request): Caller => {
-  const header = request.headers.get('authorization');
-  if (header) {
-    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-    const userId = token ? db.sessions.get(token) : undefined;
-    if (!userId || !db.users.has(userId)) throw new FakeApiError(401, 'Your session has expired or was ended. Please log in again.');
-    return { kind: 'user', userId, owner: userOwner(userId), token: token! };
-  }
-  const visitorId = request.headers.get('x-visitor-id');
-  return visitorId ? { kind: 'visitor', owner: visitorOwner(visitorId) } : { kind: 'anonymous' };
-};
-
-const ownerOf = (caller: Caller): string => {
-  if (caller.kind === 'anonymous') throw new FakeApiError(401, 'Please log in first.');
-  return caller.owner;
-};
-
-const readInput = async (name: EndpointName, request: Request): Promise<unknown> => {
-  const endpoint = endpoints[name];
-  if (!('request' in endpoint)) return undefined;
-  const raw =
-    endpoint.input === 'query'
-      ? Object.fromEntries(new URL(request.url).searchParams)
-      : await request.text().then((text) => (text ? (JSON.parse(text) as unknown) : {}));
-  const parsed = v.safeParse(endpoint.request as v.GenericSchema, raw);
-  if (!parsed.success) throw new FakeApiError(400, `Invalid request: ${parsed.issues[0]?.message ?? ''}`);
-  return parsed.output;
-};
-
-type RequestOf<N extends EndpointName> = (typeof endpoints)[N] extends { request: infer S extends v.GenericSchema }
-  ? v.InferOutput<S>
-  : undefined;
-
-type Resolver<N extends EndpointName> = (ctx: {
-  input: RequestOf<N>;
-  caller: Caller;
-  request: Request;
-}) => Promise<Response> | Response;
-
-const route = <N extends EndpointName>(name: N, resolve: Resolver<N>): HttpHandler => {
-  const endpoint = endpoints[name];
-  const method = endpoint.method === 'GET' ? http.get : http.post;
-  return method(endpoint.path, async ({ request }) => {
-    try {
-      const caller = endpoint.access === 'public' ? ({ kind: 'anonymous' } as const) : callerOf(request);
-      if (endpoint.access === 'user' && caller.kind !== 'user') throw new FakeApiError(401, 'Please log in first.');
-      const input = (endpoint.input === 'multipart' ? undefined : await readInput(name, request)) as RequestOf<N>;
-      return await resolve({ input, caller, request });
-    } catch (error) {
-      if (error instanceof FakeApiError) return fail(error.status, error.message);
-      throw error;
-    }
-  });
-};
-
-const page = <T>(items: T[], current: number, pageSize: number): Page<T> => ({
-  list: items.slice((current - 1) * pageSize, current * pageSize),
-  total: items.length,
-  current,
-  pageSize,
-});
+export { FakeApiError, fail, failBody } from './fake-api';
 
 /** Approves or declines a waiting ticket as the real server does: expired 410, already answered 409. */
 const decideScanTicket = (userId: string, scanId: string, decision: 'confirmed' | 'denied') => {
@@ -142,12 +58,6 @@ const described = <T extends { owner: string; source: string; sourceId: string }
   return { ...conversation, application: { name, avatar, intro, ...(translations ? { translations } : {}) } };
 };
 
-const requireUser = (caller: Caller) => {
-  if (caller.kind !== 'user') throw new FakeApiError(401, 'Please log in first.');
-  const user = publicUser(caller.userId);
-  if (!user) throw new FakeApiError(401, 'Please log in first.');
-  return user;
-};
 
 /** A scan ticket, only for the browser that opened it (its fingerPrint), like the real server. */
 const ownScanTicket = (id: string, fingerPrint: string): ScanTicketState => {
@@ -284,6 +194,43 @@ const matchIn = (conversationId: string, keyword: string): string | undefined =>
   return found?.content;
 };
 
+/** Like the server: an unknown link is 404; one expired, used or revoked is 410. */
+const usableInvitation = (token: string): StoredInvitation => {
+  const invitation = db.invitations.get(token);
+  if (!invitation) throw new FakeApiError(404, 'Invitation not found');
+  if (invitation.acceptedAt || invitation.revokedAt || Date.parse(invitation.expiresAt) <= Date.now()) {
+    throw new FakeApiError(410, 'This invitation has expired or was already used.');
+  }
+  return invitation;
+};
+
+const usableResetLink = (token: string) => {
+  const link = db.resetLinks.get(token);
+  if (!link || !db.users.has(link.userId)) throw new FakeApiError(404, 'Reset link not found');
+  if (link.usedAt || Date.parse(link.expiresAt) <= Date.now()) throw new FakeApiError(410, 'This reset link has expired or was already used.');
+  return link;
+};
+
+/** Signs the account out everywhere, or everywhere but the session `keep`; answers how many ended. */
+const endSessions = (userId: string, keep?: string): number => {
+  const ended = [...db.sessions].filter(([token, owner]) => owner === userId && token !== keep);
+  for (const [token] of ended) {
+    db.sessions.delete(token);
+    db.sessionDetails.delete(token);
+  }
+  return ended.length;
+};
+
+const refuseWeakPassword = (password: string, username: string) => {
+  const problem = passwordProblem(password, username);
+  if (problem) throw new FakeApiError(400, `Invalid request: ${problem}`);
+};
+
+const joinOrganisation = (userId: string, invitation: StoredInvitation) => {
+  Object.assign(db.users.get(userId)!, { role: invitation.role, companyId: invitation.companyId, companyName: invitation.companyName });
+  invitation.acceptedAt = nextTimestamp();
+};
+
 export const handlers = {
   agentPublishedList: route('agentPublishedList', ({ input }) => {
     const keyword = (input.keyword ?? '').toLowerCase();
@@ -393,7 +340,9 @@ export const handlers = {
     if (!user || user.password !== input.password) throw new FakeApiError(401, 'Wrong account or password');
     return ok('login', loginResult(user.id));
   }),
-  loginOptions: route('loginOptions', () => ok('loginOptions', { google: db.google.enabled })),
+  loginOptions: route('loginOptions', () =>
+    ok('loginOptions', { google: db.google.enabled, signup: db.accounts.signup, resetByMail: db.accounts.resetByMail }),
+  ),
   googleAuthorize: route('googleAuthorize', () => {
     if (!db.google.enabled) throw new FakeApiError(503, 'Google login is not configured on this server.');
     const state = nextId('gstate');
@@ -565,7 +514,81 @@ export const handlers = {
     ticket.status = 'consumed';
     return ok('wxLoginByScanId', loginResult(ticket.userId));
   }),
+  signup: route('signup', ({ input }) => {
+    const invitation = input.invitation ? usableInvitation(input.invitation) : undefined;
+    if (!invitation && db.accounts.signup !== 'open') {
+      throw new FakeApiError(403, db.accounts.signup === 'invite' ? 'Accounts are made by invitation only.' : 'Sign-up is closed.');
+    }
+    if (db.accounts.signup === 'closed') throw new FakeApiError(403, 'Sign-up is closed.');
+    if ([...db.users.values()].some((user) => user.username === input.username)) throw new FakeApiError(409, 'An account with this name exists.');
+    refuseWeakPassword(input.password, input.username);
+    const id = nextId('user');
+    db.users.set(id, { id, username: input.username, nickname: input.nickname ?? input.username, avatar: '', password: input.password, role: 'member' });
+    if (invitation) joinOrganisation(id, invitation);
+    return ok('signup', loginResult(id));
+  }),
+  invitationPreview: route('invitationPreview', ({ input }) => {
+    const { companyName, role, expiresAt } = usableInvitation(input.token);
+    return ok('invitationPreview', { companyName, role, expiresAt });
+  }),
+  invitationAccept: route('invitationAccept', ({ input, caller }) => {
+    const user = requireUser(caller);
+    joinOrganisation(user.id, usableInvitation(input.token));
+    return ok('invitationAccept', publicUser(user.id)!);
+  }),
+  passwordChange: route('passwordChange', ({ input, caller }) => {
+    const user = requireUser(caller);
+    const stored = db.users.get(user.id)!;
+    if (stored.password !== input.currentPassword) throw new FakeApiError(403, 'The current password is wrong.');
+    refuseWeakPassword(input.newPassword, stored.username);
+    stored.password = input.newPassword;
+    return ok('passwordChange', { revoked: endSessions(user.id, caller.kind === 'user' ? caller.token : undefined) });
+  }),
+  passwordResetPreview: route('passwordResetPreview', ({ input }) => {
+    const link = usableResetLink(input.token);
+    return ok('passwordResetPreview', { username: db.users.get(link.userId)!.username, expiresAt: link.expiresAt });
+  }),
+  passwordReset: route('passwordReset', ({ input }) => {
+    const link = usableResetLink(input.token);
+    const stored = db.users.get(link.userId)!;
+    refuseWeakPassword(input.newPassword, stored.username);
+    stored.password = input.newPassword;
+    link.usedAt = nextTimestamp();
+    endSessions(stored.id);
+    return ok('passwordReset', null);
+  }),
+  passwordResetByMail: route('passwordResetByMail', ({ input }) => {
+    if (!db.accounts.resetByMail) throw new FakeApiError(404, 'This server does not send mail.');
+    db.accounts.mailedResets.push(input.username);
+    return ok('passwordResetByMail', null);
+  }),
+  accountExport: route('accountExport', ({ caller }) => {
+    const user = requireUser(caller);
+    const owner = userOwner(user.id);
+    const conversations = [...db.conversations.values()]
+      .filter((conversation) => conversation.owner === owner)
+      .map((conversation) => ({ ...visible(conversation), messages: db.messages.get(conversation.conversationId) ?? [] }));
+    const shares = [...db.shares.values()].filter((entry) => entry.owner === user.id).map((entry) => ({ ...entry.share }));
+    return ok('accountExport', { exportedAt: new Date().toISOString(), user: { ...user }, conversations, uploads: [], shares });
+  }),
+  accountDelete: route('accountDelete', ({ input, caller }) => {
+    const user = requireUser(caller);
+    if (input.confirm !== user.username) throw new FakeApiError(400, 'Type the account name to confirm.');
+    const otherAdmins = [...db.users.values()].filter((other) => other.role === 'admin' && other.id !== user.id);
+    if (user.role === 'admin' && otherAdmins.length === 0) throw new FakeApiError(409, 'The last admin cannot delete their account.');
+    endSessions(user.id);
+    db.users.delete(user.id);
+    for (const [id, conversation] of db.conversations) {
+      if (conversation.owner === userOwner(user.id)) {
+        db.conversations.delete(id);
+        db.messages.delete(id);
+      }
+    }
+    for (const [token, entry] of db.shares) if (entry.owner === user.id) db.shares.delete(token);
+    return ok('accountDelete', null);
+  }),
   ...taskHandlers,
+  ...adminHandlers,
 } satisfies Record<EndpointName, HttpHandler>;
 
 export const defaultHandlers: HttpHandler[] = Object.values(handlers);

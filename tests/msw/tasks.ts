@@ -11,6 +11,7 @@ import {
   type Task,
   type TaskSummary,
 } from '../../src/contract/tasks';
+import { mayOperate } from '../../src/contract/users';
 import { db, nextId, nextTimestamp, publicUser, userOwner } from './db';
 
 /**
@@ -50,6 +51,8 @@ const operatorOf = (request: Request): string => {
   const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
   const userId = token ? db.sessions.get(token) : undefined;
   if (!userId || !db.users.has(userId)) throw new Refusal(401, 'Your session has expired or was ended. Please log in again.');
+  // Like the server: only an operator or admin of an organisation (or an account without a role, from before roles).
+  if (!mayOperate(db.users.get(userId)!)) throw new Refusal(403, 'The operations area is for the operators and admins of an organisation.');
   return userId;
 };
 

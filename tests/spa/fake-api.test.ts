@@ -3,6 +3,17 @@ import { endpoints, type EndpointName } from '../../src/contract/endpoints';
 import { listPublishedAgents, getAgentDetail } from '../../src/services/api/agents';
 import { listApplications } from '../../src/services/api/applications';
 import { call } from '../../src/services/http';
+import {
+  acceptInvitation,
+  changePassword,
+  deleteAccount,
+  exportAccount,
+  previewInvitation,
+  previewPasswordReset,
+  requestPasswordResetByMail,
+  resetPassword,
+  signup,
+} from '../../src/services/api/accounts';
 import { getLoginOptions, loginWithGoogle, loginWithPassword, logout, startGoogleAuthorization } from '../../src/services/api/auth';
 import {
   createConversation,
@@ -40,7 +51,7 @@ import {
 } from '../../src/services/api/tasks';
 import { resumeChat, streamChat } from '../../src/services/chat-stream';
 import { setToken } from '../../src/services/cookies';
-import { db, seedGoogleCode, seedUser, seedWechatCode } from '../msw/db';
+import { db, seedGoogleCode, seedInvitation, seedResetLink, seedUser, seedWechatCode } from '../msw/db';
 import { handlers } from '../msw/handlers';
 import { recordRequests } from '../msw/server';
 
@@ -136,7 +147,7 @@ describe('the fake API', () => {
     expect((await call('login', { loginType: 'wechat-miniprogram', code: 'mini-code-ada' })).userInfo.id).toBe(user.id);
     await expect(call('login', { loginType: 'wechat-miniprogram', code: 'mini-code-ada' }, { silent: true })).rejects.toThrow(/already used/);
     db.google.enabled = true;
-    expect(await getLoginOptions()).toEqual({ google: true });
+    expect(await getLoginOptions()).toEqual({ google: true, signup: 'closed', resetByMail: false });
     const { state } = await startGoogleAuthorization();
     seedGoogleCode('4/google-ada', user.id);
     expect((await loginWithGoogle({ code: '4/google-ada', state })).userInfo.id).toBe(user.id);
@@ -152,14 +163,47 @@ describe('the fake API', () => {
     await startDrafting({ platform: 'linkedin', brief: { topic: 'Launch week' } });
     await deleteTask(task.id);
 
+    db.accounts = { signup: 'invite', resetByMail: true, mailedResets: [] };
+    const invitation = seedInvitation({ role: 'operator' });
+    expect(await previewInvitation(invitation.token)).toMatchObject({ companyName: 'Acme Bakery', role: 'operator' });
+    const grace = await signup({ username: 'grace@example.com', password: 'a-long-password', invitation: invitation.token });
+    expect(grace.userInfo).toMatchObject({ role: 'operator', companyName: 'Acme Bakery' });
+    await expect(previewInvitation(invitation.token, { silent: true })).rejects.toMatchObject({ status: 410 });
+    expect(await acceptInvitation(seedInvitation({ role: 'admin' }).token)).toMatchObject({ id: user.id, role: 'admin' });
+    expect(await changePassword({ currentPassword: password, newPassword: 'a-new-long-password' })).toEqual({ revoked: expect.any(Number) });
+    expect((await exportAccount()).user).toMatchObject({ username: 'ada@example.com' });
+    await requestPasswordResetByMail('ada@example.com');
+    expect(db.accounts.mailedResets).toEqual(['ada@example.com']);
+    setToken(grace.token);
+    await deleteAccount('grace@example.com');
+    expect(db.users.has(grace.userInfo.id)).toBe(false);
+    setToken(session.token);
+
     await logout();
     await expect(getUserInfo({ silent: true })).rejects.toMatchObject({ status: 401 });
+    const link = seedResetLink(user.id);
+    expect(await previewPasswordReset(link.token)).toMatchObject({ username: 'ada@example.com' });
+    await resetPassword(link.token, 'another-long-password');
+    expect((await loginWithPassword({ username: 'ada@example.com', password: 'another-long-password' })).userInfo.id).toBe(user.id);
 
     const reached = new Set(seen.map((request) => request.pathname));
     // Uploads are left out: jsdom's FormData and File cannot travel through Node's fetch here
     // (the file arrives as the text "[object File]"), so the upload handler is not exercised here.
-    const unreached = Object.values(endpoints).filter((endpoint) => !reached.has(endpoint.path)).map((endpoint) => endpoint.path);
+    // The admin console's calls are exercised with the console (its fake is tests/msw/admin-handlers.ts).
+    const unreached = Object.values(endpoints)
+      .filter((endpoint) => !reached.has(endpoint.path) && !endpoint.path.startsWith('/api/admin/'))
+      .map((endpoint) => endpoint.path);
     expect(unreached).toEqual([endpoints.upload.path]);
+  });
+
+  it('answers 403 to a member in the operations area, and lets an operator of an organisation in', async () => {
+    const member = seedUser({ role: 'member' });
+    setToken((await loginWithPassword({ username: member.user.username, password: member.password })).token);
+    await expect(verifyOperationsSession({ silent: true })).rejects.toMatchObject({ status: 403 });
+    await expect(listTasks({}, { silent: true })).rejects.toMatchObject({ status: 403 });
+    const operator = seedUser({ role: 'operator', companyId: 'company-acme' });
+    setToken((await loginWithPassword({ username: operator.user.username, password: operator.password })).token);
+    await expect(verifyOperationsSession()).resolves.toMatchObject({ userId: operator.user.id });
   });
 
   it('keeps one visitor from another visitor’s conversations', async () => {
