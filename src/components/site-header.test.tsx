@@ -23,3 +23,35 @@ describe('the site header says where the person is', () => {
     expect(current()).toEqual(marked);
   });
 });
+
+describe('the site header offers each area to whom it is for', () => {
+  it.each([
+    ['a member, who only chats', { role: 'member' as const, companyId: 'company-acme' }, [] as string[]],
+    ['an operator of an organisation', { role: 'operator' as const, companyId: 'company-acme' }, ['Operations']],
+    ['an operator in no organisation yet', { role: 'operator' as const }, []],
+    ['an admin', { role: 'admin' as const, companyId: 'company-acme' }, ['Operations', 'Admin']],
+    ['an account of a server without roles', {}, ['Operations']],
+  ])('to %s: %j', async (_who, role, offered) => {
+    const { user } = seedUser(role);
+    await renderWithRuntime(<SiteHeader />, { url: '/', signedInAs: user });
+    await nav().findByRole('link', { name: 'Chat' });
+    const areas = nav()
+      .getAllByRole('link')
+      .map((link) => link.getAttribute('aria-label'))
+      .filter((name) => name === 'Operations' || name === 'Admin');
+    expect(areas).toEqual(offered);
+  });
+
+  it('marks the admin console as the current page there', async () => {
+    const { user } = seedUser({ role: 'admin', companyId: 'company-acme' });
+    await renderWithRuntime(<SiteHeader />, { url: '/admin/users', signedInAs: user });
+    expect(await nav().findByRole('link', { name: 'Admin' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('offers neither area to a visitor', async () => {
+    await renderWithRuntime(<SiteHeader />, { url: '/' });
+    await nav().findByRole('link', { name: 'Chat' });
+    expect(nav().queryByRole('link', { name: 'Operations' })).toBeNull();
+    expect(nav().queryByRole('link', { name: 'Admin' })).toBeNull();
+  });
+});

@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useRuntime } from '../app/runtime-context';
+import { mayAdminister, mayOperate } from '../contract/users';
 import { isCheckingSession, isSignedIn } from '../machines/app.machine';
 import { lazyPart } from './lazy-part';
 
@@ -19,12 +20,16 @@ export const SiteHeader = () => {
   const { t } = useTranslation();
   const { app } = useRuntime();
   const signedIn = useSelector(app, isSignedIn);
+  // What the header offers follows the person's role; each area's door still asks the server.
+  const offersOperations = useSelector(app, (state) => isSignedIn(state) && state.context.user !== null && mayOperate(state.context.user));
+  const offersAdmin = useSelector(app, (state) => isSignedIn(state) && state.context.user !== null && mayAdminister(state.context.user));
   // While a stored session is checked, neither "Log in" nor the user menu: the place stays reserved.
   const checkingSession = useSelector(app, isCheckingSession);
   const [location] = useLocation();
   const chatCurrent = isWithin(location, '/chat');
   const downloadCurrent = isWithin(location, '/download');
   const operationsCurrent = isWithin(location, '/kraken-operation');
+  const adminCurrent = isWithin(location, '/admin');
   return (
     <header className="flex items-center gap-2 border-b border-line bg-surface px-2 py-2 sm:gap-4 sm:px-4">
       <Link
@@ -47,7 +52,7 @@ export const SiteHeader = () => {
           <span className="i-lucide-download text-lg sm:hidden" aria-hidden="true" />
           <span className="hidden sm:inline">{t('nav.download')}</span>
         </Link>
-        {signedIn && (
+        {offersOperations && (
           <Link
             href="/kraken-operation"
             aria-label={t('nav.operations')}
@@ -56,6 +61,12 @@ export const SiteHeader = () => {
           >
             <span className="i-lucide-megaphone text-lg sm:hidden" aria-hidden="true" />
             <span className="hidden sm:inline">{t('nav.operations')}</span>
+          </Link>
+        )}
+        {offersAdmin && (
+          <Link href="/admin" aria-label={t('nav.admin')} aria-current={adminCurrent ? 'page' : undefined} className={navLink(adminCurrent)}>
+            <span className="i-lucide-shield text-lg sm:hidden" aria-hidden="true" />
+            <span className="hidden sm:inline">{t('nav.admin')}</span>
           </Link>
         )}
       </nav>

@@ -107,4 +107,23 @@ describe('the operations guard', () => {
     expect(unreachable.actor.getSnapshot().matches('redirecting')).toBe(true);
     expect(unreachable.redirectToLogin).toHaveBeenCalledTimes(1);
   });
+
+  it('keeps a signed-in person who is not an operator where they are, refused, instead of sending them to login', async () => {
+    const { actor, redirectToLogin } = startGuard({ hasToken: true, verify: async () => Promise.reject(Object.assign(new Error('Forbidden'), { status: 403 })) });
+    await waitFor(actor, (snapshot) => snapshot.matches('forbidden'));
+    expect(actor.getSnapshot().context.verifiedAs).toBeNull();
+    expect(redirectToLogin).not.toHaveBeenCalled();
+    // there is nothing to check again: the answer was about who they are
+    actor.send({ type: 'retry' });
+    expect(actor.getSnapshot().matches('forbidden')).toBe(true);
+  });
+
+  it('still sends a refused person to login once their session ends', async () => {
+    const { actor, redirectToLogin, session } = startGuard({ hasToken: true, verify: async () => Promise.reject(Object.assign(new Error('Forbidden'), { status: 403 })) });
+    await waitFor(actor, (snapshot) => snapshot.matches('forbidden'));
+    actor.send({ type: 'location.changed', pathname: '/kraken-operation/task/linkedin', search: '' });
+    session.end();
+    expect(actor.getSnapshot().matches('redirecting')).toBe(true);
+    expect(redirectToLogin).toHaveBeenCalledWith({ pathname: '/kraken-operation/task/linkedin', search: '' });
+  });
 });

@@ -1,6 +1,6 @@
 import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { PublishMode } from '../contract/tasks';
-import { isUnreachable } from './error-status';
+import { isUnreachable, statusOf } from './error-status';
 
 export type OperationsGuardInput = { pathname: string; search: string };
 export type PublishModes = { xiaohongshu: PublishMode; linkedin: PublishMode };
@@ -20,7 +20,9 @@ export type OperationsGuardEvent =
  * success; otherwise, or when the session ends (a sign-out, any later 401), it sends the operator
  * to the login page with the exact place to come back to. A check that gets no answer (server
  * down, network gone) says nothing about the session: the operator stays signed in and can check
- * again.
+ * again. A check answered 403 knows the person and refuses them the area (they are not an
+ * operator or admin of an organisation): logging in again would not change that, so the door
+ * stays shut where they are and says whom to ask.
  */
 export const operationsGuardMachine = setup({
   types: {
@@ -51,6 +53,8 @@ export const operationsGuardMachine = setup({
     hasToken: () => false,
     /** The check got no answer at all, so it did not refuse the session. */
     isServerUnreachable: (_, params: { error: unknown }) => isUnreachable(params.error),
+    /** The server knows the person, and the area is not theirs. */
+    isForbidden: (_, params: { error: unknown }) => statusOf(params.error) === 403,
   },
 }).createMachine({
   id: 'operationsGuard',
@@ -76,6 +80,7 @@ export const operationsGuardMachine = setup({
         },
         onError: [
           { guard: { type: 'isServerUnreachable', params: ({ event }) => ({ error: event.error }) }, target: 'unreachable' },
+          { guard: { type: 'isForbidden', params: ({ event }) => ({ error: event.error }) }, target: 'forbidden' },
           { target: 'redirecting' },
         ],
       },
@@ -84,6 +89,7 @@ export const operationsGuardMachine = setup({
       on: { retry: 'verifying' },
     },
     allowed: {},
+    forbidden: {},
     redirecting: {
       type: 'final',
       entry: { type: 'redirectToLogin', params: ({ context }) => ({ pathname: context.pathname, search: context.search }) },

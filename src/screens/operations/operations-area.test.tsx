@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { Route, Switch } from 'wouter';
 import { endpoints } from '../../contract/endpoints';
-import { db, seedUser } from '../../../tests/msw/db';
+import { db, seedOperator, seedUser } from '../../../tests/msw/db';
 import { server } from '../../../tests/msw/server';
 import { renderWithRuntime } from '../../../tests/spa/harness';
 import { getConversation } from '../../services/api/conversations';
@@ -31,7 +31,7 @@ describe('the operations area guard', () => {
   });
 
   it('opens for a verified session, showing nothing before the check', async () => {
-    const { user } = seedUser();
+    const { user } = seedOperator();
     const view = await renderWithRuntime(area, { url: '/kraken-operation/task/edit/42', signedInAs: user });
     expect(await screen.findByRole('heading', { name: 'Task not found' })).toBeInTheDocument();
     expect(view.url()).toBe('/kraken-operation/task/edit/42');
@@ -76,5 +76,21 @@ describe('the operations area guard', () => {
     await expect.poll(view.url).toBe(loginUrl('/kraken-operation/task/xiaohongshu'));
     expect(screen.queryByRole('heading', { name: 'Xiaohongshu task' })).toBeNull();
     expect(getToken()).toBeNull();
+  });
+
+  it('tells a member the area is not theirs and whom to ask, keeps them signed in, and offers the way home', async () => {
+    const { user } = seedUser({ role: 'member', companyId: 'company-acme' });
+    const view = await renderWithRuntime(area, { url: '/kraken-operation/task/linkedin?draft=3', signedInAs: user });
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('You do not have permission for the operations area. Ask an admin of your organisation to make you an operator.');
+    expect(screen.queryByRole('heading', { name: 'LinkedIn task' })).toBeNull();
+    expect(view.url()).toBe('/kraken-operation/task/linkedin?draft=3');
+    expect(getToken()).not.toBeNull();
+    expect(view.runtime.app.getSnapshot().context.user?.id).toBe(user.id);
+
+    await view.user.click(screen.getByRole('link', { name: 'Back to the home page' }));
+    await expect.poll(view.url).toBe('/');
+    expect(screen.getByText('elsewhere')).toBeInTheDocument();
   });
 });

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { Route, Switch, useLocation, useSearch } from 'wouter';
+import { Link, Route, Switch, useLocation, useSearch } from 'wouter';
 import { operationsGuardLogic } from '../../app/operations-actors';
 import { useLocationEvents } from '../../app/use-follow';
 import { useDocumentTitle } from '../../i18n/use-document-title';
@@ -21,6 +21,7 @@ const OperationsArea = () => {
   useLocationEvents(guard);
   const allowed = useSelector(guard, (state) => state.matches('allowed'));
   const unreachable = useSelector(guard, (state) => state.matches('unreachable'));
+  const forbidden = useSelector(guard, (state) => state.matches('forbidden'));
   const publishing = useSelector(guard, (state) => state.context.publishing);
 
   if (unreachable) {
@@ -30,6 +31,17 @@ const OperationsArea = () => {
         <button type="button" className="btn-primary" onClick={() => guard.send({ type: 'retry' })}>
           {t('errors.retry')}
         </button>
+      </div>
+    );
+  }
+  if (forbidden) {
+    return (
+      <div role="alert" className="mx-auto flex max-w-md flex-col items-center gap-4 p-8 text-center">
+        <span className="i-lucide-shield-alert text-3xl text-muted" aria-hidden="true" />
+        <p className="m-0">{t('operations.forbidden')}</p>
+        <Link href="/" className="btn-primary">
+          {t('operations.backHome')}
+        </Link>
       </div>
     );
   }

@@ -28,6 +28,9 @@ import { productionPaths, type ModelEvent } from './production-paths';
  * to; nothing of the area shows before the check says yes.
  * A check the server never answered refuses nothing: the operator stays signed in where they are,
  * is told the server cannot be reached, and can check again.
+ * A check answered 403 knows the person and refuses them the area (they are not an operator or
+ * admin of an organisation): logging in again would change nothing, so they stay signed in where
+ * they are, are told whom to ask, and are offered the way home; nothing of the area shows.
  */
 type Snapshot = SnapshotFrom<typeof operationsGuardMachine>;
 
@@ -45,6 +48,8 @@ const EVENTS: ModelEvent[] = [
   answers.error('verifySession', 401, 'Not signed in'),
   // a check that answers, but not success (code 1): the door stays shut
   answers.error('verifySession', 200, 'Account locked'),
+  // the server knows the person, and the area is not theirs (a member)
+  answers.error('verifySession', 403, 'Not an operator'),
   // no answer at all (the server is down): the session is not refused, the operator can check again
   { ...answers.error('verifySession', 0), error: { status: 0, unreachable: true } },
   { type: 'retry' },
@@ -86,9 +91,11 @@ const EXPECTED_AFTER: Record<string, string> = {
   'verifySession 401': 'redirecting',
   'verifySession 200': 'redirecting',
   'verifySession 0': 'unreachable',
+  'verifySession 403': 'forbidden',
   'try again': 'verifying',
   'move while checking': 'verifying',
   'move while unreachable': 'unreachable',
+  'move while refused': 'forbidden',
   'move inside the area': 'allowed',
   'session expires': 'redirecting',
   'sign out': 'redirecting',
@@ -137,6 +144,20 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       expect(document.body.textContent).not.toMatch(/Failed to fetch|<no response>|\[GET\]/);
       expect(w.check.count('verifySession')).toBe(w.checks);
     },
+    forbidden: async () => {
+      const w = world();
+      expectState(w, 'forbidden');
+      expect(await screen.findByRole('alert')).toHaveTextContent('You do not have permission for the operations area. Ask an admin of your organisation');
+      expect(screen.getByRole('link', { name: 'Back to the home page' })).toHaveAttribute('href', '/');
+      expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+      expectNothingOfTheArea();
+      expect(screen.queryByText('the login page')).toBeNull();
+      expect(w.view.url()).toBe(w.at);
+      // refused the area, not the session: still signed in, with their token
+      expect(isSignedIn(w.view.runtime.app.getSnapshot())).toBe(true);
+      expect(getToken()).not.toBeNull();
+      expect(w.check.count('verifySession')).toBe(w.checks);
+    },
     allowed: async () => {
       const w = world();
       expectState(w, 'allowed');
@@ -167,7 +188,9 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
         ? 'move while checking'
         : ['verifySession 0', 'move while unreachable'].includes(w.last)
           ? 'move while unreachable'
-          : 'move inside the area';
+          : ['verifySession 403', 'move while refused'].includes(w.last)
+            ? 'move while refused'
+            : 'move inside the area';
       const link = newTaskLink();
       // the link while the area shows; the browser's own navigation (back, a bookmark) otherwise
       if (link) await w.view.user.click(link);
@@ -223,9 +246,10 @@ describe('operations guard, paths generated from the production machine', () => 
     expect([...reached].sort()).toEqual(declared.sort());
     for (const state of declared) expect(params(() => holder.world!).states, `no assertion for ${state}`).toHaveProperty(state);
     // Before and after a move, the session can end two ways (a 401, a sign-out) wherever the door
-    // stands; besides, checking: a move and four answers each; in the area: a move each;
-    // unreachable: a move and "Try again" each. Without a token the door is shut at once.
-    expect(withToken.transitionCount).toBe(28);
+    // stands; besides, checking: a move and five answers each; in the area: a move each;
+    // unreachable: a move and "Try again" each; refused: a move each. Without a token the door is
+    // shut at once.
+    expect(withToken.transitionCount).toBe(2 * 4 * 2 + 2 * 6 + 2 + 2 * 2 + 2);
     expect(withoutToken.transitionCount).toBe(0);
   });
 
