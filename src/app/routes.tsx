@@ -14,6 +14,7 @@ const ChatScreen = lazyScreen(() => import('../screens/chat/chat-screen'));
 const AccountScreen = lazyScreen(() => import('../screens/account/account-screen'));
 const DownloadScreen = lazyScreen(() => import('../screens/download/download-screen'));
 const OperationsArea = lazyScreen(() => import('../screens/operations/operations-area'));
+const AdminScreen = lazyScreen(() => import('../screens/admin/admin-screen'));
 const ScanApprovalScreen = lazyScreen(() => import('../screens/scan-approval/scan-approval-screen'));
 const SharedConversationScreen = lazyScreen(() => import('../screens/share/shared-conversation-screen'));
 const NotFoundScreen = lazyScreen(() => import('../screens/not-found/not-found-screen'));
@@ -52,6 +53,7 @@ export const Routes = () => {
           <Route path="/share/:token" component={SharedConversationScreen} />
           <Route path="/kraken-operation" component={OperationsArea} />
           <Route path="/kraken-operation/*" component={OperationsArea} />
+          <Route path="/admin" component={AdminScreen} />
           <Route path="/index.html">
             <Redirect to="/" replace />
           </Route>

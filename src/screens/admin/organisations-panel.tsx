@@ -1,0 +1,63 @@
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { adminOrganisationsLogic } from '../../app/admin-actors';
+import { useRuntime } from '../../app/runtime-context';
+import { useScreenActor } from '../../app/use-screen-actor';
+import { LoadingStatus } from '../../components/loading-status';
+import { formatNumber } from '../../i18n/format';
+import { Cell, LoadFailed, RefusalAlert, Table } from './admin-widgets';
+
+/** Every organisation with its number of members, and a form to add one. */
+export const OrganisationsPanel = () => {
+  const { t, i18n } = useTranslation();
+  const { toast } = useRuntime();
+  const [logic] = useState(() => adminOrganisationsLogic({ toast }));
+  const actor = useScreenActor(logic);
+  const { organisations, name, failure } = useSelector(actor, (state) => state.context);
+  const loading = useSelector(actor, (state) => state.matches('loading'));
+  const loadFailed = useSelector(actor, (state) => state.matches('loadFailed'));
+  const creating = useSelector(actor, (state) => state.matches({ ready: 'creating' }));
+  const canCreate = useSelector(actor, (state) => state.can({ type: 'create' }));
+
+  if (loadFailed) return <LoadFailed failure={failure} onRetry={() => actor.send({ type: 'retry' })} />;
+  if (loading) return <LoadingStatus>{t('admin.organisations.loading')}</LoadingStatus>;
+  return (
+    <div className="flex flex-col gap-4">
+      <form
+        className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          actor.send({ type: 'create' });
+        }}
+      >
+        <h3 className="m-0 text-base font-semibold">{t('admin.organisations.add')}</h3>
+        <div className="flex flex-wrap items-end gap-3">
+          <label className="flex min-w-48 flex-1 flex-col gap-1 text-sm">
+            {t('admin.organisations.name')}
+            <input className="field" value={name} maxLength={80} onChange={(event) => actor.send({ type: 'name.change', name: event.target.value })} />
+          </label>
+          <button type="submit" className="btn-primary" disabled={!canCreate} aria-busy={creating || undefined}>
+            <span className={creating ? 'i-lucide-loader-circle animate-spin' : 'i-lucide-plus'} aria-hidden="true" />
+            {creating ? t('admin.organisations.creating') : t('admin.organisations.create')}
+          </button>
+        </div>
+        {failure && <RefusalAlert failure={failure} what={t('admin.organisations.failed')} conflict={t('admin.organisations.conflict')} />}
+      </form>
+      {organisations.length === 0 ? (
+        <p className="m-0 rounded-lg border border-dashed border-line p-6 text-center text-muted">{t('admin.organisations.empty')}</p>
+      ) : (
+        <Table label={t('admin.panels.organisations')} head={[t('admin.organisations.columns.name'), t('admin.organisations.columns.members')]}>
+          {organisations.map((organisation) => (
+            <tr key={organisation.id} className="border-t border-line" data-testid="admin-organisation-row">
+              <Cell className="font-medium">
+                <span dir="auto">{organisation.name}</span>
+              </Cell>
+              <Cell className="tabular-nums">{formatNumber(organisation.members, i18n.language)}</Cell>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </div>
+  );
+};
