@@ -1,9 +1,14 @@
 import { fromPromise } from 'xstate';
 import { i18n } from '../i18n';
+import type { AccountExport } from '../contract/accounts';
+import { accountDataMachine } from '../machines/account-data.machine';
 import { accountFormMachine } from '../machines/account-form.machine';
+import { passwordChangeMachine } from '../machines/password-change.machine';
 import { scanApprovalMachine } from '../machines/scan-approval.machine';
 import { sessionsMachine, type SessionsNotice } from '../machines/sessions.machine';
+import { changePassword, deleteAccount, exportAccount } from '../services/api/accounts';
 import { uploadFile } from '../services/api/media';
+import { saveFile } from '../services/save-file';
 import {
   denyScanId,
   getUserInfo,
@@ -82,6 +87,38 @@ export const accountFormLogic = ({ app, toast }: Pick<Runtime, 'app' | 'toast'>)
       userSaved: (_, { user }) => {
         app.send({ type: 'session.updated', user });
         toast({ title: i18n.t('account.savedToast'), variant: 'success' });
+      },
+    },
+  });
+
+export const passwordChangeLogic = ({ toast }: Pick<Runtime, 'toast'>) =>
+  passwordChangeMachine.provide({
+    actors: { changePassword: fromPromise(({ input }) => changePassword(input, { silent: true })) },
+    actions: {
+      changed: (_, { revoked }) => toast({ title: i18n.t('account.password.changedToast', { count: revoked }), variant: 'success' }),
+    },
+  });
+
+/** The file a download of the account is saved as: whose, and from which day. */
+export const exportFileName = (username: string, exportedAt: string): string =>
+  `kraken-ai-${username.replace(/[^\p{L}\p{N}._-]+/gu, '_')}-${exportedAt.slice(0, 10)}.json`;
+
+export const accountDataLogic = ({ app, toast, navigate }: Pick<Runtime, 'app' | 'toast'> & { navigate: Navigate }) =>
+  accountDataMachine.provide({
+    actors: {
+      exportAccount: fromPromise(() => exportAccount({ silent: true })),
+      deleteAccount: fromPromise(async ({ input }) => {
+        await deleteAccount(input.confirm, { silent: true });
+      }),
+    },
+    actions: {
+      saveExport: (_, { data, username }: { data: AccountExport; username: string }) =>
+        saveFile(exportFileName(username, data.exportedAt), 'application/json', JSON.stringify(data, null, 2)),
+      accountDeleted: () => {
+        // The server ended every session with the account: signing out here forgets it in this browser too.
+        app.send({ type: 'session.signOut' });
+        toast({ title: i18n.t('account.data.deletedToast'), variant: 'success' });
+        navigate('/', { replace: true });
       },
     },
   });

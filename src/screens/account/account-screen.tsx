@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, useLocation } from 'wouter';
 import { useRuntime } from '../../app/runtime-context';
@@ -11,33 +11,9 @@ import { SharesPanel } from './shares-panel';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoadingStatus } from '../../components/loading-status';
-
-type FieldProps = {
-  id: string;
-  label: string;
-  hint: string;
-  error: string | null;
-  children: (describedBy: string) => ReactNode;
-};
-
-/** A labelled field with its rule beneath it and, when broken, the message beside it. */
-const Field = ({ id, label, hint, error, children }: FieldProps) => (
-  <div className="flex flex-col gap-1">
-    <label htmlFor={id} className="text-sm font-medium">
-      {label}
-    </label>
-    {children(error ? `${id}-error ${id}-hint` : `${id}-hint`)}
-    {error && (
-      <p id={`${id}-error`} className="m-0 flex items-center gap-1 text-sm text-danger" data-testid={`${id}-error`}>
-        <span className="i-lucide-triangle-alert shrink-0" aria-hidden="true" />
-        {error}
-      </p>
-    )}
-    <p id={`${id}-hint`} className="m-0 text-xs text-muted">
-      {hint}
-    </p>
-  </div>
-);
+import { FormField as Field } from '../../components/form-field';
+import { AccountDataPanel } from './account-data-panel';
+import { PasswordPanel } from './password-panel';
 
 const AccountForm = () => {
   const { t } = useTranslation();
@@ -148,8 +124,10 @@ const AccountScreen = () => {
         </h1>
         <p className="mb-6 mt-0 text-muted">{t('account.subtitle')}</p>
         <AccountForm />
+        <PasswordPanel />
         <SessionsPanel />
         <SharesPanel />
+        <AccountDataPanel />
       </section>
     </div>
   );

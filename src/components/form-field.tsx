@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+
+type FormFieldProps = {
+  id: string;
+  label: string;
+  /** The field's rule, beneath it. */
+  hint?: string;
+  error: string | null;
+  children: (describedBy: string | undefined) => ReactNode;
+};
+
+/** A labelled field with its rule beneath it and, when broken, the message beside it. */
+export const FormField = ({ id, label, hint, error, children }: FormFieldProps) => {
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      {children(describedBy)}
+      {error && (
+        <p id={`${id}-error`} className="m-0 flex items-center gap-1 text-sm text-danger" data-testid={`${id}-error`}>
+          <span className="i-lucide-triangle-alert shrink-0" aria-hidden="true" />
+          {error}
+        </p>
+      )}
+      {hint && (
+        <p id={`${id}-hint`} className="m-0 text-xs text-muted">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+};
