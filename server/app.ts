@@ -16,6 +16,8 @@ import type { AppEnv } from './http/route';
 import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
 import { exportOnlyPublishing } from './publishing/publishing';
+import { accountRoutes } from './routes/accounts';
+import { adminRoutes } from './routes/admin';
 import { agentRoutes } from './routes/agents';
 import { appRoutes, downloadsDirOf } from './routes/app';
 import { withAttachmentsRead } from './services/attachment-reading';
@@ -52,6 +54,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     counters: createCounters(deps.db, deps.clock),
     instanceId: deps.instanceId ?? randomUUID(),
+    sealer: deps.sealer ?? null,
+    env: deps.env ?? process.env,
     answers: deps.answers ?? localLiveAnswers(),
   };
   const app = new Hono<AppEnv>();
@@ -75,6 +79,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mediaRoutes(app, services);
   authRoutes(app, services, wechatRoutes(app, services));
   taskRoutes(app, services);
+  accountRoutes(app, services);
+  adminRoutes(app, services);
   appRoutes(app, services);
 
   app.all('/api/*', (c) => fail(c, 404, `No API endpoint ${c.req.method} ${c.req.path}.`));

@@ -1,3 +1,5 @@
+import { SIGNUP_POLICIES, type SignupPolicy } from '../src/contract/accounts';
+import { isLoopbackHost } from './net/public-address';
 import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../src/contract/media';
 import { googleConfigFromEnv, type GoogleConfig } from './auth/google';
 import { DEFAULT_POOL_MAX } from './db/pool-size';
@@ -56,6 +58,11 @@ export type IdentityQuotas = {
 export type AddressQuotas = { questionsPerMinute: number; questionsPerDay: number; uploadBytesPerDay: number };
 
 export type ServerConfig = {
+  /** Who may make an account (SIGNUP): anyone, only with an invitation, or nobody. */
+  signup: SignupPolicy;
+  /** How long an invitation link and a password-reset link work. */
+  invitationTtlMs: number;
+  resetLinkTtlMs: number;
   /** OpenAI-compatible model service; null runs the offline responder. */
   llm: LlmConfig | null;
   /** Pause between the offline responder's tokens. */
@@ -173,6 +180,9 @@ export const DEFAULT_MODEL = 'gpt-4o-mini';
 const MB = 1024 * 1024;
 
 export const defaultConfig: ServerConfig = {
+  signup: 'invite',
+  invitationTtlMs: 7 * 24 * 3600 * 1000,
+  resetLinkTtlMs: 24 * 3600 * 1000,
   llm: null,
   offlineTokenDelayMs: 15,
   uploadLimitBytes: DEFAULT_UPLOAD_LIMIT_BYTES,
@@ -269,12 +279,27 @@ function identityQuotasFromEnv(env: NodeJS.ProcessEnv, prefix: 'VISITOR' | 'USER
 }
 
 /**
+ * SIGNUP: `open`, `invite` or `closed`. Unset, a server on loopback (someone trying it on their
+ * own machine) is open and any other is by invitation, so a public server never lets strangers in
+ * by default.
+ */
+export function signupPolicyFromEnv(env: NodeJS.ProcessEnv, listen: { host?: string }): SignupPolicy {
+  const raw = env.SIGNUP?.trim().toLowerCase();
+  if (!raw) return listen.host && isLoopbackHost(listen.host) ? 'open' : 'invite';
+  if (!(SIGNUP_POLICIES as readonly string[]).includes(raw)) throw new Error(`SIGNUP must be one of ${SIGNUP_POLICIES.join(', ')}, got "${env.SIGNUP}"`);
+  return raw as SignupPolicy;
+}
+
+/**
  * Reads every setting the server takes from the environment (see docs/api.md, "Configuration").
  * `listen.host` is where the server will listen: some defaults are safe only on loopback.
  */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { host?: string } = {}): ServerConfig {
   const baseUrl = env.LLM_BASE_URL?.trim();
   return {
+    signup: signupPolicyFromEnv(env, listen),
+    invitationTtlMs: positiveNumber(env, 'INVITATION_TTL_HOURS', defaultConfig.invitationTtlMs / 3600_000) * 3600_000,
+    resetLinkTtlMs: positiveNumber(env, 'RESET_LINK_TTL_HOURS', defaultConfig.resetLinkTtlMs / 3600_000) * 3600_000,
     llm: baseUrl
       ? { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey: env.LLM_API_KEY || undefined, model: env.LLM_MODEL || DEFAULT_MODEL }
       : null,

@@ -1,4 +1,5 @@
 import type { AgentRuntime } from './agents/runtime';
+import type { Sealer } from './auth/sealed';
 import type { Clock, ServerConfig } from './config';
 import type { Db } from './db/client';
 import type { Counters } from './limits/counters';
@@ -30,6 +31,10 @@ export type AppDeps = {
   draining?: () => boolean;
   /** This server instance, as leases name it; default: a new id. */
   instanceId?: string;
+  /** Seals the companies' publishing secrets (CONNECTOR_KEY); null: none can be stored. */
+  sealer?: Sealer | null;
+  /** The environment the server was started with (the default company's LINKEDIN_* connector); default process.env. */
+  env?: NodeJS.ProcessEnv;
 };
 
 /** The deps after createApp filled in its own parts. */

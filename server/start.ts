@@ -14,6 +14,9 @@ import { lockDataDir } from './data-dir-lock';
 import { openDb, pgliteDirOf, type DbHandle } from './db/client';
 import { safeLog } from './http/log-line';
 import { openFileStores } from './media/file-stores';
+import { sealerFromEnv, type Sealer } from './auth/sealed';
+import { connectors as connectorRows } from './db/schema';
+import { isLoopbackHost } from './net/public-address';
 import { createPublishing } from './publishing/publishing';
 import { ensureDemoAccount, type DemoAccount } from './seed/demo-account';
 import { seedCatalog } from './seed/seed';
@@ -69,6 +72,13 @@ export function runtimeFor(config: ServerConfig): AgentRuntime {
   return config.llm ? createOpenAiRuntime(config.llm) : createOfflineResponder(config.offlineTokenDelayMs);
 }
 
+/** Refuses to start when companies' secrets are stored and nothing can open them. */
+async function checkConnectorKey(db: DbHandle['db'], sealer: Sealer | null): Promise<void> {
+  if (sealer) return;
+  const [stored] = await db.select({ companyId: connectorRows.companyId }).from(connectorRows).limit(1);
+  if (stored) throw new Error('Publishing connectors are stored encrypted in the database, but CONNECTOR_KEY is not set: start with the same CONNECTOR_KEY they were saved with.');
+}
+
 /** Opens the database, migrates, seeds, and serves the app: what `npm start` and browser tests run. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const env = options.env ?? process.env;
@@ -98,6 +108,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       dataDir,
       username: options.demo?.username ?? env.DEMO_USERNAME,
       password: options.demo?.password ?? env.DEMO_PASSWORD,
+      reachable: !isLoopbackHost(host),
     });
     const runtime = options.runtime ?? runtimeFor(config);
     const spaDir = options.spaDir === undefined ? DEFAULT_SPA_DIR : options.spaDir;
@@ -139,7 +150,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await keepUp();
     upkeep = setInterval(() => void keepUp(), config.databaseUpkeepMs);
     upkeep.unref?.();
-    const publishing = createPublishing({ env, db: database.db, clock: systemClock, storage, log, instanceId, config, exclusive: !databaseUrl });
+    const sealer = sealerFromEnv(env);
+    await checkConnectorKey(database.db, sealer);
+    const publishing = createPublishing({ env, db: database.db, clock: systemClock, storage, log, instanceId, config, exclusive: !databaseUrl, sealer });
     let draining = false;
     const app = createApp({
       draining: () => draining,
@@ -150,6 +163,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       storage,
       downloads: files.downloads,
       publishing,
+      sealer,
+      env,
       instanceId,
       answers,
       log: options.log,

@@ -27,10 +27,14 @@ export const users = pgTable(
     wechatId: text('wechat_id'),
     /** Null when the user belongs to no company; decides which non-public agents they see. */
     companyId: text('company_id').references(() => companies.id),
+    /** member, operator (the operations area of their company) or admin (the whole instance). */
+    role: text('role', { enum: ['member', 'operator', 'admin'] }).notNull().default('member'),
+    /** Set by an admin: the account cannot sign in and its sessions are refused. */
+    disabledAt: at('disabled_at'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },
-  (t) => [uniqueIndex('users_username_unique').on(t.username)],
+  (t) => [uniqueIndex('users_username_unique').on(t.username), index('users_company_idx').on(t.companyId)],
 );
 
 export const sessions = pgTable(
@@ -258,14 +262,15 @@ export type StoredBrief = {
 };
 export type StoredDraft = { title: string; body: string };
 
-/** A social-media task of the operations area; always a signed-in operator's. */
+/** A social-media task of the operations area: its company's, made by one of its operators. */
 export const tasks = pgTable(
   'tasks',
   {
     id: text('id').primaryKey(),
-    ownerUserId: text('owner_user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Who made it; null once that account is deleted (the task stays the company's). */
+    ownerUserId: text('owner_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Whose task it is: only this company's operators see it, and it posts with this company's connector. */
+    companyId: text('company_id').references(() => companies.id),
     platform: text('platform', { enum: ['xiaohongshu', 'linkedin'] }).notNull(),
     title: text('title').notNull(),
     brief: jsonb('brief').$type<StoredBrief>().notNull(),
@@ -287,7 +292,11 @@ export const tasks = pgTable(
     /** Written before the platform is called: a task taken over with it set may already be posted. */
     publishAttemptedAt: at('publish_attempted_at'),
   },
-  (t) => [index('tasks_owner_idx').on(t.ownerUserId, t.updatedAt), index('tasks_due_idx').on(t.status, t.scheduledAt)],
+  (t) => [
+    index('tasks_owner_idx').on(t.ownerUserId, t.updatedAt),
+    index('tasks_company_idx').on(t.companyId, t.updatedAt),
+    index('tasks_due_idx').on(t.status, t.scheduledAt),
+  ],
 );
 
 /** Every status change of a task, by the operator or by the scheduler. */
@@ -431,4 +440,78 @@ export const shares = pgTable(
     createdAt: at('created_at').notNull(),
   },
   (t) => [uniqueIndex('shares_token_unique').on(t.token), index('shares_owner_idx').on(t.ownerUserId), index('shares_conversation_idx').on(t.conversationId)],
+);
+
+/** A company's publishing credential; the secret is sealed with CONNECTOR_KEY (see server/auth/sealed.ts). */
+export const connectors = pgTable(
+  'connectors',
+  {
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    platform: text('platform', { enum: ['linkedin'] }).notNull(),
+    sealedSecret: text('sealed_secret').notNull(),
+    authorUrn: text('author_urn').notNull(),
+    updatedAt: at('updated_at').notNull(),
+    updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.platform] })],
+);
+
+/** An invitation link into a company with a role; only its token's hash is kept. */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    companyId: text('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['member', 'operator', 'admin'] }).notNull(),
+    note: text('note'),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdByName: text('created_by_name').notNull(),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    acceptedAt: at('accepted_at'),
+    acceptedBy: text('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [uniqueIndex('invitations_token_unique').on(t.tokenHash)],
+);
+
+/** A one-time link to choose a new password; only its token's hash is kept. */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+  },
+  (t) => [index('password_resets_user_idx').on(t.userId)],
+);
+
+/**
+ * Every admin and operator action: who, from which session, what, on what. Append-only: the
+ * database refuses to change or delete a row (a trigger, see migration 0013).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    at: at('at').notNull(),
+    /** No foreign key: the record outlives the account. */
+    actorId: text('actor_id'),
+    actorName: text('actor_name').notNull(),
+    sessionId: text('session_id'),
+    companyId: text('company_id'),
+    action: text('action').notNull(),
+    target: text('target'),
+    details: jsonb('details').$type<Record<string, string>>().notNull().default({}),
+  },
+  (t) => [index('audit_log_action_idx').on(t.action, t.seq)],
 );

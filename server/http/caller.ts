@@ -46,6 +46,8 @@ export async function resolveCaller(c: Context, services: Services): Promise<Cal
       .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, services.clock.now())))
       .limit(1);
     if (!row) throw unauthorized('Your session has expired or was ended. Please log in again.');
+    // Disabling signs the account out everywhere too; this refuses a session that slipped past it.
+    if (row.user.disabledAt) throw unauthorized('This account is disabled. Ask an admin.');
     await touchSession(services, tokenHash, row.lastUsedAt);
     return { kind: 'user', user: row.user, tokenHash, sessionId: row.sessionId };
   }

@@ -15,6 +15,9 @@ export class ApiError extends Error {
 
 export const badRequest = (msg: string) => new ApiError(400, msg);
 export const unauthorized = (msg = 'Please log in first.') => new ApiError(401, msg);
+/** Signed in, but the account's role does not allow this. */
+export const forbidden = (msg = 'Your account does not have permission for this.') => new ApiError(403, msg);
+export const gone = (msg: string) => new ApiError(410, msg);
 /** Also used for things that exist but belong to someone else, so existence is not revealed. */
 export const notFound = (what: string) => new ApiError(404, `${what} not found`);
 export const conflict = (msg: string) => new ApiError(409, msg);

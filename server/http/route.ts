@@ -1,10 +1,10 @@
 import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
-import { endpoints, type EndpointData, type EndpointName } from '../../src/contract/endpoints';
+import { endpoints, type Access, type EndpointData, type EndpointName } from '../../src/contract/endpoints';
 import type { Services } from '../deps';
 import { resolveCaller, type Caller } from './caller';
 import { okBody } from './envelope';
-import { ApiError, badRequest, unauthorized } from './errors';
+import { ApiError, badRequest, forbidden, unauthorized } from './errors';
 import { refuseNul } from './nul-guard';
 
 export type AppEnv = { Variables: { caller?: Caller } };
@@ -52,6 +52,21 @@ async function readInput(c: Context, name: EndpointName): Promise<unknown> {
   return result.output;
 }
 
+export const OPERATIONS_FORBIDDEN = 'Your account does not have permission for the operations area. Ask an admin of your organisation.';
+export const ADMIN_FORBIDDEN = 'Only an admin may do this.';
+
+/** Whether the caller may operate: an operator or admin of an organisation. */
+export const mayOperate = (caller: Caller): caller is Extract<Caller, { kind: 'user' }> =>
+  caller.kind === 'user' && caller.user.companyId !== null && (caller.user.role === 'operator' || caller.user.role === 'admin');
+
+/** The route's rule, before its input is even read: 401 for nobody, 403 for the wrong role. */
+function checkAccess(access: Access, caller: Caller): void {
+  if (access === 'public' || access === 'visitor') return;
+  if (caller.kind !== 'user') throw unauthorized();
+  if (access === 'operator' && !mayOperate(caller)) throw forbidden(OPERATIONS_FORBIDDEN);
+  if (access === 'admin' && caller.user.role !== 'admin') throw forbidden(ADMIN_FORBIDDEN);
+}
+
 /**
  * Registers one endpoint of the contract table: its method and path, its access rule, its input
  * validated with the contract's schema, and its answer checked against the contract and enveloped.
@@ -60,7 +75,7 @@ export function defineRoute<N extends EndpointName>(app: Hono<AppEnv>, services:
   const endpoint = endpoints[name];
   app.on(endpoint.method, endpoint.path, async (c) => {
     const caller = endpoint.access === 'public' ? ({ kind: 'anonymous' } as const) : await resolveCaller(c, services);
-    if (endpoint.access === 'user' && caller.kind !== 'user') throw unauthorized();
+    checkAccess(endpoint.access, caller);
     c.set('caller', caller);
     const input = (await readInput(c, name)) as RequestOf<N>;
     const data = await handler({ input, caller, c });

@@ -13,6 +13,7 @@ import { exportConnector } from '../publishing/connector';
 import { createLinkedInConnector } from '../publishing/linkedin';
 import { startFakeLinkedIn } from '../publishing/linkedin-fake';
 import { createScheduler } from '../publishing/scheduler';
+import { sameForEveryCompany } from '../publishing/directory';
 import { openHarness, testClock, type TestApp, type TestClock } from '../test/harness';
 import { startLocalS3, type LocalS3 } from '../test/s3-server';
 import { s3Client } from './s3-storage';
@@ -83,7 +84,7 @@ describe.each(['s3', 'database'] as const)('files kept in %s, shared by two inst
   it('serves through one instance what was uploaded through the other, with its type and length', async () => {
     const a = await instance(kind);
     const b = await instance(kind);
-    const { headers } = await h.loggedIn(a.app);
+    const { headers } = await h.operator(a.app);
     const uploaded = await upload(a.app, headers, BIG_PNG);
     expect(uploaded.status).toBe(200);
 
@@ -101,7 +102,7 @@ describe.each(['s3', 'database'] as const)('files kept in %s, shared by two inst
     const clock = testClock();
     const a = await instance(kind, { clock });
     const b = await instance(kind, { clock });
-    const { headers } = await h.loggedIn(a.app);
+    const { headers } = await h.operator(a.app);
     const image = await upload(a.app, headers, PNG);
     const created = await a.app.post('/api/kraken/task/create', { platform: 'linkedin', title: 'Launch', body: 'Shipped.', images: [{ fileId: image.body.data.fileId }] }, headers);
     const id = created.body.data.id as string;
@@ -114,10 +115,10 @@ describe.each(['s3', 'database'] as const)('files kept in %s, shared by two inst
       clock,
       storage: b.files.uploads,
       log: () => undefined,
-      connectors: {
+      connectors: sameForEveryCompany({
         xiaohongshu: exportConnector('xiaohongshu'),
         linkedin: createLinkedInConnector({ apiBase: linkedin.url, accessToken: 'token', authorUrn: 'urn:li:person:a', version: '202505' }),
-      },
+      }),
     });
     expect(await scheduler.runDue()).toBe(1);
     const task = (await b.app.get('/api/kraken/task/detail', { id }, headers)).body.data;
@@ -147,7 +148,7 @@ describe.each(['s3', 'database'] as const)('files kept in %s, shared by two inst
 
   it('keeps no bytes of an upload it refused', async () => {
     const a = await instance(kind, { config: { userQuotas: { questionsPerMinute: 60, questionsPerDay: 2000, uploadBytesPerDay: 1024 * 1024, storedBytes: 4 } } });
-    const { headers } = await h.loggedIn(a.app);
+    const { headers } = await h.operator(a.app);
     const before = await storedKeys(kind);
     expect((await upload(a.app, headers, PNG)).status).toBe(429);
     expect(await storedKeys(kind)).toEqual(before);
@@ -156,8 +157,8 @@ describe.each(['s3', 'database'] as const)('files kept in %s, shared by two inst
   it('lets nobody attach, publish or wear another person\'s upload, whichever instance they ask', async () => {
     const a = await instance(kind);
     const b = await instance(kind);
-    const owner = await h.loggedIn(a.app);
-    const other = await h.loggedIn(b.app);
+    const owner = await h.operator(a.app);
+    const other = await h.operator(b.app);
     const image = (await upload(a.app, owner.headers, PNG)).body.data;
     const task = await b.app.post('/api/kraken/task/create', { platform: 'linkedin', title: 'Mine', body: 'Not mine.', images: [{ fileId: image.fileId }] }, other.headers);
     expect(task.status).toBe(404);
@@ -167,7 +168,7 @@ describe.each(['s3', 'database'] as const)('files kept in %s, shared by two inst
 
   it('names stored bytes by the upload id, never by the name sent, and refuses path-like keys', async () => {
     const a = await instance(kind);
-    const { headers } = await h.loggedIn(a.app);
+    const { headers } = await h.operator(a.app);
     const uploaded = (await upload(a.app, headers, PNG, '../../downloads/kraken.exe')).body.data;
     expect(uploaded.name).toBe('kraken.exe');
     const keys = await storedKeys(kind);

@@ -41,7 +41,7 @@ async function describeFailure(response: Response, what: string): Promise<string
   }
   const hint =
     response.status === 401
-      ? ' The access token is invalid or expired: renew LINKEDIN_ACCESS_TOKEN.'
+      ? ' The access token is invalid or expired: renew the LinkedIn access token (in the console, or LINKEDIN_ACCESS_TOKEN).'
       : response.status === 403
         ? ' The token lacks the w_member_social (or w_organization_social) permission for this author.'
         : response.status === 429
@@ -136,6 +136,13 @@ export function createLinkedInConnector(config: LinkedInConfig, fetchImpl: typeo
 }
 
 /** LinkedIn's connector when LINKEDIN_ACCESS_TOKEN and LINKEDIN_AUTHOR_URN are set; null otherwise. */
+/** Where LinkedIn's API is and which version is spoken: for the environment's token and the console's alike. */
+export function linkedInEndpointFromEnv(env: NodeJS.ProcessEnv): Pick<LinkedInConfig, 'apiBase' | 'version'> {
+  const version = env.LINKEDIN_API_VERSION?.trim() || DEFAULT_LINKEDIN_VERSION;
+  if (!/^\d{6}$/.test(version)) throw new Error(`LINKEDIN_API_VERSION must be YYYYMM, got "${version}"`);
+  return { apiBase: (env.LINKEDIN_API_BASE?.trim() || DEFAULT_LINKEDIN_API_BASE).replace(/\/+$/, ''), version };
+}
+
 export function linkedInConfigFromEnv(env: NodeJS.ProcessEnv): LinkedInConfig | null {
   const accessToken = env.LINKEDIN_ACCESS_TOKEN?.trim();
   if (!accessToken) return null;
@@ -143,12 +150,5 @@ export function linkedInConfigFromEnv(env: NodeJS.ProcessEnv): LinkedInConfig | 
   if (!authorUrn || !/^urn:li:(person|organization):\S+$/.test(authorUrn)) {
     throw new Error('LINKEDIN_AUTHOR_URN must be urn:li:person:<id> or urn:li:organization:<id> when LINKEDIN_ACCESS_TOKEN is set');
   }
-  const version = env.LINKEDIN_API_VERSION?.trim() || DEFAULT_LINKEDIN_VERSION;
-  if (!/^\d{6}$/.test(version)) throw new Error(`LINKEDIN_API_VERSION must be YYYYMM, got "${version}"`);
-  return {
-    apiBase: (env.LINKEDIN_API_BASE?.trim() || DEFAULT_LINKEDIN_API_BASE).replace(/\/+$/, ''),
-    accessToken,
-    authorUrn,
-    version,
-  };
+  return { ...linkedInEndpointFromEnv(env), accessToken, authorUrn };
 }

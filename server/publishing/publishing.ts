@@ -2,19 +2,21 @@ import type { Platform, PublishMode } from '../../src/contract/tasks';
 import type { Clock, ServerConfig } from '../config';
 import type { Db } from '../db/client';
 import type { FileStorage } from '../media/storage';
-import { exportConnector, modesOf, type Connectors } from './connector';
-import { createLinkedInConnector, linkedInConfigFromEnv } from './linkedin';
+import type { Sealer } from '../auth/sealed';
+import { exportConnector, type Connectors } from './connector';
+import { createConnectorDirectory } from './directory';
+import { createLinkedInConnector, linkedInConfigFromEnv, linkedInEndpointFromEnv } from './linkedin';
 import { createScheduler, DEFAULT_PUBLISH_INTERVAL_MS, type Scheduler } from './scheduler';
 
-/** What the task routes need from publishing: how each platform publishes, and a nudge after scheduling. */
+/** What the task routes need from publishing: how each platform publishes for a company, and a nudge after scheduling. */
 export type Publishing = {
-  modes: Record<Platform, PublishMode>;
+  modesFor(companyId: string | null): Promise<Record<Platform, PublishMode>>;
   kick(): void;
 };
 
 /** Without a scheduler (API-only tests): every platform is exported by hand and nothing runs. */
 export const exportOnlyPublishing: Publishing = {
-  modes: { xiaohongshu: 'export', linkedin: 'export' },
+  modesFor: async () => ({ xiaohongshu: 'export', linkedin: 'export' }),
   kick: () => undefined,
 };
 
@@ -46,9 +48,15 @@ export function createPublishing(options: {
   config: Pick<ServerConfig, 'leaseMs' | 'leaseRenewMs'>;
   /** This instance owns the database alone (the embedded database). */
   exclusive: boolean;
+  sealer: Sealer | null;
 }): Publishing & { scheduler: Scheduler } {
-  const connectors = connectorsFromEnv(options.env);
-  const { config, ...rest } = options;
+  const connectors = createConnectorDirectory({
+    db: options.db,
+    sealer: options.sealer,
+    environment: connectorsFromEnv(options.env),
+    linkedIn: linkedInEndpointFromEnv(options.env),
+  });
+  const { config, sealer: _sealer, ...rest } = options;
   const scheduler = createScheduler({
     ...rest,
     connectors,
@@ -56,5 +64,5 @@ export function createPublishing(options: {
     leaseMs: config.leaseMs,
     leaseRenewMs: config.leaseRenewMs,
   });
-  return { modes: modesOf(connectors), kick: scheduler.kick, scheduler };
+  return { modesFor: connectors.modesFor, kick: scheduler.kick, scheduler };
 }

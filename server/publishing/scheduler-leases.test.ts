@@ -6,9 +6,10 @@ import { tasks } from '../db/schema';
 import type { FileStorage } from '../media/storage';
 import { waitFor } from '../test/chat-client';
 import { openHarness, testClock, type TestApp } from '../test/harness';
-import { exportConnector, type Connector, type Connectors } from './connector';
+import { exportConnector, type Connector } from './connector';
 import { createLinkedInConnector } from './linkedin';
 import { startFakeLinkedIn } from './linkedin-fake';
+import { sameForEveryCompany } from './directory';
 import { createScheduler, INTERRUPTED_REASON, type Scheduler } from './scheduler';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
@@ -36,7 +37,7 @@ afterEach(async () => {
 
 const linkedInConnector = (): Connector =>
   createLinkedInConnector({ apiBase: linkedin.url, accessToken: TOKEN, authorUrn: 'urn:li:person:abc123', version: '202505' });
-const connectorsWith = (linkedinConnector: Connector): Connectors => ({ xiaohongshu: exportConnector('xiaohongshu'), linkedin: linkedinConnector });
+const connectorsWith = (linkedinConnector: Connector) => sameForEveryCompany({ xiaohongshu: exportConnector('xiaohongshu'), linkedin: linkedinConnector });
 
 async function dueTask(t: TestApp, headers: Record<string, string>): Promise<Task> {
   const form = new FormData();
@@ -80,7 +81,7 @@ function instanceB(t: TestApp): Scheduler {
 describe.skipIf(!databaseUrl)('publishing with several instances on one PostgreSQL', () => {
   it('an instance killed mid-publish, before reaching the platform: another publishes the task once its lease lapses, one post', async () => {
     const t = h.makeApp({ clock: testClock() });
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await dueTask(t, headers);
     let readingImages: () => void = () => {};
     const reached = new Promise<void>((resolve) => (readingImages = resolve));
@@ -103,7 +104,7 @@ describe.skipIf(!databaseUrl)('publishing with several instances on one PostgreS
 
   it('an instance killed after the platform received the post: another fails the task with a reason and never posts it again', async () => {
     const t = h.makeApp({ clock: testClock() });
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await dueTask(t, headers);
     let posted: () => void = () => {};
     const reached = new Promise<void>((resolve) => (posted = resolve));

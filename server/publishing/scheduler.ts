@@ -7,7 +7,8 @@ import { tasks } from '../db/schema';
 import type { FileStorage } from '../media/storage';
 import { leaseLapsed, leaseUntil } from '../services/answer-leases';
 import { recordEvent, type TaskRow } from '../services/tasks';
-import { modesOf, PublishError, type Connectors } from './connector';
+import { PublishError } from './connector';
+import type { ConnectorDirectory } from './directory';
 
 export const DEFAULT_PUBLISH_INTERVAL_MS = 30_000;
 
@@ -21,7 +22,8 @@ const UNEXPECTED_REASON = 'Publishing failed unexpectedly; the details are in th
 export type SchedulerOptions = {
   db: Db;
   clock: Clock;
-  connectors: Connectors;
+  /** Each company's connectors: a task is published only with its own company's. */
+  connectors: ConnectorDirectory;
   storage: FileStorage;
   log: (line: string) => void;
   intervalMs?: number;
@@ -77,7 +79,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   };
 
   const publishOne = async (task: TaskRow) => {
-    const connector = connectors[task.platform];
+    let connector;
+    try {
+      connector = (await connectors.forCompany(task.companyId))[task.platform];
+    } catch (error) {
+      log(`publishing: the connector of task ${task.id} could not be read: ${describeError(error)}`);
+      await finish(task, { status: 'failed', failureReason: UNEXPECTED_REASON }, UNEXPECTED_REASON);
+      return;
+    }
     if (connector.mode === 'export') {
       await finish(task, { status: 'due' }, EXPORT_NOTE);
       return;
@@ -185,8 +194,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     kick: () => setTimeout(safeRun, 0),
     async start() {
       await takeOver(options.exclusive ?? false);
-      const modes = modesOf(connectors);
-      log(`publishing: xiaohongshu by ${modes.xiaohongshu}, linkedin by ${modes.linkedin}; checking every ${Math.round(intervalMs / 1000)} s`);
+      log(`publishing: each company's tasks with its own connectors; checking every ${Math.round(intervalMs / 1000)} s`);
       safeRun();
       timer = setInterval(safeRun, intervalMs);
       timer.unref?.();

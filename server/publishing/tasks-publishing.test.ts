@@ -6,6 +6,7 @@ import { openHarness, testClock, type TestApp } from '../test/harness';
 import { exportConnector, type Connectors } from './connector';
 import { createLinkedInConnector, linkedInConfigFromEnv, toCommentary } from './linkedin';
 import { startFakeLinkedIn } from './linkedin-fake';
+import { createConnectorDirectory } from './directory';
 import { createScheduler, INTERRUPTED_REASON } from './scheduler';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
@@ -24,10 +25,13 @@ afterAll(async () => {
 });
 beforeEach(() => linkedin.reset());
 
-const apiConnectors = (token = TOKEN): Connectors => ({
-  xiaohongshu: exportConnector('xiaohongshu'),
-  linkedin: createLinkedInConnector({ apiBase: linkedin.url, accessToken: token, authorUrn: AUTHOR, version: '202505' }),
-});
+/** The default company's connectors as the environment configures them, behind the real directory. */
+const apiConnectors = (token = TOKEN) =>
+  inDirectory({
+    xiaohongshu: exportConnector('xiaohongshu'),
+    linkedin: createLinkedInConnector({ apiBase: linkedin.url, accessToken: token, authorUrn: AUTHOR, version: '202505' }),
+  });
+const inDirectory = (environment: Connectors) => createConnectorDirectory({ db: h.db, sealer: null, environment });
 
 async function scheduledTask(t: TestApp, headers: Record<string, string>, platform: 'linkedin' | 'xiaohongshu', inMs: number, withImage = false): Promise<Task> {
   let images: { fileId: string }[] = [];
@@ -57,7 +61,7 @@ describe('the LinkedIn connector', () => {
   it('posts through the Posts API with the documented headers and body, and keeps the post id', async () => {
     const clock = testClock();
     const t = h.makeApp({ clock });
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await scheduledTask(t, headers, 'linkedin', 60_000);
     const scheduler = createScheduler({ db: h.db, clock, connectors: apiConnectors(), storage: t.storage, log: () => undefined });
 
@@ -90,7 +94,7 @@ describe('the LinkedIn connector', () => {
   it('uploads images through the Images API before the post', async () => {
     const clock = testClock();
     const t = h.makeApp({ clock });
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await scheduledTask(t, headers, 'linkedin', 0, true);
     const scheduler = createScheduler({ db: h.db, clock, connectors: apiConnectors(), storage: t.storage, log: () => undefined });
     await scheduler.runDue();
@@ -104,14 +108,14 @@ describe('the LinkedIn connector', () => {
   it('fails the task with LinkedIn\'s reason, and it can be scheduled again', async () => {
     const clock = testClock();
     const t = h.makeApp({ clock });
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await scheduledTask(t, headers, 'linkedin', 0);
     const scheduler = createScheduler({ db: h.db, clock, connectors: apiConnectors('expired-token'), storage: t.storage, log: () => undefined });
     await scheduler.runDue();
     const failed = await detail(t, headers, task.id);
     expect(failed.status).toBe('failed');
     expect(failed.failureReason).toBe(
-      'LinkedIn refused the post (HTTP 401): Invalid access token. The access token is invalid or expired: renew LINKEDIN_ACCESS_TOKEN.',
+      'LinkedIn refused the post (HTTP 401): Invalid access token. The access token is invalid or expired: renew the LinkedIn access token (in the console, or LINKEDIN_ACCESS_TOKEN).',
     );
     const again = await t.post('/api/kraken/task/transition', { id: task.id, action: 'schedule', scheduledAt: clock.now().toISOString() }, headers);
     expect(again.body.data).toMatchObject({ status: 'scheduled', failureReason: null });
@@ -123,13 +127,13 @@ describe('the LinkedIn connector', () => {
   it('says when LinkedIn cannot be reached', async () => {
     const clock = testClock();
     const t = h.makeApp({ clock });
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await scheduledTask(t, headers, 'linkedin', 0);
     const connectors: Connectors = {
       xiaohongshu: exportConnector('xiaohongshu'),
       linkedin: createLinkedInConnector({ apiBase: 'http://127.0.0.1:1', accessToken: TOKEN, authorUrn: AUTHOR, version: '202505' }),
     };
-    await createScheduler({ db: h.db, clock, connectors, storage: t.storage, log: () => undefined }).runDue();
+    await createScheduler({ db: h.db, clock, connectors: inDirectory(connectors), storage: t.storage, log: () => undefined }).runDue();
     expect((await detail(t, headers, task.id)).failureReason).toBe('LinkedIn could not take the post: it could not be reached. Schedule the task again to retry.');
   });
 
@@ -150,11 +154,11 @@ describe('the scheduler', () => {
   it('hands Xiaohongshu and token-less LinkedIn tasks over for export at their time', async () => {
     const clock = testClock();
     const t = h.makeApp({ clock });
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const note = await scheduledTask(t, headers, 'xiaohongshu', 30_000);
     const post = await scheduledTask(t, headers, 'linkedin', 90_000);
     const connectors: Connectors = { xiaohongshu: exportConnector('xiaohongshu'), linkedin: exportConnector('linkedin') };
-    const scheduler = createScheduler({ db: h.db, clock, connectors, storage: t.storage, log: () => undefined });
+    const scheduler = createScheduler({ db: h.db, clock, connectors: inDirectory(connectors), storage: t.storage, log: () => undefined });
     clock.advance(60_000);
     await scheduler.runDue();
     expect((await detail(t, headers, note.id)).status).toBe('due');
@@ -172,7 +176,7 @@ describe('the scheduler', () => {
   it('survives a restart: due tasks are found by a new scheduler, interrupted ones fail honestly or are published once', async () => {
     const clock = testClock();
     const t = h.makeApp({ clock });
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const waiting = await scheduledTask(t, headers, 'linkedin', 10_000);
     const interrupted = await scheduledTask(t, headers, 'linkedin', 10_000);
     const unstarted = await scheduledTask(t, headers, 'linkedin', 10_000);
@@ -200,6 +204,6 @@ describe('the scheduler', () => {
     expect(failed).toMatchObject({ status: 'failed', failureReason: INTERRUPTED_REASON });
     // The one that failed is not posted again: two tasks published, two posts.
     expect(linkedin.posts()).toHaveLength(2);
-    expect(logs[0]).toBe('publishing: xiaohongshu by export, linkedin by api; checking every 60 s');
+    expect(logs[0]).toBe("publishing: each company's tasks with its own connectors; checking every 60 s");
   });
 });

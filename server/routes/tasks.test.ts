@@ -49,7 +49,7 @@ const readyNote = async (t: TestApp, headers: Headers) => {
 describe('the session check', () => {
   it('answers the operator and how each platform publishes', async () => {
     const t = h.makeApp();
-    const { headers, user } = await h.loggedIn(t, { nickname: 'Ops Lin' });
+    const { headers, user } = await h.operator(t, { nickname: 'Ops Lin' });
     const reply = await t.get(VERIFY, {}, headers);
     expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({ userId: user.id, nickname: 'Ops Lin', publishing: { xiaohongshu: 'export', linkedin: 'export' } });
@@ -68,7 +68,7 @@ describe('the session check', () => {
 describe('creating and reading tasks', () => {
   it('starts a task as a draft with a first history entry', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await create(t, headers, { platform: 'linkedin', title: 'Launch week', body: 'We shipped. #launch' });
     expect(task).toMatchObject({ platform: 'linkedin', title: 'Launch week', status: 'draft', scheduledAt: null, images: [], drafts: [] });
     expect(task.history).toEqual([expect.objectContaining({ from: null, to: 'draft', by: 'operator' })]);
@@ -79,7 +79,7 @@ describe('creating and reading tasks', () => {
 
   it('refuses content beyond the platform limits with a clear message', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const longTitle = await t.post(CREATE, { platform: 'xiaohongshu', title: '这是一个超过二十个字的小红书标题真的太长了吧' }, headers);
     expect(longTitle.status).toBe(400);
     expect(longTitle.body.msg).toBe('This Xiaohongshu post does not fit: the title is longer than 20 characters.');
@@ -100,7 +100,7 @@ describe('creating and reading tasks', () => {
 
   it('counts an emoji as one character, as the composer does', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const family = '👨‍👩‍👧';
     const fits = await t.post(CREATE, { platform: 'xiaohongshu', title: `${family.repeat(10)}${'🇫🇷'.repeat(10)}` }, headers);
     expect(fits.status, JSON.stringify(fits.body)).toBe(200);
@@ -111,8 +111,8 @@ describe('creating and reading tasks', () => {
 
   it('attaches only the operator\'s own image uploads', async () => {
     const t = h.makeApp();
-    const owner = await h.loggedIn(t);
-    const other = await h.loggedIn(t);
+    const owner = await h.operator(t);
+    const other = await h.operator(t);
     const image = await uploadImage(t, owner.headers);
     const mine = await create(t, owner.headers, { platform: 'xiaohongshu', images: [{ fileId: image.fileId }] });
     expect(mine.images).toEqual([expect.objectContaining({ fileId: image.fileId, kind: 'image', url: `/api/media/file/${image.fileId}` })]);
@@ -120,10 +120,10 @@ describe('creating and reading tasks', () => {
     expect(theirs.status).toBe(404);
   });
 
-  it('keeps every call to the owner: another operator\'s id answers 404 not found', async () => {
+  it('keeps every call to the company: an operator of another company gets 404 not found', async () => {
     const t = h.makeApp();
-    const owner = await h.loggedIn(t);
-    const other = await h.loggedIn(t);
+    const owner = await h.operator(t);
+    const other = await h.operator(t, { companyId: 'northwind' });
     const task = await create(t, owner.headers, { platform: 'linkedin', title: 'Mine', body: 'Text' });
     const attempts = [
       await t.get(DETAIL, { id: task.id }, other.headers),
@@ -153,7 +153,7 @@ describe('creating and reading tasks', () => {
 describe('listing tasks', () => {
   it('filters by platform, status and title, pages newest first, and counts per status', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t, { companyId: await h.newCompany() });
     const a = await create(t, headers, { platform: 'linkedin', title: 'Hiring engineers', body: 'We are hiring.' });
     t.clock.advance(1000);
     await create(t, headers, { platform: 'xiaohongshu', title: '露营清单' });
@@ -182,7 +182,7 @@ describe('listing tasks', () => {
 describe('editing tasks', () => {
   it('saves drafts, the chosen draft and its edited text', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await create(t, headers, { platform: 'linkedin', title: 'Launch' });
     const drafts = [{ title: '', body: 'Draft one' }, { title: '', body: 'Draft two' }];
     t.clock.advance(5000);
@@ -197,7 +197,7 @@ describe('editing tasks', () => {
 
   it('keeps an approved task publishable and a published one unchanged', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await readyNote(t, headers);
     expect((await t.post(TRANSITION, { id: task.id, action: 'markReady' }, headers)).status).toBe(200);
     const emptied = await t.post(UPDATE, { id: task.id, body: '  ' }, headers);
@@ -209,7 +209,7 @@ describe('editing tasks', () => {
 describe('moving tasks on', () => {
   it('refuses to mark an incomplete note ready, saying what is missing', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await create(t, headers, { platform: 'xiaohongshu', title: '' });
     const reply = await t.post(TRANSITION, { id: task.id, action: 'markReady' }, headers);
     expect(reply.status).toBe(400);
@@ -218,7 +218,7 @@ describe('moving tasks on', () => {
 
   it('goes draft → ready → scheduled → ready → draft, recording each change', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await readyNote(t, headers);
     const at = new Date(t.clock.now().getTime() + 3600_000).toISOString();
     expect((await t.post(TRANSITION, { id: task.id, action: 'schedule', scheduledAt: at }, headers)).status).toBe(409);
@@ -239,7 +239,7 @@ describe('moving tasks on', () => {
 
   it('refuses a time in the past and an unknown action', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await readyNote(t, headers);
     await t.post(TRANSITION, { id: task.id, action: 'markReady' }, headers);
     const past = new Date(t.clock.now().getTime() - 3600_000).toISOString();
@@ -252,7 +252,7 @@ describe('moving tasks on', () => {
 
   it('deletes a task with its history', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await create(t, headers, { platform: 'linkedin' });
     expect((await t.post(DELETE, { id: task.id }, headers)).status).toBe(200);
     expect((await t.get(DETAIL, { id: task.id }, headers)).status).toBe(404);
@@ -262,7 +262,7 @@ describe('moving tasks on', () => {
 describe('drafting with a writer agent', () => {
   it('opens a conversation with the platform writer and asks for the drafts the brief describes', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const reply = await t.post(
       DRAFTING,
       { platform: 'xiaohongshu', count: 4, brief: { topic: '新手露营', audience: '上班族', tone: '轻松', keywords: ['露营', '装备'], language: 'zh-CN' } },
@@ -288,7 +288,7 @@ describe('drafting with a writer agent', () => {
 
   it('needs a topic and refuses too many drafts', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const empty = await t.post(DRAFTING, { platform: 'linkedin', brief: { topic: '  ' } }, headers);
     expect(empty.status).toBe(400);
     expect(empty.body.msg).toBe('Invalid request: brief.topic: write the topic of the post first.');
@@ -321,7 +321,7 @@ describe('drafts longer than the platform takes', () => {
     expect(drafts[1]!.title).toBe(`${'露营'.repeat(9)}…`);
 
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await create(t, headers, { platform: 'xiaohongshu', brief: { topic: 'Camping', language: 'de-DE' } });
     const saved = await t.post(UPDATE, { id: task.id, drafts, chosenDraft: 0, title: drafts[0]!.title, body: drafts[0]!.body }, headers);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
@@ -330,7 +330,7 @@ describe('drafts longer than the platform takes', () => {
 
   it('a draft over the server’s own limit is still refused', async () => {
     const t = h.makeApp();
-    const { headers } = await h.loggedIn(t);
+    const { headers } = await h.operator(t);
     const task = await create(t, headers, { platform: 'linkedin' });
     const refused = await t.post(UPDATE, { id: task.id, drafts: [{ title: longTitle.repeat(2), body: 'x' }] }, headers);
     expect(refused.status).toBe(400);

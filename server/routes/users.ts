@@ -4,7 +4,7 @@ import type { Caller } from '../http/caller';
 import { unauthorized } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
 import { listSessions, revokeOtherSessions, revokeSessionById } from '../services/sessions';
-import { toUserInfo, updateUser } from '../services/users';
+import { describeUser, updateUser } from '../services/users';
 import { decideScanTicket, describeScanTicket } from '../wechat/scan-tickets';
 
 const signedIn = (caller: Caller): Extract<Caller, { kind: 'user' }> => {
@@ -14,7 +14,7 @@ const signedIn = (caller: Caller): Extract<Caller, { kind: 'user' }> => {
 
 /** The signed-in person's own account: details, scan-login approvals and sessions. */
 export function userRoutes(app: Hono<AppEnv>, services: Services) {
-  defineRoute(app, services, 'userInfo', async ({ caller }) => toUserInfo(signedIn(caller).user));
+  defineRoute(app, services, 'userInfo', ({ caller }) => describeUser(services.db, signedIn(caller).user));
   defineRoute(app, services, 'userUpdate', ({ input, caller }) => updateUser(services.db, services.clock, signedIn(caller).user, input));
 
   defineRoute(app, services, 'userScanTicket', ({ input, caller }) => describeScanTicket(services, signedIn(caller).user, input.scanid));

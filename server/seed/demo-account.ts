@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../config';
+import { and, eq, isNull, ne, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { users } from '../db/schema';
+import { normalizeUsername } from '../services/auth';
 import { acceptsPassword, createUserIfAbsent, ensureUser } from './users';
 
 export const DEMO_COMPANY_ID = 'kraken';
@@ -19,9 +22,22 @@ export const DEMO_ACCOUNT_FILE = 'demo-account.json';
  */
 export type DemoAccount =
   | { username: string; password: string; source: 'env' | 'generated' | 'stored' }
-  | { username: string; password: null; source: 'existing' };
+  | { username: string; password: null; source: 'existing' }
+  /** A start reachable from other machines makes no demo account of its own. */
+  | { username: null; password: null; source: 'none' };
 
-const NEW_DEMO = { nickname: 'Demo', companyId: DEMO_COMPANY_ID };
+const NEW_DEMO = { nickname: 'Demo', companyId: DEMO_COMPANY_ID, role: 'admin' as const };
+
+/**
+ * The demo account is the admin of the default company: an account made by an older version
+ * (a member, as every account then was) is made so again.
+ */
+async function makeAdmin(db: Db, clock: Clock, username: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ role: 'admin', companyId: DEMO_COMPANY_ID, updatedAt: clock.now() })
+    .where(and(eq(users.username, normalizeUsername(username)), or(ne(users.role, 'admin'), isNull(users.companyId))));
+}
 
 async function readStored(file: string): Promise<{ username: string; password: string } | null> {
   const stored = await readFile(file, 'utf8').then(
@@ -41,7 +57,17 @@ async function readStored(file: string): Promise<{ username: string; password: s
 export async function ensureDemoAccount(
   db: Db,
   clock: Clock,
-  options: { dataDir: string; username?: string; password?: string },
+  options: { dataDir: string; username?: string; password?: string; reachable?: boolean },
+): Promise<DemoAccount> {
+  const demo = await ensureDemo(db, clock, options);
+  if (demo.username) await makeAdmin(db, clock, demo.username);
+  return demo;
+}
+
+async function ensureDemo(
+  db: Db,
+  clock: Clock,
+  options: { dataDir: string; username?: string; password?: string; reachable?: boolean },
 ): Promise<DemoAccount> {
   // DEMO_PASSWORD alone is for the default account; DEMO_USERNAME alone names the account whose
   // password is generated.
@@ -50,6 +76,9 @@ export async function ensureDemoAccount(
     await ensureUser(db, clock, { username, password: options.password, ...NEW_DEMO });
     return { username, password: options.password, source: 'env' };
   }
+  // Reachable from other machines, an admin with a known password is a door: the first admin is
+  // made with `npm run admin -- create-user` instead.
+  if (options.reachable) return { username: null, password: null, source: 'none' };
   const file = join(options.dataDir, DEMO_ACCOUNT_FILE);
   const kept = await readStored(file);
   // A password kept for another account than the one asked for says nothing about this one.
@@ -69,7 +98,13 @@ export async function ensureDemoAccount(
 }
 
 /** What `npm start` prints about the demo account: its password only where it is known. */
-export function demoAccountLines(demo: DemoAccount, dataDir: string): string[] {
+export function demoAccountLines(demo: DemoAccount, dataDir: string, options: { reachable?: boolean } = {}): string[] {
+  if (demo.source === 'none') {
+    return ['  no demo account on a server reachable from other machines; make the first admin with:', '    npm run admin -- create-user --email <address> --role admin'];
+  }
+  if (options.reachable) {
+    return [`  demo account (an admin; its password is never printed on a server reachable from other machines):`, `    username: ${demo.username}`];
+  }
   if (demo.password === null) {
     return [
       `  demo account (it exists already; its password is shown only by the start that created it):`,

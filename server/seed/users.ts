@@ -4,10 +4,11 @@ import { hashPassword, verifyPassword } from '../auth/password';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
+import type { Role } from '../../src/contract/users';
 import type { UserRow } from '../http/caller';
 import { normalizeUsername } from '../services/auth';
 
-export type NewUser = { username: string; password: string; nickname?: string; companyId?: string | null };
+export type NewUser = { username: string; password: string; nickname?: string; companyId?: string | null; role?: Role };
 
 /** The row of a new account: its username normalised, its password hashed. */
 async function newUserRow(clock: Clock, input: NewUser) {
@@ -18,6 +19,7 @@ async function newUserRow(clock: Clock, input: NewUser) {
     passwordHash: await hashPassword(input.password),
     nickname: input.nickname ?? null,
     companyId: input.companyId ?? null,
+    role: input.role ?? 'member',
     createdAt: now,
     updatedAt: now,
   };

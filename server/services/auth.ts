@@ -12,6 +12,7 @@ import type { SignInOrigin } from './sessions';
 import { toUserInfo } from './users';
 
 export const LOGIN_FAILED_MSG = 'The account or the password is wrong.';
+export const ACCOUNT_DISABLED_MSG = 'This account is disabled. Ask an admin.';
 
 /** Opens a session and answers its token; only the token's hash is stored, beside where it signed in from. */
 export async function openSession(
@@ -77,6 +78,8 @@ export async function finishLogin(
   visitorId: string | undefined,
   origin: SignInOrigin,
 ): Promise<LoginResult> {
+  // Said only once the credentials were right, so it tells nothing about other accounts.
+  if (user.disabledAt) throw new ApiError(403, ACCOUNT_DISABLED_MSG);
   const token = await openSession(services, user.id, origin);
   if (visitorId) await adoptVisitor(services.db, visitorId, user.id);
   return { token, userInfo: toUserInfo(user) };

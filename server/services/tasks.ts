@@ -18,12 +18,15 @@ import {
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { taskEvents, tasks } from '../db/schema';
-import type { Owner } from '../http/caller';
+
 import { badRequest, conflict, notFound } from '../http/errors';
 import { resolveOwnFiles } from './uploads';
 import { containsPattern } from './visibility';
 
 export type TaskRow = typeof tasks.$inferSelect;
+
+/** Who works on tasks: an operator (or admin) of a company, on that company's tasks only. */
+export type Operator = { userId: string; companyId: string };
 type EventRow = typeof taskEvents.$inferSelect;
 
 const EXCERPT_LENGTH = 80;
@@ -112,20 +115,19 @@ export async function recordEvent(
   await db.insert(taskEvents).values({ taskId, at: event.at, fromStatus: event.from, toStatus: event.to, by: event.by, note: event.note ?? null });
 }
 
-/** The task when this operator owns it; 404 otherwise, whether it exists or not. */
-export async function findOwnedTask(db: Db, owner: Owner, id: string): Promise<TaskRow> {
-  if (owner.userId === undefined) throw notFound('Task');
+/** The task when it is the operator's company's; 404 otherwise, whether it exists or not. */
+export async function findOwnedTask(db: Db, operator: Operator, id: string): Promise<TaskRow> {
   const [row] = await db
     .select()
     .from(tasks)
-    .where(and(eq(tasks.id, id), eq(tasks.ownerUserId, owner.userId)))
+    .where(and(eq(tasks.id, id), eq(tasks.companyId, operator.companyId)))
     .limit(1);
   if (!row) throw notFound('Task');
   return row;
 }
 
-export async function getTask(db: Db, owner: Owner, id: string): Promise<Task> {
-  const row = await findOwnedTask(db, owner, id);
+export async function getTask(db: Db, operator: Operator, id: string): Promise<Task> {
+  const row = await findOwnedTask(db, operator, id);
   return toTask(row, await eventsOf(db, id));
 }
 
@@ -138,9 +140,8 @@ export type ContentInput = {
   images?: { fileId: string }[];
 };
 
-export async function createTask(db: Db, clock: Clock, owner: Owner, input: ContentInput & { platform: Platform }): Promise<Task> {
-  if (owner.userId === undefined) throw notFound('Task');
-  const images = await resolveOwnFiles(db, owner, input.images ?? []);
+export async function createTask(db: Db, clock: Clock, operator: Operator, input: ContentInput & { platform: Platform }): Promise<Task> {
+  const images = await resolveOwnFiles(db, { userId: operator.userId }, input.images ?? []);
   const title = input.title ?? '';
   const body = input.body ?? '';
   const drafts = input.drafts ?? [];
@@ -153,7 +154,8 @@ export async function createTask(db: Db, clock: Clock, owner: Owner, input: Cont
   await db.transaction(async (tx) => {
     await tx.insert(tasks).values({
       id,
-      ownerUserId: owner.userId!,
+      ownerUserId: operator.userId,
+      companyId: operator.companyId,
       platform: input.platform,
       title,
       brief: input.brief ?? emptyBrief,
@@ -167,15 +169,30 @@ export async function createTask(db: Db, clock: Clock, owner: Owner, input: Cont
     });
     await recordEvent(tx as unknown as Db, id, { at: now, from: null, to: 'draft', by: 'operator' });
   });
-  return getTask(db, owner, id);
+  return getTask(db, operator, id);
 }
 
-export async function updateTask(db: Db, clock: Clock, owner: Owner, input: ContentInput & { id: string }): Promise<Task> {
-  const current = await findOwnedTask(db, owner, input.id);
+/**
+ * The images a task will hold: those it holds already stay (a colleague may have added them);
+ * any other must be the operator's own upload.
+ */
+async function taskImages(db: Db, operator: Operator, current: TaskRow, wanted: { fileId: string }[]) {
+  const held = new Map(current.images.map((image) => [image.fileId, image]));
+  const added = await resolveOwnFiles(
+    db,
+    { userId: operator.userId },
+    wanted.filter((image) => !held.has(image.fileId)),
+  );
+  const addedById = new Map(added.map((image) => [image.fileId, image]));
+  return wanted.map((image) => held.get(image.fileId) ?? addedById.get(image.fileId)!);
+}
+
+export async function updateTask(db: Db, clock: Clock, operator: Operator, input: ContentInput & { id: string }): Promise<Task> {
+  const current = await findOwnedTask(db, operator, input.id);
   if (!isEditable(current.status)) {
     throw conflict(current.status === 'published' ? 'This task is published; its content can no longer change.' : 'This task is being published right now; try again in a moment.');
   }
-  const images = input.images ? await resolveOwnFiles(db, owner, input.images) : current.images;
+  const images = input.images ? await taskImages(db, operator, current, input.images) : current.images;
   if (images.some((image) => image.kind !== 'image')) throw badRequest('Only images can be attached to a post.');
   const next = {
     title: input.title ?? current.title,
@@ -196,20 +213,19 @@ export async function updateTask(db: Db, clock: Clock, owner: Owner, input: Cont
   return toTask(row, await eventsOf(db, row.id));
 }
 
-export async function deleteTask(db: Db, owner: Owner, id: string): Promise<void> {
-  const current = await findOwnedTask(db, owner, id);
+export async function deleteTask(db: Db, operator: Operator, id: string): Promise<void> {
+  const current = await findOwnedTask(db, operator, id);
   if (current.status === 'publishing') throw conflict('This task is being published right now; it cannot be deleted.');
   await db.delete(tasks).where(eq(tasks.id, current.id));
 }
 
 export async function listTasks(
   db: Db,
-  owner: Owner,
+  operator: Operator,
   query: { current: number; pageSize: number; platform?: Platform; status?: TaskStatus; keyword?: string },
 ): Promise<TaskPage> {
-  if (owner.userId === undefined) throw notFound('Task');
   const scope: (SQL | undefined)[] = [
-    eq(tasks.ownerUserId, owner.userId),
+    eq(tasks.companyId, operator.companyId),
     query.platform ? eq(tasks.platform, query.platform) : undefined,
     query.keyword ? ilike(tasks.title, containsPattern(query.keyword)) : undefined,
   ];
@@ -239,8 +255,8 @@ export type TransitionInput =
 export const SCHEDULE_GRACE_MS = 5 * 60 * 1000;
 
 /** Moves a task on as the operator asked, when its status allows it; answers the task and whether it is due now. */
-export async function transitionTask(db: Db, clock: Clock, owner: Owner, input: TransitionInput): Promise<Task> {
-  const current = await findOwnedTask(db, owner, input.id);
+export async function transitionTask(db: Db, clock: Clock, operator: Operator, input: TransitionInput): Promise<Task> {
+  const current = await findOwnedTask(db, operator, input.id);
   if (!ACTIONS_BY_STATUS[current.status].includes(input.action)) {
     throw conflict(`A ${current.status} task cannot be moved on with "${input.action}".`);
   }

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { NICKNAME_MAX, type UserInfo } from '../../src/contract/users';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
-import { uploads, users } from '../db/schema';
+import { companies, uploads, users } from '../db/schema';
 import type { UserRow } from '../http/caller';
 import { badRequest } from '../http/errors';
 import { withoutUnsafeChars } from '../http/unsafe-chars';
@@ -12,15 +12,24 @@ import { withoutUnsafeChars } from '../http/unsafe-chars';
 export const nicknameFromProvider = (name: string): string | null =>
   [...withoutUnsafeChars(name).trim()].slice(0, NICKNAME_MAX).join('') || null;
 
-export function toUserInfo(row: UserRow): UserInfo {
+export function toUserInfo(row: UserRow, companyName?: string): UserInfo {
   return {
+    role: row.role,
     id: row.id,
     username: row.username,
     nickname: row.nickname || row.username,
     avatar: row.avatar,
     ...(row.wechatId ? { wechatId: row.wechatId } : {}),
     ...(row.companyId ? { companyId: row.companyId } : {}),
+    ...(row.companyId && companyName ? { companyName } : {}),
   };
+}
+
+/** The user's details with their organisation's name, for the account's own page. */
+export async function describeUser(db: Db, row: UserRow): Promise<UserInfo> {
+  if (!row.companyId) return toUserInfo(row);
+  const [company] = await db.select({ name: companies.name }).from(companies).where(eq(companies.id, row.companyId)).limit(1);
+  return toUserInfo(row, company?.name);
 }
 
 export const AVATAR_NOT_OWN_IMAGE = 'The avatar must be an image you uploaded here (/api/media/file/<id>), or empty for no avatar.';
@@ -62,5 +71,5 @@ export async function updateUser(
     })
     .where(eq(users.id, user.id))
     .returning();
-  return toUserInfo(row!);
+  return describeUser(db, row!);
 }

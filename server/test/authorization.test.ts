@@ -15,7 +15,7 @@ let expiredApp: TestApp;
 let owner: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
 let stranger: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
 let expiredToken: string;
-let ids: { conversationId: string; userMessageId: string; answerMessageId: string; fileId: string; taskId: string; shareId: string; keptShareId: string };
+let ids: { conversationId: string; userMessageId: string; answerMessageId: string; fileId: string; taskId: string; victimId: string; shareId: string; keptShareId: string };
 
 const TOKEN_COOKIE = 'ai-chat-ops-token';
 const FORGED = 'Bearer ' + 'A'.repeat(43);
@@ -69,6 +69,25 @@ const samples: Partial<Record<EndpointName, (ids: Ids) => Sample>> = {
   taskTransition: (ids) => ({ body: { id: ids.taskId, action: 'markReady' } }),
   taskDelete: (ids) => ({ body: { id: ids.taskId } }),
   taskDrafting: () => ({ body: { platform: 'linkedin', brief: { topic: 'Our new bakery' } } }),
+  invitationAccept: () => ({ body: { token: 'A'.repeat(43) } }),
+  // A new password the rule refuses (400): the call got past its access rule, and nothing changes.
+  passwordChange: () => ({ body: { currentPassword: 'not the password', newPassword: 'short' } }),
+  accountExport: () => ({}),
+  accountDelete: () => ({ body: { confirm: 'not-my-account@test.local' } }),
+  adminUserList: () => ({ body: {} }),
+  adminUserUpdate: (ids) => ({ body: { id: ids.victimId, role: 'member' } }),
+  adminUserSignOut: (ids) => ({ body: { id: ids.victimId } }),
+  adminUserResetLink: (ids) => ({ body: { id: ids.victimId } }),
+  adminOrganisationList: () => ({}),
+  adminOrganisationCreate: () => ({ body: { name: 'Taken over Ltd' } }),
+  adminInvitationList: () => ({}),
+  adminInvitationCreate: () => ({ body: { companyId: 'kraken', role: 'admin' } }),
+  adminInvitationRevoke: () => ({ body: { id: 'no-such-invitation' } }),
+  adminConnectorList: () => ({ query: { companyId: 'kraken' } }),
+  adminConnectorSet: () => ({ body: { companyId: 'kraken', platform: 'linkedin', accessToken: 'stolen-token-123', authorUrn: 'urn:li:person:x' } }),
+  adminConnectorClear: () => ({ body: { companyId: 'kraken', platform: 'linkedin' } }),
+  adminUsage: () => ({ body: {} }),
+  adminAuditList: () => ({ body: {} }),
 };
 
 const send = (app: TestApp, endpoint: Endpoint, sample: Sample, headers: Record<string, string>) => {
@@ -89,8 +108,10 @@ const sampleOf = (name: EndpointName): Sample => samples[name]?.(ids) ?? {};
 beforeAll(async () => {
   h = await openHarness();
   t = h.makeApp();
-  owner = await h.loggedIn(t);
-  stranger = await h.loggedIn(t);
+  // The owner is an admin of the company, so every call has its rightful caller; the stranger
+  // operates another company.
+  owner = await h.loggedIn(t, { companyId: 'kraken', role: 'admin' });
+  stranger = await h.operator(t, { companyId: 'northwind' });
 
   expiredApp = h.makeApp();
   expiredToken = (await h.loggedIn(expiredApp)).token;
@@ -112,6 +133,7 @@ beforeAll(async () => {
     answerMessageId: messages.find((message) => message.role === 'assistant')!.messageId,
     fileId: ((await upload.json()) as { data: { fileId: string } }).data.fileId,
     taskId: '',
+    victimId: (await h.newUser()).user.id,
     shareId: '',
     keptShareId: '',
   };
@@ -126,7 +148,9 @@ describe('every guarded endpoint of the contract', () => {
   it('has a sample request that its rightful caller gets through with', async () => {
     for (const [name, endpoint] of guarded) {
       expect(samples[name], `no sample request for ${name}`).toBeDefined();
-      const headers = endpoint.access === 'user' || name === 'logout' ? (await h.loggedIn(t)).headers : h.visitor();
+      // An admin of another company: every call lets them in, and none touches the owner's things.
+      const rightful = (await h.loggedIn(t, endpoint.access === 'user' || name === 'logout' ? {} : { companyId: 'northwind', role: 'admin' })).headers;
+      const headers = endpoint.access === 'visitor' && name !== 'logout' ? h.visitor() : rightful;
       const response = await send(t, endpoint, sampleOf(name), headers);
       expect([401, 403], `${name} refused its rightful caller`).not.toContain(response.status);
       expect(response.status, `${name} failed`).toBeLessThan(500);
@@ -186,7 +210,7 @@ describe("another caller's ids", () => {
   it.each(foreign)("%s answers 404 to another user (and 401 or 404 to a visitor), as if it did not exist", async (_what, name, sample) => {
     const endpoint = endpoints[name] as Endpoint;
     expect((await send(t, endpoint, sample(ids), stranger.headers)).status).toBe(404);
-    expect((await send(t, endpoint, sample(ids), h.visitor())).status).toBe(endpoint.access === 'user' ? 401 : 404);
+    expect((await send(t, endpoint, sample(ids), h.visitor())).status).toBe(endpoint.access === 'visitor' ? 404 : 401);
   });
 
   it("leaves the owner's task as it was", async () => {

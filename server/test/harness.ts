@@ -1,11 +1,14 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import type { Role } from '../../src/contract/users';
 import { createOfflineResponder } from '../agents/offline-responder';
 import type { AgentRuntime } from '../agents/runtime';
+import type { Sealer } from '../auth/sealed';
 import { createApp } from '../app';
 import { defaultConfig, type Clock, type ServerConfig } from '../config';
 import type { Db, DbHandle } from '../db/client';
 import type { LiveAnswers } from '../services/live-answers';
 import { createMemoryStorage, type FileStorage } from '../media/storage';
+import { companies } from '../db/schema';
 import { createUser } from '../seed/users';
 import { openTestDb } from './test-db';
 
@@ -61,6 +64,7 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
       db?: Db;
       instanceId?: string;
       answers?: LiveAnswers;
+      sealer?: Sealer;
     } = {},
   ): TestApp {
     const config: ServerConfig = { ...defaultConfig, offlineTokenDelayMs: 0, ...options.config };
@@ -76,6 +80,7 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
       ...(options.draining ? { draining: options.draining } : {}),
       ...(options.instanceId ? { instanceId: options.instanceId } : {}),
       ...(options.answers ? { answers: options.answers } : {}),
+      ...(options.sealer ? { sealer: options.sealer } : {}),
       config,
       clock,
       runtime: options.runtime ?? createOfflineResponder(0),
@@ -114,8 +119,10 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
     };
   }
 
+  type AccountOptions = { companyId?: string | null; nickname?: string; role?: Role };
+
   /** A fresh account; answers its credentials and row. */
-  async function newUser(options: { companyId?: string | null; nickname?: string } = {}) {
+  async function newUser(options: AccountOptions = {}) {
     const username = `user-${randomBytes(5).toString('hex')}@test.local`;
     const password = `pw-${randomBytes(6).toString('hex')}`;
     const user = await createUser(db, { now: () => new Date() }, { username, password, ...options });
@@ -123,7 +130,7 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
   }
 
   /** A fresh account, logged in through the API; answers the headers that authenticate it. */
-  async function loggedIn(t: TestApp, options: { companyId?: string | null; nickname?: string } = {}) {
+  async function loggedIn(t: TestApp, options: AccountOptions = {}) {
     const account = await newUser(options);
     const reply = await t.post('/api/system/auth/login', { username: account.username, password: account.password });
     if (reply.status !== 200) throw new Error(`login failed: ${JSON.stringify(reply.body)}`);
@@ -131,7 +138,17 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
     return { ...account, token, headers: { authorization: `Bearer ${token}` } };
   }
 
+  /** A new, empty company; answers its id. */
+  async function newCompany(name = 'Test company') {
+    const id = `company-${randomBytes(5).toString('hex')}`;
+    await db.insert(companies).values({ id, name });
+    return id;
+  }
+
+  /** An operator of a company (the seeded default, Kraken AI, unless named), logged in. */
+  const operator = (t: TestApp, options: AccountOptions = {}) => loggedIn(t, { companyId: 'kraken', role: 'operator', ...options });
+
   const visitor = () => ({ 'x-visitor-id': randomUUID() });
 
-  return { database, db, makeApp, newUser, loggedIn, visitor, close: () => database.close() };
+  return { database, db, makeApp, newUser, loggedIn, operator, newCompany, visitor, close: () => database.close() };
 }

@@ -53,8 +53,16 @@ export type LoginRequest = v.InferInput<typeof loginRequestSchema>;
 export type PasswordLoginRequest = v.InferInput<typeof passwordLoginSchema>;
 export type GoogleLoginRequest = Omit<v.InferInput<typeof googleLoginSchema>, 'loginType'>;
 
-/** The sign-in methods a server offers beyond the password (a server without this call offers none). */
-export const loginOptionsSchema = v.object({ google: v.boolean() });
+/**
+ * The sign-in methods a server offers beyond the password (a server without this call offers
+ * none), and who may make an account (absent: no sign-up; see accounts.ts); `resetByMail` when
+ * the server can send a reset link by e-mail.
+ */
+export const loginOptionsSchema = v.object({
+  google: v.boolean(),
+  signup: v.optional(v.picklist(['open', 'invite', 'closed'])),
+  resetByMail: v.optional(v.boolean()),
+});
 export type LoginOptions = v.InferOutput<typeof loginOptionsSchema>;
 
 /** Where to send the person for Google's consent, and the state Google will hand back with the code. */

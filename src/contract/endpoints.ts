@@ -1,5 +1,41 @@
 import * as v from 'valibot';
 import { agentDetailQuerySchema, agentPageSchema, agentSchema, publishedListRequestSchema } from './agents';
+import {
+  accountDeleteRequestSchema,
+  accountExportSchema,
+  invitationPreviewSchema,
+  passwordChangeRequestSchema,
+  passwordResetRequestSchema,
+  resetByMailRequestSchema,
+  resetPreviewSchema,
+  signupRequestSchema,
+  tokenQuerySchema,
+  tokenRequestSchema,
+} from './accounts';
+import {
+  adminUserIdRequestSchema,
+  adminUserListRequestSchema,
+  adminUserPageSchema,
+  adminUserSchema,
+  adminUserUpdateRequestSchema,
+  auditListRequestSchema,
+  auditPageSchema,
+  connectorClearRequestSchema,
+  connectorListSchema,
+  connectorQuerySchema,
+  connectorSchema,
+  connectorSetRequestSchema,
+  createdInvitationSchema,
+  invitationCreateRequestSchema,
+  invitationIdRequestSchema,
+  invitationListSchema,
+  organisationCreateRequestSchema,
+  organisationListSchema,
+  organisationSchema,
+  resetLinkSchema,
+  usageRequestSchema,
+  usageSchema,
+} from './admin';
 import { downloadManifestSchema } from './app';
 import { applicationListRequestSchema, applicationPageSchema } from './applications';
 import { googleAuthorizationSchema, loginOptionsSchema, loginRequestSchema, loginResultSchema } from './auth';
@@ -117,6 +153,29 @@ export const endpoints = {
   taskTransition: { ...routes.taskTransition, request: transitionRequestSchema, response: taskSchema },
   taskDelete: { ...routes.taskDelete, request: taskIdRequestSchema, response: nothing },
   taskDrafting: { ...routes.taskDrafting, request: draftingRequestSchema, response: draftingSessionSchema },
+  signup: { ...routes.signup, request: signupRequestSchema, response: loginResultSchema },
+  invitationPreview: { ...routes.invitationPreview, request: tokenQuerySchema, response: invitationPreviewSchema },
+  invitationAccept: { ...routes.invitationAccept, request: tokenRequestSchema, response: userInfoSchema },
+  passwordChange: { ...routes.passwordChange, request: passwordChangeRequestSchema, response: revokedCountSchema },
+  passwordResetPreview: { ...routes.passwordResetPreview, request: tokenQuerySchema, response: resetPreviewSchema },
+  passwordReset: { ...routes.passwordReset, request: passwordResetRequestSchema, response: nothing },
+  passwordResetByMail: { ...routes.passwordResetByMail, request: resetByMailRequestSchema, response: nothing },
+  accountExport: { ...routes.accountExport, response: accountExportSchema },
+  accountDelete: { ...routes.accountDelete, request: accountDeleteRequestSchema, response: nothing },
+  adminUserList: { ...routes.adminUserList, request: adminUserListRequestSchema, response: adminUserPageSchema },
+  adminUserUpdate: { ...routes.adminUserUpdate, request: adminUserUpdateRequestSchema, response: adminUserSchema },
+  adminUserSignOut: { ...routes.adminUserSignOut, request: adminUserIdRequestSchema, response: revokedCountSchema },
+  adminUserResetLink: { ...routes.adminUserResetLink, request: adminUserIdRequestSchema, response: resetLinkSchema },
+  adminOrganisationList: { ...routes.adminOrganisationList, response: organisationListSchema },
+  adminOrganisationCreate: { ...routes.adminOrganisationCreate, request: organisationCreateRequestSchema, response: organisationSchema },
+  adminInvitationList: { ...routes.adminInvitationList, response: invitationListSchema },
+  adminInvitationCreate: { ...routes.adminInvitationCreate, request: invitationCreateRequestSchema, response: createdInvitationSchema },
+  adminInvitationRevoke: { ...routes.adminInvitationRevoke, request: invitationIdRequestSchema, response: nothing },
+  adminConnectorList: { ...routes.adminConnectorList, request: connectorQuerySchema, response: connectorListSchema },
+  adminConnectorSet: { ...routes.adminConnectorSet, request: connectorSetRequestSchema, response: connectorSchema },
+  adminConnectorClear: { ...routes.adminConnectorClear, request: connectorClearRequestSchema, response: nothing },
+  adminUsage: { ...routes.adminUsage, request: usageRequestSchema, response: usageSchema },
+  adminAuditList: { ...routes.adminAuditList, request: auditListRequestSchema, response: auditPageSchema },
 } as const satisfies Record<RouteName, Endpoint>;
 
 

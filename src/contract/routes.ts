@@ -6,9 +6,11 @@
 
 /**
  * Who may call an endpoint: `user` needs a valid bearer token; `visitor` also accepts a visitor
- * (no token, identified by the `X-Visitor-Id` header); `public` needs neither.
+ * (no token, identified by the `X-Visitor-Id` header); `public` needs neither. `operator` needs
+ * the role operator or admin in an organisation, `admin` the role admin: anyone else signed in
+ * is answered 403.
  */
-export type Access = 'public' | 'visitor' | 'user';
+export type Access = 'public' | 'visitor' | 'user' | 'operator' | 'admin';
 /** Where the input travels: JSON body, query string, multipart form, or nowhere. */
 export type InputLocation = 'body' | 'query' | 'multipart' | 'none';
 
@@ -172,36 +174,128 @@ export const routes = {
     summary: 'Log in with a confirmed scan id.',
   },
   operationsSession: {
-    method: 'GET', path: '/api/kraken/session/verify', access: 'user', input: 'none',
-    summary: 'Checks the operator session when the operations area opens; says how each platform publishes.',
+    method: 'GET', path: '/api/kraken/session/verify', access: 'operator', input: 'none',
+    summary: 'Checks the operator session when the operations area opens (403 for anyone who is not an operator or admin of an organisation); says how each platform publishes.',
   },
   taskList: {
-    method: 'POST', path: '/api/kraken/task/list', access: 'user', input: 'body',
-    summary: "The operator's tasks, filtered by platform, status and title, newest update first, paged, with counts per status.",
+    method: 'POST', path: '/api/kraken/task/list', access: 'operator', input: 'body',
+    summary: "The organisation's tasks, filtered by platform, status and title, newest update first, paged, with counts per status.",
   },
   taskDetail: {
-    method: 'GET', path: '/api/kraken/task/detail', access: 'user', input: 'query',
-    summary: "One of the operator's tasks with its drafts, images and status history.",
+    method: 'GET', path: '/api/kraken/task/detail', access: 'operator', input: 'query',
+    summary: "One of the organisation's tasks with its drafts, images and status history.",
   },
   taskCreate: {
-    method: 'POST', path: '/api/kraken/task/create', access: 'user', input: 'body',
+    method: 'POST', path: '/api/kraken/task/create', access: 'operator', input: 'body',
     summary: 'Start a Xiaohongshu or LinkedIn task as a draft.',
   },
   taskUpdate: {
-    method: 'POST', path: '/api/kraken/task/update', access: 'user', input: 'body',
+    method: 'POST', path: '/api/kraken/task/update', access: 'operator', input: 'body',
     summary: "Change a task's title, brief, drafts, text or images, within its platform's limits.",
   },
   taskTransition: {
-    method: 'POST', path: '/api/kraken/task/transition', access: 'user', input: 'body',
+    method: 'POST', path: '/api/kraken/task/transition', access: 'operator', input: 'body',
     summary: 'Move a task on: mark ready, back to draft, schedule, unschedule, or mark as published by hand.',
   },
   taskDelete: {
-    method: 'POST', path: '/api/kraken/task/delete', access: 'user', input: 'body',
-    summary: "Delete one of the operator's tasks (not while it is being published).",
+    method: 'POST', path: '/api/kraken/task/delete', access: 'operator', input: 'body',
+    summary: "Delete one of the organisation's tasks (not while it is being published).",
   },
   taskDrafting: {
-    method: 'POST', path: '/api/kraken/task/drafting', access: 'user', input: 'body',
+    method: 'POST', path: '/api/kraken/task/drafting', access: 'operator', input: 'body',
     summary: "Open a conversation with the platform's writer agent and answer the prompt that asks it for drafts from the brief.",
+  },
+  signup: {
+    method: 'POST', path: '/api/system/auth/signup', access: 'public', input: 'body',
+    summary: 'Make an account with a password, as the sign-up policy allows (open, by invitation, closed); answers as a login.',
+  },
+  invitationPreview: {
+    method: 'GET', path: '/api/system/auth/invitation', access: 'public', input: 'query',
+    summary: 'What an invitation link offers (organisation, role, until when), before it is used.',
+  },
+  invitationAccept: {
+    method: 'POST', path: '/api/system/user/invitation/accept', access: 'user', input: 'body',
+    summary: "Join an invitation's organisation with its role, as the signed-in account.",
+  },
+  passwordChange: {
+    method: 'POST', path: '/api/system/user/password', access: 'user', input: 'body',
+    summary: "Change the account's password; every other session of the account is signed out.",
+  },
+  passwordResetPreview: {
+    method: 'GET', path: '/api/system/auth/password-reset', access: 'public', input: 'query',
+    summary: 'Which account a reset link is for, and until when it works.',
+  },
+  passwordReset: {
+    method: 'POST', path: '/api/system/auth/password-reset', access: 'public', input: 'body',
+    summary: "Choose a new password with a one-time reset link; every session of the account is signed out.",
+  },
+  passwordResetByMail: {
+    method: 'POST', path: '/api/system/auth/password-reset/mail', access: 'public', input: 'body',
+    summary: 'Send a reset link to an e-mail account when the server sends mail; answers the same whether it exists or not.',
+  },
+  accountExport: {
+    method: 'GET', path: '/api/system/user/export', access: 'user', input: 'none',
+    summary: 'Everything the account holds (profile, conversations with their messages, uploads, shares) as one JSON document.',
+  },
+  accountDelete: {
+    method: 'POST', path: '/api/system/user/delete', access: 'user', input: 'body',
+    summary: 'Delete the account with its conversations, uploads, shares and sessions (the account name typed again to confirm).',
+  },
+  adminUserList: {
+    method: 'POST', path: '/api/admin/user/list', access: 'admin', input: 'body',
+    summary: 'Accounts, searched by name and organisation, newest first, paged.',
+  },
+  adminUserUpdate: {
+    method: 'POST', path: '/api/admin/user/update', access: 'admin', input: 'body',
+    summary: "Change an account's role, organisation or whether it is disabled (a disabled account is signed out everywhere).",
+  },
+  adminUserSignOut: {
+    method: 'POST', path: '/api/admin/user/sign-out', access: 'admin', input: 'body',
+    summary: 'Sign an account out of every session.',
+  },
+  adminUserResetLink: {
+    method: 'POST', path: '/api/admin/user/reset-link', access: 'admin', input: 'body',
+    summary: 'Issue a one-time link for the account to choose a new password (shown once).',
+  },
+  adminOrganisationList: {
+    method: 'GET', path: '/api/admin/organisation/list', access: 'admin', input: 'none',
+    summary: 'Every organisation with its number of members.',
+  },
+  adminOrganisationCreate: {
+    method: 'POST', path: '/api/admin/organisation/create', access: 'admin', input: 'body',
+    summary: 'Add an organisation.',
+  },
+  adminInvitationList: {
+    method: 'GET', path: '/api/admin/invitation/list', access: 'admin', input: 'none',
+    summary: 'Invitations, newest first, with whether each was used or revoked.',
+  },
+  adminInvitationCreate: {
+    method: 'POST', path: '/api/admin/invitation/create', access: 'admin', input: 'body',
+    summary: 'Invite someone into an organisation with a role; answers the link once.',
+  },
+  adminInvitationRevoke: {
+    method: 'POST', path: '/api/admin/invitation/revoke', access: 'admin', input: 'body',
+    summary: 'Revoke an unused invitation: its link no longer works.',
+  },
+  adminConnectorList: {
+    method: 'GET', path: '/api/admin/connector/list', access: 'admin', input: 'query',
+    summary: "An organisation's publishing connectors, without their secrets.",
+  },
+  adminConnectorSet: {
+    method: 'POST', path: '/api/admin/connector/set', access: 'admin', input: 'body',
+    summary: "Set an organisation's LinkedIn token and author (stored encrypted).",
+  },
+  adminConnectorClear: {
+    method: 'POST', path: '/api/admin/connector/clear', access: 'admin', input: 'body',
+    summary: "Remove an organisation's connector: its tasks are then exported and posted by hand.",
+  },
+  adminUsage: {
+    method: 'POST', path: '/api/admin/usage', access: 'admin', input: 'body',
+    summary: 'Questions and model tokens per day, per account and per agent over the last days.',
+  },
+  adminAuditList: {
+    method: 'POST', path: '/api/admin/audit/list', access: 'admin', input: 'body',
+    summary: 'The audit log (every admin and operator action), newest first, paged; it is never changed.',
   },
 } as const satisfies Record<string, Route>;
 
