@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { adminHandlers, seedMember, seedOrganisation } from '../../../tests/msw/admin-handlers';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { adminHandlers, seedAuditEntry, seedMember, seedOrganisation } from '../../../tests/msw/admin-handlers';
 import { recordRequests, server } from '../../../tests/msw/server';
 import { renderWithRuntime } from '../../../tests/spa/harness';
 import { Routes } from '../../app/routes';
@@ -49,5 +49,26 @@ describe('the admin console door', () => {
     await renderWithRuntime(<AdminScreen />, { url: '/admin?panel=organisations', signedInAs: user });
     expect(await screen.findByRole('heading', { level: 2, name: 'Organisations' })).toBeInTheDocument();
     expect(await screen.findByText('No organisations yet.')).toBeInTheDocument();
+  });
+
+  it('says every panel in words of the bundle: no key shown, none missing', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const acme = seedOrganisation('Acme');
+    seedAuditEntry({ action: 'user.update', actorName: 'Ada' });
+    const { user } = seedMember({ role: 'admin', organisation: acme });
+    const view = await renderWithRuntime(<AdminScreen />, { url: '/admin', signedInAs: user });
+    await screen.findAllByTestId('admin-user-row');
+    for (const [panel, ready] of [
+      ['Organisations', () => screen.findAllByTestId('admin-organisation-row')],
+      ['Invitations', () => screen.findByText('No invitations yet.')],
+      ['Connectors', () => screen.findByTestId('connector-linkedin')],
+      ['Usage', () => screen.findByTestId('usage-chart')],
+      ['Audit log', () => screen.findAllByTestId('audit-row')],
+    ] as const) {
+      await view.user.click(screen.getByRole('button', { name: panel }));
+      await ready();
+      expect(document.body.textContent).not.toMatch(/\badmin\.[a-z]/);
+    }
+    expect(warn.mock.calls.map(String).filter((message) => /missing|translation/i.test(message))).toEqual([]);
   });
 });

@@ -66,13 +66,13 @@ export const InvitationsPanel = () => {
                 ))}
               </select>
             </label>
-            <label className="flex flex-col gap-1 text-sm sm:col-span-2">
-              {t('admin.invitations.note')}
-              <input className="field" value={draft.note} maxLength={120} aria-describedby="invitation-note-hint" onChange={(event) => actor.send({ type: 'draft.change', draft: { note: event.target.value } })} />
+            <div className="flex flex-col gap-1 text-sm sm:col-span-2">
+              <label htmlFor="invitation-note">{t('admin.invitations.note')}</label>
+              <input id="invitation-note" className="field" value={draft.note} maxLength={120} aria-describedby="invitation-note-hint" onChange={(event) => actor.send({ type: 'draft.change', draft: { note: event.target.value } })} />
               <span id="invitation-note-hint" className="text-xs text-muted">
                 {t('admin.invitations.noteHint')}
               </span>
-            </label>
+            </div>
           </div>
         )}
         <div className="flex justify-end">
