@@ -130,11 +130,11 @@ const signOutEverywhere = (userId: string): number => {
 
 const activeAdmins = (): string[] => [...db.users.values()].filter((user) => user.role === 'admin' && !adminStore().disabled.has(user.id)).map((user) => user.id);
 
-/** The server's 409s: an admin may not demote or disable themselves, and the last admin stays one. */
+/** The server's 409s: an admin may not change their own role nor disable themselves, and the last admin stays one. */
 const checkAdminsRemain = (adminId: string, targetId: string, role: Role | undefined, disabled: boolean | undefined) => {
   const losesAdmin = (role !== undefined && role !== 'admin') || disabled === true;
   if (!losesAdmin || db.users.get(targetId)?.role !== 'admin') return;
-  if (targetId === adminId) throw new Refusal(409, 'You cannot demote or disable your own account.');
+  if (targetId === adminId) throw new Refusal(409, 'You cannot change your own role or disable your own account; ask another admin.');
   if (activeAdmins().length <= 1) throw new Refusal(409, 'The last administrator cannot be removed.');
 };
 
@@ -170,8 +170,10 @@ export const adminHandlers = {
     const stored = db.users.get(input.id);
     if (!stored) throw new Refusal(404, 'Account not found');
     checkAdminsRemain(adminId, input.id, input.role, input.disabled);
+    const organisation = input.companyId ? organisationOf(input.companyId) : null;
+    const companyId = input.companyId === undefined ? stored.companyId : input.companyId;
+    if ((input.role ?? stored.role) === 'operator' && !companyId) throw new Refusal(400, 'An operator works for an organisation: choose one.');
     if (input.companyId !== undefined) {
-      const organisation = input.companyId === null ? null : organisationOf(input.companyId);
       stored.companyId = organisation?.id;
       stored.companyName = organisation?.name;
     }
@@ -200,8 +202,6 @@ export const adminHandlers = {
     return ok('adminOrganisationList', [...adminStore().organisations.values()].map((organisation) => ({ ...organisation, members: members(organisation.id) })));
   }),
   adminOrganisationCreate: route('adminOrganisationCreate', ({ input, adminId }) => {
-    const taken = [...adminStore().organisations.values()].some((organisation) => organisation.name.toLowerCase() === input.name.toLowerCase());
-    if (taken) throw new Refusal(409, 'An organisation with this name already exists.');
     const organisation = seedOrganisation(input.name);
     record(adminId, 'organisation.create', organisation.id, { name: organisation.name });
     return ok('adminOrganisationCreate', { ...organisation, members: 0 });

@@ -6,18 +6,20 @@ import { refusalKey } from '../../i18n/refusal';
 import { formatDateTime } from '../../i18n/format';
 
 /**
- * A refused or failed call, said for its status: what did not happen, then why. A 409 has the
- * panel's own sentence (`conflict`), the others the product's sentence for their status.
+ * A refused or failed call, said for its status: what did not happen, then why. A panel gives its
+ * own sentence for the refusals its server call is known for (`said`, by status); any other
+ * status has the product's sentence.
  */
-export const RefusalAlert = ({ failure, what, conflict }: { failure: AdminFailure; what: string; conflict?: string }) => {
+export const RefusalAlert = ({ failure, what, said = {} }: { failure: AdminFailure; what: string; said?: Partial<Record<number, string>> }) => {
   const { t } = useTranslation();
+  const own = failure.status === undefined ? undefined : said[failure.status];
   return (
     <div role="alert" className="rounded-lg border border-danger/40 bg-danger/5 px-3 py-2 text-sm">
       <p className="m-0 flex items-center gap-1 text-danger">
         <span className="i-lucide-triangle-alert shrink-0" aria-hidden="true" />
         {what}
       </p>
-      <p className="m-0 mt-1">{failure.status === 409 && conflict ? conflict : t(refusalKey(failure))}</p>
+      <p className="m-0 mt-1">{own ?? t(refusalKey(failure))}</p>
     </div>
   );
 };

@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { adminHandlers, adminStore, seedMember, seedOrganisation } from '../../../tests/msw/admin-handlers';
+import { fail } from '../../../tests/msw/handlers';
 import { recordRequests, server } from '../../../tests/msw/server';
 import { renderWithRuntime } from '../../../tests/spa/harness';
 import { endpoints } from '../../contract/endpoints';
@@ -53,5 +55,18 @@ describe('the connectors panel', () => {
     expect(screen.getByLabelText('Author URN')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByLabelText('Author URN')).toHaveValue('linkedin.com/in/ada');
     expect(sets).toHaveLength(0);
+  });
+
+  it('says the server needs its CONNECTOR_KEY when it refuses to store a secret (409), keeping the form', async () => {
+    const { view } = await openConnectors();
+    server.use(http.post(endpoints.adminConnectorSet.path, () => fail(409, 'Set CONNECTOR_KEY on the server')));
+    await view.user.type(screen.getByLabelText('Access token'), 'AQX-secret-token-123');
+    await view.user.type(screen.getByLabelText('Author URN'), 'urn:li:person:ada');
+    await view.user.click(screen.getByRole('button', { name: 'Save' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The connector was not changed.');
+    expect(alert).toHaveTextContent('The server cannot store connectors until CONNECTOR_KEY is set on it.');
+    expect(screen.getByLabelText('Access token')).toHaveValue('AQX-secret-token-123');
+    expect(screen.getByLabelText('Author URN')).toHaveValue('urn:li:person:ada');
   });
 });

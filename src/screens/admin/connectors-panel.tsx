@@ -113,7 +113,7 @@ export const ConnectorsPanel = () => {
             <h4 className="m-0 text-sm font-semibold">{t('admin.connectors.setTitle')}</h4>
             {field('accessToken', 'password')}
             {field('authorUrn', 'text')}
-            {failure && <RefusalAlert failure={failure} what={t('admin.connectors.failed')} />}
+            {failure && <RefusalAlert failure={failure} what={t('admin.connectors.failed')} said={{ 409: t('admin.connectors.noKey') }} />}
             <div className="flex justify-end">
               <button type="submit" className="btn-primary" disabled={saving || clearing} aria-busy={saving || undefined}>
                 <span className={saving ? 'i-lucide-loader-circle animate-spin' : 'i-lucide-save'} aria-hidden="true" />

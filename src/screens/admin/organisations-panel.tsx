@@ -42,7 +42,7 @@ export const OrganisationsPanel = () => {
             {creating ? t('admin.organisations.creating') : t('admin.organisations.create')}
           </button>
         </div>
-        {failure && <RefusalAlert failure={failure} what={t('admin.organisations.failed')} conflict={t('admin.organisations.conflict')} />}
+        {failure && <RefusalAlert failure={failure} what={t('admin.organisations.failed')} />}
       </form>
       {organisations.length === 0 ? (
         <p className="m-0 rounded-lg border border-dashed border-line p-6 text-center text-muted">{t('admin.organisations.empty')}</p>

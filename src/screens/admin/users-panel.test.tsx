@@ -35,14 +35,24 @@ describe('the users panel', () => {
     expect(screen.getByText('3 accounts')).toBeInTheDocument();
   });
 
-  it("changes a member's role: the server holds it and a toast says so", async () => {
-    const { view, mia } = await openUsers();
+  it("changes an operator's role: the server holds it and a toast says so", async () => {
+    const { view, bob } = await openUsers();
     const updates = recordRequests(endpoints.adminUserUpdate.path);
+    await view.user.selectOptions(screen.getByRole('combobox', { name: 'Role of Bob' }), 'member');
+    expect(await screen.findByText('Bob updated')).toBeInTheDocument();
+    expect(db.users.get(bob.id)?.role).toBe('member');
+    expect(screen.getByRole('combobox', { name: 'Role of Bob' })).toHaveValue('member');
+    expect(JSON.parse(await updates[0]!.text)).toEqual({ id: bob.id, role: 'member' });
+  });
+
+  it('says an operator needs an organisation when the server refuses one without (400)', async () => {
+    const { view, mia } = await openUsers();
     await view.user.selectOptions(screen.getByRole('combobox', { name: 'Role of Mia' }), 'operator');
-    expect(await screen.findByText('Mia updated')).toBeInTheDocument();
-    expect(db.users.get(mia.id)?.role).toBe('operator');
-    expect(screen.getByRole('combobox', { name: 'Role of Mia' })).toHaveValue('operator');
-    expect(JSON.parse(await updates[0]!.text)).toEqual({ id: mia.id, role: 'operator' });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The change was not saved.');
+    expect(alert).toHaveTextContent('An operator works for an organisation: choose one for this account first.');
+    expect(screen.getByRole('combobox', { name: 'Role of Mia' })).toHaveValue('member');
+    expect(db.users.get(mia.id)?.role).toBe('member');
   });
 
   it('moves an account to an organisation, and disabling one logs it out everywhere', async () => {
@@ -63,7 +73,7 @@ describe('the users panel', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('The change was not saved.');
     expect(alert).toHaveTextContent('You cannot demote or disable your own account, nor remove the last administrator.');
-    expect(alert).not.toHaveTextContent('You cannot demote or disable your own account.');
+    expect(alert).not.toHaveTextContent('ask another admin');
     expect(screen.getByRole('combobox', { name: 'Role of Ada' })).toHaveValue('admin');
     expect(screen.getByRole('searchbox', { name: 'Search accounts' })).toHaveValue('a');
     expect(db.users.get(ada.id)?.role).toBe('admin');

@@ -126,7 +126,7 @@ export const UsersPanel = () => {
           onDismiss={() => actor.send({ type: 'resetLink.dismiss' })}
         />
       )}
-      {!loadFailed && failure && <RefusalAlert failure={failure} what={t(`admin.users.failed.${failure.during}`)} conflict={t('admin.users.conflict')} />}
+      {!loadFailed && failure && <RefusalAlert failure={failure} what={t(`admin.users.failed.${failure.during}`)} said={{ 400: t('admin.users.operatorNeedsOrganisation'), 409: t('admin.users.conflict') }} />}
 
       {loadFailed ? (
         <LoadFailed failure={failure} onRetry={() => actor.send({ type: 'retry' })} />
