@@ -10,6 +10,7 @@ import { useRuntime } from './runtime-context';
 const HomeScreen = lazyScreen(() => import('../screens/home/home-screen'), { translations: 'shell' });
 const LoginScreen = lazyScreen(() => import('../screens/login/login-screen'));
 const GoogleReturnScreen = lazyScreen(() => import('../screens/login/google-return-screen'));
+const ResetPasswordScreen = lazyScreen(() => import('../screens/login/reset-password-screen'));
 const ChatScreen = lazyScreen(() => import('../screens/chat/chat-screen'));
 const AccountScreen = lazyScreen(() => import('../screens/account/account-screen'));
 const DownloadScreen = lazyScreen(() => import('../screens/download/download-screen'));
@@ -45,6 +46,7 @@ export const Routes = () => {
           <Route path="/home" component={HomeScreen} />
           <Route path="/login" component={LoginScreen} />
           <Route path={GOOGLE_RETURN_PATH} component={GoogleReturnScreen} />
+          <Route path="/reset-password" component={ResetPasswordScreen} />
           <Route path="/chat" component={ChatScreen} />
           <Route path="/chat/*" component={ChatScreen} />
           <Route path="/account" component={AccountScreen} />
