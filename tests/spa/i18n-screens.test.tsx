@@ -6,7 +6,7 @@ import { RootLayout } from '../../src/app/root-layout';
 import { Routes } from '../../src/app/routes';
 import { i18n, initI18n } from '../../src/i18n';
 import { LOCALES, type Locale } from '../../src/i18n/locale';
-import { seedConversation, seedScanTicket, seedUser, userOwner } from '../msw/db';
+import { db, seedConversation, seedInvitation, seedResetLink, seedScanTicket, seedUser, userOwner } from '../msw/db';
 import { renderWithRuntime } from './harness';
 
 type Page = { name: string; url: string; title: string; signedIn?: boolean; ready: () => Promise<unknown> };
@@ -18,6 +18,8 @@ const SHOWN = { timeout: 15_000 };
 const PAGES: Page[] = [
   { name: 'home', url: '/', title: 'app.title', ready: () => screen.findByRole('heading', { level: 1 }, SHOWN) },
   { name: 'login', url: '/login?source=kraken', title: 'login.title', ready: () => screen.findByRole('heading', { level: 1 }, SHOWN) },
+  { name: 'invitation', url: '/login?invitation={invitation}', title: 'login.signup.title', ready: () => screen.findByTestId('invitation', {}, SHOWN) },
+  { name: 'reset password', url: '/reset-password?token={reset}', title: 'resetPassword.title', ready: () => screen.findByLabelText(i18n.t('resetPassword.confirm'), {}, SHOWN) },
   { name: 'new chat', url: '/chat', title: 'nav.chat', ready: () => screen.findByRole('textbox', {}, SHOWN) },
   { name: 'stored chat', url: '/chat/{conversation}', title: 'nav.chat', signedIn: true, ready: () => screen.findByTestId('answer', {}, SHOWN) },
   { name: 'account', url: '/account', title: 'account.title', signedIn: true, ready: () => screen.findAllByTestId('session-row', {}, SHOWN) },
@@ -66,6 +68,7 @@ beforeAll(async () => {
   await Promise.all([
     import('../../src/screens/home/home-screen'),
     import('../../src/screens/login/login-screen'),
+    import('../../src/screens/login/reset-password-screen'),
     import('../../src/screens/chat/chat-screen'),
     import('../../src/screens/account/account-screen'),
     import('../../src/screens/download/download-screen'),
@@ -105,7 +108,13 @@ describe.each(LOCALES)('every screen in %s', (locale: Locale) => {
       ],
     });
     const scan = seedScanTicket();
-    const url = page.url.replace('{conversation}', conversation.conversationId).replace('{scan}', scan.id);
+    // Sign-up by invitation and reset links by mail: the login page offers everything it can.
+    db.accounts = { signup: 'invite', resetByMail: true, mailedResets: [] };
+    const url = page.url
+      .replace('{conversation}', conversation.conversationId)
+      .replace('{scan}', scan.id)
+      .replace('{invitation}', seedInvitation().token)
+      .replace('{reset}', seedResetLink(user.id).token);
     const view = await renderWithRuntime(
       <RootLayout>
         <Routes />
