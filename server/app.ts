@@ -55,6 +55,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     counters: createCounters(deps.db, deps.clock),
     instanceId: deps.instanceId ?? randomUUID(),
     sealer: deps.sealer ?? null,
+    mailer: deps.mailer ?? null,
     env: deps.env ?? process.env,
     answers: deps.answers ?? localLiveAnswers(),
   };

@@ -1,5 +1,6 @@
 import type { AgentRuntime } from './agents/runtime';
 import type { Sealer } from './auth/sealed';
+import type { Mailer } from './mail/mailer';
 import type { Clock, ServerConfig } from './config';
 import type { Db } from './db/client';
 import type { Counters } from './limits/counters';
@@ -33,6 +34,8 @@ export type AppDeps = {
   instanceId?: string;
   /** Seals the companies' publishing secrets (CONNECTOR_KEY); null: none can be stored. */
   sealer?: Sealer | null;
+  /** Sends the reset links people ask for (SMTP_URL); null: none is sent, admins issue them. */
+  mailer?: Mailer | null;
   /** The environment the server was started with (the default company's LINKEDIN_* connector); default process.env. */
   env?: NodeJS.ProcessEnv;
 };

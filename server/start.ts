@@ -15,6 +15,7 @@ import { openDb, pgliteDirOf, type DbHandle } from './db/client';
 import { safeLog } from './http/log-line';
 import { openFileStores } from './media/file-stores';
 import { sealerFromEnv, type Sealer } from './auth/sealed';
+import { createMailer, mailSettingsFromEnv, type Mailer } from './mail/mailer';
 import { connectors as connectorRows } from './db/schema';
 import { isLoopbackHost } from './net/public-address';
 import { createPublishing } from './publishing/publishing';
@@ -97,6 +98,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw error;
   }
   let server: ServerType | undefined;
+  let mailer: Mailer | null = null;
   let answers: LiveAnswers | undefined;
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let upkeep: ReturnType<typeof setInterval> | undefined;
@@ -151,6 +153,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     upkeep = setInterval(() => void keepUp(), config.databaseUpkeepMs);
     upkeep.unref?.();
     const sealer = sealerFromEnv(env);
+    const mailSettings = mailSettingsFromEnv(env);
+    mailer = mailSettings ? createMailer(mailSettings) : null;
     await checkConnectorKey(database.db, sealer);
     const publishing = createPublishing({ env, db: database.db, clock: systemClock, storage, log, instanceId, config, exclusive: !databaseUrl, sealer });
     let draining = false;
@@ -164,6 +168,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       downloads: files.downloads,
       publishing,
       sealer,
+      mailer,
       env,
       instanceId,
       answers,
@@ -222,6 +227,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
             clearInterval(upkeep);
             await schedulerStopped;
             await answers?.close();
+            mailer?.close();
             await database.close();
           } finally {
             lock?.release();
@@ -233,6 +239,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     clearInterval(sweeper);
     clearInterval(upkeep);
     await answers?.close().catch(() => {});
+    mailer?.close();
     await database.close().catch(() => {});
     lock?.release();
     throw error;

@@ -167,3 +167,61 @@ describe('leaving', () => {
     expect((await t.post('/api/system/user/delete', { confirm: only.username }, only.headers)).status).toBe(409);
   });
 });
+
+describe('a reset link by mail', () => {
+  it('goes to an e-mail account that exists, in the asker\'s language, leads to this site and works once; other asks send nothing and answer the same', async () => {
+    const { SMTPServer } = await import('smtp-server');
+    const received: { to: string; text: string }[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, callback) {
+        let text = '';
+        stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        stream.on('end', () => {
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), text });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as { port: number }).port;
+    const { createMailer } = await import('../mail/mailer');
+    const mailer = createMailer({ url: `smtp://127.0.0.1:${port}`, from: 'no-reply@chat.example.com', publicUrl: 'https://chat.example.com' });
+    try {
+      const t = h.makeApp({ mailer });
+      expect((await t.get('/api/system/auth/login-options')).body.data.resetByMail).toBe(true);
+      const person = await h.loggedIn(t);
+      const asked = await t.post('/api/system/auth/password-reset/mail', { username: person.username }, { 'accept-language': 'fr-FR,fr;q=0.9' });
+      const unknown = await t.post('/api/system/auth/password-reset/mail', { username: fresh() }, { host: 'evil.example' });
+      expect(asked.body).toEqual(unknown.body);
+      await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
+      const [mail] = received;
+      expect(mail!.to).toBe(person.username);
+      const unfolded = mail!.text.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      expect(unfolded).toContain('valable une fois'); // in the asker's language
+      const token = /https:\/\/chat\.example\.com\/reset-password\?token=([A-Za-z0-9_-]{43})/.exec(unfolded)?.[1];
+      expect(token).toBeDefined();
+      expect((await t.post('/api/system/auth/password-reset', { token, newPassword: 'mailed pass 55' })).status).toBe(200);
+      expect((await t.post('/api/system/auth/password-reset', { token, newPassword: 'mailed pass 66' })).status).toBe(410);
+      expect((await t.post(LOGIN, { username: person.username, password: 'mailed pass 55' })).status).toBe(200);
+      for (let i = 0; i < 4; i += 1) await t.post('/api/system/auth/password-reset/mail', { username: person.username });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(received.length).toBeLessThanOrEqual(3);
+    } finally {
+      mailer.close();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+  });
+
+  it('needs PUBLIC_URL with SMTP_URL, so no link follows a forged Host', async () => {
+    const { mailSettingsFromEnv } = await import('../mail/mailer');
+    expect(mailSettingsFromEnv({})).toBeNull();
+    expect(() => mailSettingsFromEnv({ SMTP_URL: 'smtp://mail.example.com:587' })).toThrow(/PUBLIC_URL/);
+    expect(mailSettingsFromEnv({ SMTP_URL: 'smtp://mail.example.com:587', PUBLIC_URL: 'https://chat.example.com/' })).toEqual({
+      url: 'smtp://mail.example.com:587',
+      from: 'no-reply@chat.example.com',
+      publicUrl: 'https://chat.example.com',
+    });
+  });
+});

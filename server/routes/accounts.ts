@@ -6,12 +6,15 @@ import { addressLimitKey, clientAddress } from '../http/client-address';
 import { unauthorized } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
 import { countAttempt } from '../limits/quotas';
-import { acceptInvitation, changePassword, deleteAccount, exportAccount, previewInvitation, previewReset, resetPassword, signup } from '../services/accounts';
+import { acceptInvitation, changePassword, deleteAccount, exportAccount, mailResetLink, previewInvitation, previewReset, resetPassword, signup } from '../services/accounts';
+import { preferredLanguage } from '../http/language';
 import { signInOriginOf } from '../services/sessions';
 
 /** Accounts one address may make in an hour, and password changes one account may try in 15 minutes. */
 export const SIGNUPS_PER_HOUR = 10;
 export const PASSWORD_CHANGES_PER_WINDOW = 10;
+/** Reset links one address may ask to be mailed in an hour (one account: see mailResetLink). */
+export const RESET_MAILS_PER_HOUR = 5;
 
 const signedIn = (caller: Caller): Extract<Caller, { kind: 'user' }> => {
   if (caller.kind !== 'user') throw unauthorized();
@@ -45,8 +48,16 @@ export function accountRoutes(app: Hono<AppEnv>, services: Services) {
     await resetPassword(services, input.token, input.newPassword);
     return null;
   });
-  // Mail is not configured on this server: the call answers as if sent, so it tells nobody which accounts exist.
-  defineRoute(app, services, 'passwordResetByMail', async () => null);
+  defineRoute(app, services, 'passwordResetByMail', async ({ input, c }) => {
+    const address = addressLimitKey(clientAddress(c, services.config.trustProxy));
+    await countAttempt(counters, { key: `reset-mail:${address}`, limit: RESET_MAILS_PER_HOUR, windowMs: 3600_000 }, 'Too many reset links asked for.', clock.now());
+    // Answered at once and the same whether the account exists or not (its sending, when it
+    // does, goes on after the answer), so neither the words nor the time tell who has an account.
+    void mailResetLink(services, input.username, preferredLanguage(c.req.header('accept-language')) ?? 'zh-CN').catch((error: unknown) =>
+      services.log(`mail: a reset link could not be sent: ${(error as Error).message}`),
+    );
+    return null;
+  });
 
   defineRoute(app, services, 'accountExport', ({ caller }) => exportAccount(services.db, signedIn(caller).user, clock.now()));
   defineRoute(app, services, 'accountDelete', async ({ input, caller }) => {

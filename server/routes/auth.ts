@@ -49,7 +49,7 @@ export function authRoutes(app: Hono<AppEnv>, services: Services, wechat: { code
     }
   });
 
-  defineRoute(app, services, 'loginOptions', async () => ({ google: google !== null, signup: services.config.signup, resetByMail: false }));
+  defineRoute(app, services, 'loginOptions', async () => ({ google: google !== null, signup: services.config.signup, resetByMail: services.mailer !== null }));
 
   defineRoute(app, services, 'googleAuthorize', async ({ c }) => {
     if (!google) throw new ApiError(503, GOOGLE_NOT_CONFIGURED);

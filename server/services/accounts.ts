@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { passwordProblem } from '../../src/contract/accounts';
 import type { LoginResult } from '../../src/contract/auth';
 import type { Role, UserInfo } from '../../src/contract/users';
+import type { ResponderLanguage } from '../agents/runtime';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { hashToken, newToken } from '../auth/tokens';
 import type { Db } from '../db/client';
@@ -158,6 +159,22 @@ export async function issueResetLink(services: Pick<Services, 'db' | 'clock' | '
   await db.insert(passwordResets).values({ tokenHash: hashToken(token), userId, createdAt: now, expiresAt });
   await audit(db, now, actor, 'user.resetLink', userId);
   return { path: `/reset-password?token=${token}`, expiresAt: expiresAt.toISOString(), token };
+}
+
+/** Reset links one account may be mailed in an hour, whoever asks: no one fills a person's inbox. */
+export const RESET_MAILS_PER_ACCOUNT = 3;
+
+/** Mails a reset link to an e-mail account, when the server sends mail and the account exists. */
+export async function mailResetLink(services: Services, username: string, language: ResponderLanguage): Promise<void> {
+  const { db, mailer, counters } = services;
+  const address = normalizeUsername(username);
+  if (!mailer || !address.includes('@')) return;
+  const [user] = await db.select({ id: users.id, disabledAt: users.disabledAt }).from(users).where(eq(users.username, address)).limit(1);
+  if (!user || user.disabledAt) return;
+  const tally = (await counters.add([{ key: `reset-mail-account:${user.id}`, windowMs: 3600_000 }])).get(`reset-mail-account:${user.id}`)!;
+  if (tally.count > RESET_MAILS_PER_ACCOUNT) return;
+  const link = await issueResetLink(services, user.id, { id: user.id, name: address, sessionId: null, companyId: null });
+  await mailer.sendResetLink(address, link.path, language, new Date(link.expiresAt));
 }
 
 async function usableReset(db: Db, token: string, now: Date) {

@@ -3,6 +3,7 @@ import type { Role } from '../../src/contract/users';
 import { createOfflineResponder } from '../agents/offline-responder';
 import type { AgentRuntime } from '../agents/runtime';
 import type { Sealer } from '../auth/sealed';
+import type { Mailer } from '../mail/mailer';
 import { createApp } from '../app';
 import { defaultConfig, type Clock, type ServerConfig } from '../config';
 import type { Db, DbHandle } from '../db/client';
@@ -65,6 +66,7 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
       instanceId?: string;
       answers?: LiveAnswers;
       sealer?: Sealer;
+      mailer?: Mailer;
     } = {},
   ): TestApp {
     const config: ServerConfig = { ...defaultConfig, offlineTokenDelayMs: 0, ...options.config };
@@ -81,6 +83,7 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
       ...(options.instanceId ? { instanceId: options.instanceId } : {}),
       ...(options.answers ? { answers: options.answers } : {}),
       ...(options.sealer ? { sealer: options.sealer } : {}),
+      ...(options.mailer ? { mailer: options.mailer } : {}),
       config,
       clock,
       runtime: options.runtime ?? createOfflineResponder(0),
