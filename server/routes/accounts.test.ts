@@ -225,3 +225,15 @@ describe('a reset link by mail', () => {
     });
   });
 });
+
+describe('organisations', () => {
+  it('an admin adds one, whose name is its own (409 for a taken name, in any case)', async () => {
+    const t = h.makeApp();
+    const admin = await h.loggedIn(t, { companyId: 'kraken', role: 'admin' });
+    const made = await t.post('/api/admin/organisation/create', { name: 'Acme Studio' }, admin.headers);
+    expect(made.body.data).toMatchObject({ name: 'Acme Studio', members: 0 });
+    expect((await t.post('/api/admin/organisation/create', { name: 'acme studio' }, admin.headers)).status).toBe(409);
+    const listed = await t.get('/api/admin/organisation/list', {}, admin.headers);
+    expect(listed.body.data.map((o: { name: string }) => o.name)).toContain('Acme Studio');
+  });
+});

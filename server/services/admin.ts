@@ -14,6 +14,7 @@ import { endSessions, keepAnAdmin } from './accounts';
 import { audit, type Actor } from './audit';
 import { containsPattern } from './visibility';
 
+export const ORGANISATION_EXISTS = 'An organisation of this name exists already.';
 export const NOT_YOURSELF = 'You cannot change your own role or disable your own account; ask another admin.';
 export const OPERATOR_NEEDS_COMPANY = 'An operator works for an organisation: choose one.';
 export const NO_CONNECTOR_KEY = 'Set CONNECTOR_KEY on the server (32 characters or more) before storing a connector: secrets are kept encrypted.';
@@ -119,6 +120,8 @@ export async function createOrganisation(services: Pick<Services, 'db' | 'clock'
     .replace(/^-+|-+$/g, '')
     .slice(0, 40);
   const id = `${slug || 'org'}-${randomBytes(3).toString('hex')}`;
+  const [same] = await services.db.select({ id: companies.id }).from(companies).where(sql`lower(${companies.name}) = lower(${name})`).limit(1);
+  if (same) throw conflict(ORGANISATION_EXISTS);
   await services.db.insert(companies).values({ id, name });
   await audit(services.db, services.clock.now(), actor, 'organisation.create', id, { name });
   return { id, name, members: 0 };
