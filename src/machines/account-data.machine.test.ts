@@ -8,7 +8,7 @@ const DOCUMENT: AccountExport = { exportedAt: '2026-03-01T10:00:00.000Z', user: 
 const start = (deleteAnswer: () => Promise<void> = async () => undefined) => {
   const saved = vi.fn();
   const deleted = vi.fn();
-  const deleteAccount = vi.fn(deleteAnswer);
+  const deleteAccount = vi.fn((_input: { confirm: string }) => deleteAnswer());
   const actor = createActor(
     accountDataMachine.provide({
       actors: {

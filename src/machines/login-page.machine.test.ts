@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { InvitationPreview, SignupPolicy } from '../contract/accounts';
+import type { LoginOptions } from '../contract/auth';
 import { loginPageMachine } from './login-page.machine';
 
 type Invitation = 'none' | 'valid' | 'used' | 'unknown';
@@ -11,7 +12,7 @@ const openPage = async (policy: SignupPolicy | 'no options call', invitation: In
   const actor = createActor(
     loginPageMachine.provide({
       actors: {
-        loadOptions: fromPromise(async () => {
+        loadOptions: fromPromise<LoginOptions>(async () => {
           if (policy === 'no options call') throw refusal(404);
           return { google: false, signup: policy, resetByMail };
         }),
