@@ -60,8 +60,11 @@ describe('the users panel', () => {
     const phone = issueToken(mia.id);
     await view.user.selectOptions(screen.getByRole('combobox', { name: 'Organisation of Mia' }), 'Acme');
     await waitFor(() => expect(db.users.get(mia.id)?.companyId).toBe(acme.id));
-    await view.user.click(await screen.findByRole('switch', { name: 'Disable Mia' }));
-    await waitFor(() => expect(screen.getByRole('switch', { name: 'Disable Mia' })).toBeChecked());
+    const access = await screen.findByRole('switch', { name: 'Mia may log in' });
+    expect(access).toBeChecked();
+    await view.user.click(access);
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Mia may log in' })).not.toBeChecked());
+    expect(screen.getByText('Disabled')).toBeInTheDocument();
     expect(adminStore().disabled.has(mia.id)).toBe(true);
     expect(db.sessions.has(phone)).toBe(false);
   });

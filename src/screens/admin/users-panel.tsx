@@ -56,7 +56,7 @@ const UserRow = ({ user, organisations, busy, disabled, onChange, onSignOut, onR
       </Cell>
       <Cell>
         <label className="inline-flex items-center gap-2 whitespace-nowrap">
-          <input type="checkbox" role="switch" checked={user.disabled} disabled={disabled} aria-label={t('admin.users.disabledLabel', { name })} onChange={(event) => onChange({ disabled: event.target.checked })} />
+          <input type="checkbox" role="switch" checked={!user.disabled} disabled={disabled} aria-label={t('admin.users.enabledLabel', { name })} onChange={(event) => onChange({ disabled: !event.target.checked })} />
           <span className={user.disabled ? 'text-danger' : 'text-muted'}>{user.disabled ? t('admin.users.disabled') : t('admin.users.active')}</span>
         </label>
       </Cell>
