@@ -25,7 +25,11 @@ async function signUp(page: Page, username: string, password: string, { formShow
   await page.getByLabel('Phone number or e-mail').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Password again').fill(password);
+  const answered = page.waitForResponse((response) => response.url().endsWith('/api/system/auth/signup'));
   await page.getByRole('button', { name: 'Create account' }).click();
+  const response = await answered;
+  expect(response.status(), await response.text()).toBe(200);
+  await expect(page.getByRole('button', { name: /User menu/ })).toBeVisible();
 }
 
 test('an admin invites an operator who signs up with the link and operates; a stranger who signs up is kept out', async ({ page, browser }) => {
