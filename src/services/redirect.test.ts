@@ -56,6 +56,32 @@ const hostile: Array<string | null | undefined> = [
   '/%00/evil.example',
   '/\u0000//evil.example',
   'https://app.example.com.evil.example/',
+  // The values the browser suite once tried one real login each (tests/e2e/attacks.spec.ts): the
+  // login screen hands `redirect_url` to this function as the query gives it, so judging them here
+  // judges what that login did; the browser keeps a few after a real login (tests/e2e/skeleton.spec.ts).
+  '////evil.example/x',
+  '/\\/evil.example',
+  '/%0a/evil.example',
+  '/%0d%0a/evil.example',
+  '%2f%2fevil.example',
+  '/%2f/evil.example',
+  '/%5cevil.example',
+  '/%5c%5cevil.example',
+  'http://evil.example/login',
+  'HTTPS://EVIL.EXAMPLE',
+  'https:evil.example',
+  'https:/evil.example',
+  'JaVaScRiPt:alert(1)',
+  'javascript%3Aalert(1)',
+  '%6Aavascript:alert(1)',
+  '/@evil.example',
+  '@evil.example',
+  'https://user@evil.example',
+  '/.//evil.example',
+  '/%2e%2e//evil.example',
+  'blob:https://evil.example/x',
+  '//evil.example/%2f..',
+  '/login?redirect_url=//evil.example',
 ];
 
 describe('toSafeRedirectPath', () => {
