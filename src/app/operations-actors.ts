@@ -1,5 +1,6 @@
 import { fromCallback, fromPromise } from 'xstate';
 import type { FileRef } from '../contract/media';
+import { mayOperate } from '../contract/users';
 import { PLATFORMS, TASK_STATUSES, type Platform, type TaskStatus } from '../contract/tasks';
 import { i18n } from '../i18n';
 import { createChatStreamActor, type ChatTransport } from '../machines/chat-stream.actor';
@@ -15,12 +16,17 @@ import { getToken } from '../services/cookies';
 import { loginUrlFor } from '../services/redirect';
 import type { Navigate, Runtime } from './runtime';
 
-/** Tells the door when the app's session ends: the operator signed out, or a call answered 401. */
+/**
+ * Tells the door when the app's session ends (the operator signed out, or a call answered 401),
+ * and when the account, read again, may no longer operate (a call answered 403 after an admin
+ * changed its role).
+ */
 const sessionEnds = (app: Runtime['app']) =>
   fromCallback<OperationsGuardEvent>(({ sendBack }) => {
     let signedIn = isSignedIn(app.getSnapshot());
     const subscription = app.subscribe((state) => {
       if (signedIn && !isSignedIn(state)) sendBack({ type: 'session.ended' });
+      else if (state.matches({ loaded: 'signedIn' }) && state.context.user && !mayOperate(state.context.user)) sendBack({ type: 'access.withdrawn' });
       signedIn = isSignedIn(state);
     });
     return () => subscription.unsubscribe();
@@ -38,6 +44,7 @@ export const operationsGuardLogic = ({ navigate, app }: { navigate: Navigate; ap
     },
     actions: {
       redirectToLogin: (_, { pathname, search }) => navigate(loginUrlFor(pathname, search ? `?${search}` : ''), { replace: true }),
+      refreshIdentity: () => app.send({ type: 'session.refresh' }),
     },
     guards: { hasToken: () => Boolean(getToken()) },
   });

@@ -1,7 +1,7 @@
 import { createActor, fromPromise, fromTransition, type ActorOptions, type AnyActorLogic, type InspectionEvent, type Observer } from 'xstate';
 import { changeLocale, i18n, initI18n } from '../i18n';
 import { matchLocale } from '../i18n/locale';
-import { appMachine } from '../machines/app.machine';
+import { appMachine, type Presence } from '../machines/app.machine';
 import { colorSchemeWatcher, preferencesMachine, VISITOR_USER_ID, type StoredPreferences } from '../machines/preferences.machine';
 import type { ToastInput } from '../machines/toast.machine';
 import { clearToken, getToken, setToken } from '../services/cookies';
@@ -85,7 +85,6 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
         // On a shared browser, signing out takes away what the person wrote and opened, and their page.
         signedOut: (_, { userId }) => {
           forgetPersonalPreferences(userId);
-          signedOut = true;
           if (isPersonalPath(location.pathname)) navigate('/', { replace: true });
         },
       },
@@ -94,12 +93,8 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     { inspect, systemId: 'app' },
   );
 
-  // Whose preferences and drafts are in use: set once the session says who is here.
+  // Whose preferences and drafts are in use: the app machine says who is here (its `presence`).
   let knownUserId: string | null = null;
-  // The account last signed in on this page, whose things may be on screen; and whether it has
-  // just signed out (rather than its session having run out, after which it comes back).
-  let lastAccount: string | null = null;
-  let signedOut = false;
   /**
    * The chat actor is created on first use (the chat page, or the first question asked from
    * home), so the home page carries no chat machine; until then the home page keeps its own
@@ -169,19 +164,12 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     { inspect, systemId: 'preferences', input: {} },
   );
 
-  // Preferences follow whoever the session says is here, and remember the conversation in view.
+  // Preferences and drafts follow whoever the app machine says is here (see `nextPresence`).
+  let presence: Presence | null = null;
   app.subscribe((state) => {
-    if (!state.matches('loaded')) return;
-    const account = state.context.user ? String(state.context.user.id) : null;
-    const userId = account ?? VISITOR_USER_ID;
-    if (userId === knownUserId) return;
-    // Someone else at this browser: the account signed out, or another account signed in than the
-    // one before. The same person goes on after a session ran out (they sign in again, and a
-    // question refused meanwhile stays in the box) and when a visitor signs in (the server hands
-    // the account what they started).
-    const samePerson = !signedOut && (account === null || lastAccount === null || account === lastAccount);
-    signedOut = false;
-    if (account !== null || !samePerson) lastAccount = account;
+    if (state.context.presence === presence || state.context.presence === null) return;
+    presence = state.context.presence;
+    const { userId, samePerson } = presence;
     knownUserId = userId;
     preferences.send({ type: 'user.changed', userId, stored: readStoredPreferences(userId) });
     const drafts = chatDrafts.read(userId);
@@ -239,6 +227,9 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     // No one is signed in any more: the operations area's guard, which watches the app, sends an
     // operator to login with the way back (operations-actors.ts).
     onUnauthorized: () => app.send({ type: 'session.expired' }),
+    // A refusal for the person's role: their account is read again, so what the app offers
+    // (the header's Operations and Admin, the operations door) follows the role they have now.
+    onForbidden: () => app.send({ type: 'session.refresh' }),
   });
 
   return {

@@ -1,9 +1,44 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { UserInfo } from '../contract/users';
+import { VISITOR_USER_ID } from './preferences.machine';
 import { toastMachine } from './toast.machine';
 import { statusOf } from './error-status';
 
-export type AppContext = { user: UserInfo | null; error: string | null };
+/**
+ * Who is at this browser, as the app last settled it: the account's id (or the visitor), and
+ * whether it is the same person as before (their drafts and chat stay) or someone else (what the
+ * one before left on screen goes).
+ */
+export type Presence = { userId: string; samePerson: boolean };
+
+export type AppContext = {
+  /** The signed-in account, with its organisation and role; null for a visitor. */
+  user: UserInfo | null;
+  error: string | null;
+  presence: Presence | null;
+  /** The account last signed in here, whose things may still be on screen. */
+  lastAccount: string | null;
+  /** That account chose to sign out (its session did not merely run out). */
+  signedOut: boolean;
+};
+
+/**
+ * Who is here now. The same person goes on after a session ran out (they sign in again, and a
+ * question refused meanwhile stays in the box) and when a visitor signs in (the server hands the
+ * account what they started); someone else is here after a sign-out, or when another account
+ * signs in than the one before.
+ */
+export function nextPresence(context: AppContext): Pick<AppContext, 'presence' | 'lastAccount' | 'signedOut'> {
+  const account = context.user ? String(context.user.id) : null;
+  const userId = account ?? VISITOR_USER_ID;
+  if (context.presence?.userId === userId) return { presence: context.presence, lastAccount: context.lastAccount, signedOut: context.signedOut };
+  const samePerson = !context.signedOut && (account === null || context.lastAccount === null || account === context.lastAccount);
+  return {
+    presence: { userId, samePerson },
+    lastAccount: account !== null || !samePerson ? account : context.lastAccount,
+    signedOut: false,
+  };
+}
 
 export type AppEvent =
   | { type: 'retry' }
@@ -42,6 +77,8 @@ export const appMachine = setup({
     signedOut: (_, _params: { userId: string }) => undefined,
     setUser: assign((_, params: { user: UserInfo }) => ({ user: params.user, error: null })),
     forgetUser: assign({ user: null }),
+    notePresence: assign(({ context }) => nextPresence(context)),
+    markSignedOut: assign({ signedOut: true }),
     setError: assign((_, params: { error: unknown }) => ({ error: messageOf(params.error) })),
   },
   guards: {
@@ -52,7 +89,7 @@ export const appMachine = setup({
   },
 }).createMachine({
   id: 'app',
-  context: { user: null, error: null },
+  context: { user: null, error: null, presence: null, lastAccount: null, signedOut: false },
   invoke: { src: 'toasts', id: 'toasts', systemId: 'toasts' },
   initial: 'loading',
   states: {
@@ -85,12 +122,15 @@ export const appMachine = setup({
           actions: [
             { type: 'storeToken', params: ({ event }) => ({ token: event.token }) },
             { type: 'setUser', params: ({ event }) => ({ user: event.user }) },
+            // Another account signing in over this one stays in signedIn: noted here too.
+            'notePresence',
           ],
         },
       },
       states: {
-        visitor: {},
+        visitor: { entry: 'notePresence' },
         signedIn: {
+          entry: 'notePresence',
           on: {
             'session.updated': {
               guard: { type: 'isSameUser', params: ({ event }) => ({ user: event.user }) },
@@ -119,8 +159,8 @@ export const appMachine = setup({
           // The token is forgotten whatever the server answers: logging out always works here.
           invoke: {
             src: 'revokeSession',
-            onDone: { target: 'visitor', actions: [sayWhoSignedOut, 'clearToken', 'forgetUser'] },
-            onError: { target: 'visitor', actions: [sayWhoSignedOut, 'clearToken', 'forgetUser'] },
+            onDone: { target: 'visitor', actions: [sayWhoSignedOut, 'markSignedOut', 'clearToken', 'forgetUser'] },
+            onError: { target: 'visitor', actions: [sayWhoSignedOut, 'markSignedOut', 'clearToken', 'forgetUser'] },
           },
         },
       },

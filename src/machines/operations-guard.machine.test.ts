@@ -5,6 +5,7 @@ import { operationsGuardMachine } from './operations-guard.machine';
 const startGuard = (options: { hasToken: boolean; verify?: () => Promise<{ userId: string; publishing?: { xiaohongshu: 'export' | 'api'; linkedin: 'export' | 'api' } }> }, at = { pathname: '/kraken-operation/task/edit/7', search: 'tab=2' }) => {
   const verify = vi.fn(options.verify ?? (async () => ({ userId: 'u1' })));
   const redirectToLogin = vi.fn<(place: { pathname: string; search: string }) => void>();
+  const refreshIdentity = vi.fn();
   /** Plays the app saying the session ended (a sign-out, a 401), once the guard follows it. */
   const session: { end: () => void } = { end: () => expect.fail('the guard does not follow the session') };
   const actor = createActor(
@@ -15,12 +16,12 @@ const startGuard = (options: { hasToken: boolean; verify?: () => Promise<{ userI
           session.end = () => sendBack({ type: 'session.ended' });
         }),
       },
-      actions: { redirectToLogin: (_, params) => redirectToLogin(params) },
+      actions: { redirectToLogin: (_, params) => redirectToLogin(params), refreshIdentity: () => refreshIdentity() },
       guards: { hasToken: () => options.hasToken },
     }),
     { input: at },
   ).start();
-  return { actor, verify, redirectToLogin, session };
+  return { actor, verify, redirectToLogin, refreshIdentity, session };
 };
 
 describe('the operations guard', () => {
@@ -125,5 +126,21 @@ describe('the operations guard', () => {
     session.end();
     expect(actor.getSnapshot().matches('redirecting')).toBe(true);
     expect(redirectToLogin).toHaveBeenCalledWith({ pathname: '/kraken-operation/task/linkedin', search: '' });
+  });
+
+  it('shuts the area on someone whose role an admin took away mid-visit, without sending them to login, and has the app read their account again', async () => {
+    const { actor, redirectToLogin, refreshIdentity } = startGuard({ hasToken: true });
+    await waitFor(actor, (snapshot) => snapshot.matches('allowed'));
+    expect(refreshIdentity).not.toHaveBeenCalled();
+    actor.send({ type: 'access.withdrawn' });
+    expect(actor.getSnapshot().matches('forbidden')).toBe(true);
+    expect(refreshIdentity).toHaveBeenCalledTimes(1);
+    expect(redirectToLogin).not.toHaveBeenCalled();
+  });
+
+  it('lets the check decide while it runs: a withdrawn role heard while verifying changes nothing', () => {
+    const { actor } = startGuard({ hasToken: true, verify: () => new Promise(() => undefined) });
+    actor.send({ type: 'access.withdrawn' });
+    expect(actor.getSnapshot().matches('verifying')).toBe(true);
   });
 });

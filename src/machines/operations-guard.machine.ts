@@ -12,6 +12,8 @@ export type OperationsGuardEvent =
   | { type: 'location.changed'; pathname: string; search: string }
   /** No one is signed in any more: the operator signed out, or a call answered 401. */
   | { type: 'session.ended' }
+  /** The app read the account again and its role no longer opens the area (an admin changed it). */
+  | { type: 'access.withdrawn' }
   /** The operator asks to check again after the server could not be reached. */
   | { type: 'retry' };
 
@@ -48,6 +50,7 @@ export const operationsGuardMachine = setup({
       return { pathname: event.pathname, search: event.search };
     }),
     redirectToLogin: (_, _params: { pathname: string; search: string }) => undefined,
+    refreshIdentity: () => undefined,
   },
   guards: {
     hasToken: () => false,
@@ -88,8 +91,12 @@ export const operationsGuardMachine = setup({
     unreachable: {
       on: { retry: 'verifying' },
     },
-    allowed: {},
-    forbidden: {},
+    allowed: {
+      on: { 'access.withdrawn': 'forbidden' },
+    },
+    // The role the app shows may be older than the server's answer: it reads the account again,
+    // so the header stops offering the area too.
+    forbidden: { entry: 'refreshIdentity' },
     redirecting: {
       type: 'final',
       entry: { type: 'redirectToLogin', params: ({ context }) => ({ pathname: context.pathname, search: context.search }) },

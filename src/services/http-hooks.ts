@@ -11,6 +11,8 @@ export type HttpHooks = {
   onRequestError?: (error: ApiError) => void;
   /** The server refused the token (HTTP 401). */
   onUnauthorized?: (error: ApiError) => void;
+  /** The server knows the person and refused what they asked (HTTP 403): their role may have changed. */
+  onForbidden?: (error: ApiError) => void;
   /** The sentence for a request the server never answered, in the reader's language. */
   unreachableMessage?: () => string;
   /** The current page's path, to decide whether a failure is announced. */

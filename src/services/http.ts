@@ -123,6 +123,7 @@ const report = (error: ApiError, options: CallOptions): void => {
   if (error.cause instanceof DOMException && error.cause.name === 'AbortError') return;
   const hooks = httpHooks();
   if (error.unauthorized) hooks.onUnauthorized?.(error);
+  if (error.status === 403) hooks.onForbidden?.(error);
   if (options.silent) return;
   const path = hooks.currentPath?.() ?? (typeof location === 'undefined' ? '/' : location.pathname);
   if (!QUIET_PAGES.has(path)) hooks.onRequestError?.(error);

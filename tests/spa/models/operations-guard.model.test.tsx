@@ -10,6 +10,7 @@ import { isSignedIn } from '../../../src/machines/app.machine';
 import { operationsGuardMachine } from '../../../src/machines/operations-guard.machine';
 import OperationsArea from '../../../src/screens/operations/operations-area';
 import { getConversation } from '../../../src/services/api/conversations';
+import { listTasks } from '../../../src/services/api/tasks';
 import { getToken } from '../../../src/services/cookies';
 import { db, seedUser } from '../../msw/db';
 import { failBody } from '../../msw/handlers';
@@ -53,6 +54,8 @@ const EVENTS: ModelEvent[] = [
   // no answer at all (the server is down): the session is not refused, the operator can check again
   { ...answers.error('verifySession', 0), error: { status: 0, unreachable: true } },
   { type: 'retry' },
+  // an admin takes the role away during the visit: the next operations call answers 403
+  { type: 'access.withdrawn' } as ModelEvent,
 ];
 const serializeState = (state: Snapshot) => `${JSON.stringify(state.value)}@${state.context.pathname}?${state.context.search}`;
 
@@ -92,6 +95,7 @@ const EXPECTED_AFTER: Record<string, string> = {
   'verifySession 200': 'redirecting',
   'verifySession 0': 'unreachable',
   'verifySession 403': 'forbidden',
+  'role withdrawn': 'forbidden',
   'try again': 'verifying',
   'move while checking': 'verifying',
   'move while unreachable': 'unreachable',
@@ -157,6 +161,8 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       expect(isSignedIn(w.view.runtime.app.getSnapshot())).toBe(true);
       expect(getToken()).not.toBeNull();
       expect(w.check.count('verifySession')).toBe(w.checks);
+      // the account was read again: what the app shows follows the role the server says now
+      if (w.last === 'role withdrawn') await waitFor(() => expect(w.view.runtime.app.getSnapshot().context.user?.role).toBe('member'));
     },
     allowed: async () => {
       const w = world();
@@ -188,7 +194,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
         ? 'move while checking'
         : ['verifySession 0', 'move while unreachable'].includes(w.last)
           ? 'move while unreachable'
-          : ['verifySession 403', 'move while refused'].includes(w.last)
+          : ['verifySession 403', 'move while refused', 'role withdrawn'].includes(w.last)
             ? 'move while refused'
             : 'move inside the area';
       const link = newTaskLink();
@@ -196,6 +202,13 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       if (link) await w.view.user.click(link);
       else navigate(XHS_TASK);
       w.at = XHS_TASK;
+    },
+    'access.withdrawn': async () => {
+      const w = world();
+      w.last = 'role withdrawn';
+      const id = String(w.view.runtime.app.getSnapshot().context.user!.id);
+      db.users.get(id)!.role = 'member';
+      await listTasks({}).catch(() => undefined);
     },
     retry: async () => {
       const w = world();
@@ -247,9 +260,9 @@ describe('operations guard, paths generated from the production machine', () => 
     for (const state of declared) expect(params(() => holder.world!).states, `no assertion for ${state}`).toHaveProperty(state);
     // Before and after a move, the session can end two ways (a 401, a sign-out) wherever the door
     // stands; besides, checking: a move and five answers each; in the area: a move each;
-    // unreachable: a move and "Try again" each; refused: a move each. Without a token the door is
-    // shut at once.
-    expect(withToken.transitionCount).toBe(2 * 4 * 2 + 2 * 6 + 2 + 2 * 2 + 2);
+    // unreachable: a move and "Try again" each; refused: a move each; in the area, the role taken
+    // away, each. Without a token the door is shut at once.
+    expect(withToken.transitionCount).toBe(2 * 4 * 2 + 2 * 6 + 2 + 2 * 2 + 2 + 2);
     expect(withoutToken.transitionCount).toBe(0);
   });
 
