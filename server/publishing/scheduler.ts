@@ -6,6 +6,7 @@ import { describeError } from '../http/log-line';
 import { tasks } from '../db/schema';
 import type { FileStorage } from '../media/storage';
 import { leaseLapsed, leaseUntil } from '../services/answer-leases';
+import { audit, SCHEDULER_ACTOR } from '../services/audit';
 import { recordEvent, type TaskRow } from '../services/tasks';
 import { PublishError } from './connector';
 import type { ConnectorDirectory } from './directory';
@@ -75,7 +76,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       .set({ ...changes, updatedAt: now, leaseOwner: null, leaseExpiresAt: null })
       .where(mine(task))
       .returning({ id: tasks.id });
-    if (finished.length > 0) await recordEvent(db, task.id, { at: now, from: 'publishing', to: changes.status, by: 'scheduler', note });
+    if (finished.length === 0) return;
+    await recordEvent(db, task.id, { at: now, from: 'publishing', to: changes.status, by: 'scheduler', note });
+    // What left for the platform, and with whose connector, is the audit log's too.
+    await audit(db, now, { ...SCHEDULER_ACTOR, companyId: task.companyId }, `task.${changes.status === 'due' ? 'handedOver' : changes.status}`, task.id, {
+      platform: task.platform,
+      ...(changes.externalUrl ? { externalUrl: changes.externalUrl } : {}),
+      ...(changes.failureReason ? { reason: changes.failureReason.slice(0, 200) } : {}),
+    });
   };
 
   const publishOne = async (task: TaskRow) => {

@@ -144,6 +144,10 @@ describe('whose credentials a post leaves with', () => {
     expect((await t.get('/api/kraken/task/detail', { id: ourTask }, ours.headers)).body.data.status).toBe('published');
     expect((await t.get('/api/kraken/task/detail', { id: theirTask }, theirs.headers)).body.data.status).toBe('due');
     expect((await t.get('/api/kraken/session/verify', {}, theirs.headers)).body.data.publishing.linkedin).toBe('export');
+    const admin = await h.loggedIn(t, { companyId: 'kraken', role: 'admin' });
+    const log = (await t.post('/api/admin/audit/list', { pageSize: 100 }, admin.headers)).body.data.list as { action: string; target: string; actorName: string }[];
+    expect(log.find((entry) => entry.target === ourTask && entry.action === 'task.published')).toMatchObject({ actorName: 'scheduler' });
+    expect(log.find((entry) => entry.target === theirTask && entry.action === 'task.handedOver')).toMatchObject({ actorName: 'scheduler' });
   });
 
   it('posts with the connector an admin set for that company, sealed at rest and never shown again', async () => {
