@@ -105,3 +105,31 @@ describe('DEMO_USERNAME and DEMO_PASSWORD given to instances started together', 
     expect(await acceptsPassword(shared.a.db, username, password)).toBe(true);
   });
 });
+
+describe('the demo account and who may do what', () => {
+  it('is the admin of the default organisation, even when an older version made it a member', async () => {
+    const dir = folder();
+    const demo = await ensureDemoAccount(shared.a.db, systemClock, { dataDir: dir, username: 'older-demo@kraken.local', password: 'older-Password-1' });
+    expect(demo.source).toBe('env');
+    await ensureUser(shared.a.db, systemClock, { username: 'older-demo@kraken.local', password: 'older-Password-1' });
+    const { users } = await import('../db/schema');
+    const { eq } = await import('drizzle-orm');
+    await shared.a.db.update(users).set({ role: 'member', companyId: null }).where(eq(users.username, 'older-demo@kraken.local'));
+    await ensureDemoAccount(shared.a.db, systemClock, { dataDir: dir, username: 'older-demo@kraken.local', password: 'older-Password-1' });
+    const [row] = await shared.a.db.select().from(users).where(eq(users.username, 'older-demo@kraken.local'));
+    expect(row).toMatchObject({ role: 'admin', companyId: 'kraken' });
+  });
+
+  it('a server reachable from other machines makes none and prints no password, only how to make the first admin', async () => {
+    const dir = folder();
+    const demo = await ensureDemoAccount(shared.a.db, systemClock, { dataDir: dir, username: 'never-made@kraken.local', reachable: true });
+    expect(demo).toEqual({ username: null, password: null, source: 'none' });
+    expect(existsSync(join(dir, DEMO_ACCOUNT_FILE))).toBe(false);
+    expect(await acceptsPassword(shared.a.db, 'never-made@kraken.local', 'anything')).toBe(false);
+    expect(demoAccountLines(demo, dir, { reachable: true }).join('\n')).toMatch(/npm run admin -- create-user/);
+    const chosen = await ensureDemoAccount(shared.a.db, systemClock, { dataDir: dir, username: 'chosen@kraken.local', password: 'chosen-Password-1', reachable: true });
+    const lines = demoAccountLines(chosen, dir, { reachable: true }).join('\n');
+    expect(lines).toContain('chosen@kraken.local');
+    expect(lines).not.toContain('chosen-Password-1');
+  });
+});
