@@ -1,11 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page, Request } from '@playwright/test';
 import type { AgentRuntime } from '../../server/agents/runtime';
-import { startServer, type RunningServer } from '../../server/start';
-import { generousLimits } from '../load/generous-limits';
 import { HOSTILE_PAYLOADS } from '../../src/components/markdown/hostile-payloads';
 import { withoutSanitizerReports } from './csp-reports';
 import { expect, test, useEnglish } from './fixtures';
@@ -16,8 +10,6 @@ import { expect, test, useEnglish } from './fixtures';
  * values are judged by src/services/redirect.test.ts (every value this spec once tried, one login
  * each) and by the login screen's tests; skeleton.spec.ts keeps a few after a real login.
  */
-
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The shared corpus, plus a few more ways an image could carry data to another host. */
 const CORPUS: readonly string[] = [
@@ -47,29 +39,9 @@ const replayRuntime: AgentRuntime = {
   },
 };
 
-let server: RunningServer;
-let dataDir: string;
-
-test.beforeAll(async () => {
-  // an embedded database's first start can take long on a busy machine
-  test.setTimeout(120_000);
-  dataDir = mkdtempSync(join(tmpdir(), 'kraken-attacks-'));
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    env: { ...process.env, LLM_BASE_URL: '', DATABASE_URL: '' },
-    // 88 payloads asked by one visitor in a minute or two: past a visitor's public quota.
-    config: generousLimits,
-    runtime: replayRuntime,
-    spaDir: process.env.E2E_SPA_DIR ?? join(REPO, 'dist'),
-    log: () => undefined,
-  });
-});
-test.afterAll(async () => {
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+// The worker's server (with generous limits: 88 payloads asked by one visitor in a minute or two
+// are past a visitor's public quota), its answers replayed from the corpus.
+test.beforeEach(({ answers }) => answers.writeWith(replayRuntime));
 
 /** Everything a page did that it should not: dialogs, and requests to any other host. */
 const watch = (page: Page, origin: string) => {
@@ -127,7 +99,7 @@ test(`the corpus holds at least 50 hostile payloads (${CORPUS.length})`, () => {
 });
 
 for (const [from, to] of batches) {
-  test(`hostile answers ${from}–${to - 1} run nothing and load nothing, live and from history`, async ({ page }) => {
+  test(`hostile answers ${from}–${to - 1} run nothing and load nothing, live and from history`, async ({ page, baseURL }) => {
     test.setTimeout(120_000);
     await useEnglish(page);
     // Anything the page tried to load or run against the CSP is written down here.
@@ -138,8 +110,8 @@ for (const [from, to] of batches) {
         found.__violations!.push({ directive: event.effectiveDirective, source: event.blockedURI === 'inline' ? event.sourceFile : event.blockedURI }),
       );
     });
-    const seen = watch(page, server.url);
-    await page.goto(`${server.url}/chat`);
+    const seen = watch(page, new URL(baseURL!).origin);
+    await page.goto('/chat');
     const box = page.getByRole('textbox', { name: /Ask anything/ });
     const complete = page.locator('li[data-role="assistant"][data-status="complete"]');
 
@@ -196,7 +168,7 @@ for (const [from, to] of batches) {
 }
 
 test('the page carries the security headers, and its CSP blocks injected inline script and handlers', async ({ page }) => {
-  const response = await page.goto(`${server.url}/chat`);
+  const response = await page.goto('/chat');
   const headers = response!.headers();
   expect(headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
   expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
@@ -232,12 +204,12 @@ test('the page carries the security headers, and its CSP blocks injected inline 
   expect(outcome.violations.every((directive) => directive.startsWith('script-src'))).toBe(true);
 });
 
-test('the site refuses to be framed by another page', async ({ page }) => {
+test('the site refuses to be framed by another page', async ({ page, baseURL }) => {
   await page.goto('about:blank');
-  await page.setContent(`<iframe id="victim" src="${server.url}/login" width="400" height="300"></iframe>`);
+  await page.setContent(`<iframe id="victim" src="${baseURL}/login" width="400" height="300"></iframe>`);
   await page.waitForTimeout(1_000);
   const framed = page.frames().find((frame) => frame !== page.mainFrame());
   const framedUrl = framed?.url() ?? '';
-  const loaded = framed && framedUrl.startsWith(server.url) ? await framed.locator('input').count().catch(() => 0) : 0;
+  const loaded = framed && framedUrl.startsWith(baseURL!) ? await framed.locator('input').count().catch(() => 0) : 0;
   expect(loaded).toBe(0);
 });

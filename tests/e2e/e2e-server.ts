@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { startFakeGoogle, type FakeGoogleUser } from '../../server/auth/fake-google';
 import { createOfflineResponder } from '../../server/agents/offline-responder';
+import type { AgentRuntime } from '../../server/agents/runtime';
 import { startServer } from '../../server/start';
 import { generousLimits } from '../load/generous-limits';
 import { holdableAnswers } from './held-answers';
@@ -30,15 +31,20 @@ export const freePort = () =>
 export type E2EServer = {
   url: string;
   demo: typeof E2E_DEMO;
-  /** Holds answers at the end of their first line, for a test that must act mid-answer (see held-answers.ts). */
-  answers: { hold: () => void; release: () => void };
+  /**
+   * Holds answers at the end of their first line, for a test that must act mid-answer (see
+   * held-answers.ts); `writeWith` has another runtime write them (a spec's replayed corpus, answers
+   * the test ends), until `writeWith()` puts the offline responder back.
+   */
+  answers: { hold: () => void; release: () => void; writeWith: (runtime?: AgentRuntime) => void };
   close: () => Promise<void>;
 };
 
 /**
  * One real server for a Playwright worker's browser tests: the built SPA, a fresh embedded
  * database in a temp folder, the offline responder answering with a short delay so streaming is
- * visible (a test can hold an answer, see fixtures.ts), and a fake Google on loopback. Each
+ * visible (a test can hold an answer or have another runtime write, see fixtures.ts), and a fake
+ * Google on loopback. Each
  * worker has its own, so specs running side by side never see each other's chats, sessions or
  * limits.
  */
@@ -52,7 +58,11 @@ export async function startE2EServer(): Promise<E2EServer> {
     redirectUri: `http://127.0.0.1:${port}/login/google`,
     users: E2E_GOOGLE_USERS,
   });
-  const answers = holdableAnswers(createOfflineResponder(5));
+  const offline = createOfflineResponder(5);
+  let writer: AgentRuntime = offline;
+  // A spec whose answers must be its own (a replayed corpus, answers the test ends) swaps the
+  // writer for its tests instead of starting a server of its own: that is all that differed.
+  const answers = holdableAnswers({ label: offline.label, streamAnswer: (input) => writer.streamAnswer(input) });
   const server = await startServer({
     port,
     host: '127.0.0.1',
@@ -74,7 +84,13 @@ export async function startE2EServer(): Promise<E2EServer> {
   return {
     url: server.url,
     demo: E2E_DEMO,
-    answers: { hold: answers.hold, release: answers.release },
+    answers: {
+      hold: answers.hold,
+      release: answers.release,
+      writeWith: (runtime) => {
+        writer = runtime ?? offline;
+      },
+    },
     close: async () => {
       await server.close();
       await google.close();

@@ -25,13 +25,20 @@ export const test = base.extend<{ answers: E2EServer['answers'] }, { krakenServe
   /**
    * A test that must act while an answer is still being written (watch it grow, Stop it) calls
    * `answers.hold()` before asking: the worker's answers stop at the end of their first line until
-   * `answers.release()`, so no pace of the machine can end them first. Every test ends with its
-   * answers let go.
+   * `answers.release()`, so no pace of the machine can end them first. A spec whose answers must
+   * be its own calls `answers.writeWith(runtime)` (in a `beforeEach`). Every test ends with its
+   * answers let go and written by the offline responder again.
    */
-  answers: async ({ krakenServer }, use) => {
-    await use(krakenServer.answers);
-    krakenServer.answers.release();
-  },
+  answers: [
+    async ({ krakenServer }, use) => {
+      await use(krakenServer.answers);
+      krakenServer.answers.release();
+      krakenServer.answers.writeWith();
+    },
+    // every test ends with its answers let go and written by the offline responder again, even one
+    // that never asked for this fixture
+    { auto: true },
+  ],
 });
 
 export type HeldAnswers = E2EServer['answers'];

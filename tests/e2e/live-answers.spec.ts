@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
-import { startServer, type RunningServer } from '../../server/start';
 import { endpoints } from '../../src/contract/endpoints';
 import { expect, test, useEnglish } from './fixtures';
 import { heldAnswers } from './held-answers';
@@ -12,8 +7,8 @@ import { heldAnswers } from './held-answers';
 /**
  * Answers outlive the page that asked: leaving a conversation, reloading, a second tab, a Stop
  * pressed in another tab and a lost network all leave the answer whole, and what the page shows
- * in the end is what the server stored. This spec runs its own server, whose answers are written
- * by a runtime the test holds: words keep coming until the test lets the answer end, so every
+ * in the end is what the server stored. The worker's server answers here with a runtime the test
+ * holds (`answers.writeWith`, see fixtures.ts): words keep coming until the test lets the answer end, so every
  * step lands mid-answer however long a busy machine takes to open a tab or reload a page.
  */
 
@@ -24,15 +19,11 @@ import { heldAnswers } from './held-answers';
  */
 test.describe.configure({ timeout: 60_000 });
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 /** An answer's first words: it has begun. */
 const FIRST_WORDS = 'Held answer begins.';
 /** An answer's last sentence: it arrived whole. */
 const LAST_WORDS = 'The test let this answer end.';
 const answers = heldAnswers({ first: FIRST_WORDS, last: LAST_WORDS, gapMs: 60 });
-
-let server: RunningServer;
-let dataDir: string;
 
 /**
  * A line between the browser and the server that the test can cut: every connection through it
@@ -68,29 +59,10 @@ async function cuttableLine(target: URL) {
   };
 }
 
-test.beforeAll(async () => {
-  // an embedded database's first start can take long on a busy machine
-  test.setTimeout(120_000);
-  dataDir = mkdtempSync(join(tmpdir(), 'kraken-live-answers-'));
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    env: { ...process.env, LLM_BASE_URL: '', DATABASE_URL: '' },
-    runtime: answers.runtime,
-    demo: { username: 'live-answers@kraken.local', password: 'live-Answers-2026' },
-    spaDir: process.env.E2E_SPA_DIR ?? join(REPO, 'dist'),
-    log: () => undefined,
-  });
-});
-
-test.afterAll(async () => {
-  await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-test.beforeEach(async ({ page }) => {
+test.beforeEach(async ({ page, answers: worker }) => {
   test.setTimeout(90_000);
+  // The worker's server, its answers written by the runtime held here (put back after each test).
+  worker.writeWith(answers.runtime);
   answers.hold();
   await useEnglish(page);
 });
@@ -105,7 +77,7 @@ const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop genera
 /** Asks a question and waits until the answer has begun; returns the conversation's address. */
 async function askAndWaitForWords(page: Page, question: string): Promise<string> {
   answers.hold();
-  await page.goto(`${server.url}/chat`);
+  await page.goto('/chat');
   await box(page).fill(question);
   await box(page).press('Enter');
   await expect(page).toHaveURL(/\/chat\/[^/?]+$/);
@@ -179,7 +151,7 @@ test('leaving a conversation mid-answer and coming back finds the answer still b
   const question = 'Leave and come back';
   const address = await askAndWaitForWords(page, question);
   await page.getByTestId('new-chat').click();
-  await expect(page).toHaveURL(`${server.url}/chat`);
+  await expect(page).toHaveURL(/^http:\/\/[^/]+\/chat$/);
   await expect(page.getByTestId('answer')).toHaveCount(0);
 
   await page.getByRole('link', { name: question }).click();
@@ -235,8 +207,8 @@ test('Stop in another tab stops the answer in both, each showing exactly what wa
   await expect(page.getByTestId('question')).toHaveCount(1);
 });
 
-test('a lost network mid-answer says so, and the answer goes on from where it was once the network is back', async ({ page, context }) => {
-  const line = await cuttableLine(new URL(server.url));
+test('a lost network mid-answer says so, and the answer goes on from where it was once the network is back', async ({ page, context, baseURL }) => {
+  const line = await cuttableLine(new URL(baseURL!));
   try {
     await page.goto(`${line.url}/chat`);
     await box(page).fill('Survive a network drop');
@@ -287,7 +259,7 @@ async function loseEveryStart(page: Page): Promise<() => number> {
 
 test('a question whose acceptance is lost on the way back is found in the conversation and its answer followed live; it is never asked twice', async ({ page }) => {
   const posts = await loseEveryStart(page);
-  await page.goto(`${server.url}/chat`);
+  await page.goto('/chat');
   await box(page).fill('Lost on the way back');
   await box(page).press('Enter');
 

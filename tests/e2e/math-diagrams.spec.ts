@@ -1,15 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AgentRuntime } from '../../server/agents/runtime';
-import { startServer, type RunningServer } from '../../server/start';
 import { withoutSanitizerReports } from './csp-reports';
 import { expect, test, useEnglish } from './fixtures';
 
 /** Formulas and diagrams in a real browser: typeset, drawn, streamed, and read again from history. */
-
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 const ANSWERS: Record<string, string> = {
   formulas: 'Euler wrote $e^{i\\pi} + 1 = 0$, and the area is\n\n$$\n\\int_0^1 x^2\\,dx = \\frac{1}{3}\n$$\n\nwhich costs $5 or $10.',
@@ -32,29 +25,10 @@ const replayRuntime: AgentRuntime = {
 };
 
 
-let server: RunningServer;
-let dataDir: string;
+// The worker's server, its answers replayed from the texts above.
+test.beforeEach(({ answers }) => answers.writeWith(replayRuntime));
 
-test.beforeAll(async () => {
-  // an embedded database's first start can take long on a busy machine
-  test.setTimeout(120_000);
-  dataDir = mkdtempSync(join(tmpdir(), 'kraken-math-'));
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    env: { ...process.env, LLM_BASE_URL: '', DATABASE_URL: '' },
-    runtime: replayRuntime,
-    spaDir: process.env.E2E_SPA_DIR ?? join(REPO, 'dist'),
-    log: () => undefined,
-  });
-});
-test.afterAll(async () => {
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-test('formulas are typeset and diagrams drawn, live and from history; a broken diagram stays code; a hostile one runs nothing', async ({ page }) => {
+test('formulas are typeset and diagrams drawn, live and from history; a broken diagram stays code; a hostile one runs nothing', async ({ page, baseURL }) => {
   test.setTimeout(90_000);
   await useEnglish(page);
   const dialogs: string[] = [];
@@ -65,7 +39,7 @@ test('formulas are typeset and diagrams drawn, live and from history; a broken d
   const foreign: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
-    if (url.protocol.startsWith('http') && url.origin !== server.url) foreign.push(request.url());
+    if (url.protocol.startsWith('http') && url.origin !== new URL(baseURL!).origin) foreign.push(request.url());
   });
   await page.addInitScript(() => {
     const found = window as { __violations?: Array<{ directive: string; source: string }> };
@@ -74,7 +48,7 @@ test('formulas are typeset and diagrams drawn, live and from history; a broken d
       found.__violations!.push({ directive: event.effectiveDirective, source: event.blockedURI === 'inline' ? event.sourceFile : event.blockedURI }),
     );
   });
-  await page.goto(`${server.url}/chat`);
+  await page.goto('/chat');
   const box = page.getByRole('textbox', { name: /Ask anything/ });
   const answers = page.locator('li[data-role="assistant"][data-status="complete"]');
   for (const [index, question] of ['formulas', 'diagram', 'broken', 'hostile'].entries()) {
