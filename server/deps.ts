@@ -5,7 +5,7 @@ import type { Clock, ServerConfig } from './config';
 import type { Db } from './db/client';
 import type { Counters } from './limits/counters';
 import type { FileStorage } from './media/storage';
-import type { Publishing } from './publishing/publishing';
+import type { Publishing } from './publishing/types';
 import type { LiveAnswers } from './services/live-answers';
 
 /** Everything the app talks to, injected so tests can swap any of it. */

@@ -1,4 +1,3 @@
-import type { Platform, PublishMode } from '../../src/contract/tasks';
 import type { Clock, ServerConfig } from '../config';
 import type { Db } from '../db/client';
 import type { FileStorage } from '../media/storage';
@@ -6,13 +5,10 @@ import type { Sealer } from '../auth/sealed';
 import { exportConnector, type Connectors } from './connector';
 import { createConnectorDirectory } from './directory';
 import { createLinkedInConnector, linkedInConfigFromEnv, linkedInEndpointFromEnv } from './linkedin';
+import type { Publishing } from './types';
 import { createScheduler, DEFAULT_PUBLISH_INTERVAL_MS, type Scheduler } from './scheduler';
 
-/** What the task routes need from publishing: how each platform publishes for a company, and a nudge after scheduling. */
-export type Publishing = {
-  modesFor(companyId: string | null): Promise<Record<Platform, PublishMode>>;
-  kick(): void;
-};
+export type { Publishing } from './types';
 
 /** Without a scheduler (API-only tests): every platform is exported by hand and nothing runs. */
 export const exportOnlyPublishing: Publishing = {

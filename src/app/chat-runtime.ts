@@ -4,8 +4,7 @@ import { createChatStreamActor, type ChatTransport, type ResumeTransport } from 
 import type { DraftBook } from '../machines/draft-book';
 import type { ScreenEvents } from '../services/screen-events';
 import { selectVersionActor } from './chat-versions-actors';
-import type { Navigate, RuntimeOptions } from './runtime';
-import { useRuntime } from './runtime-context';
+import type { Navigate, RuntimeOptions } from './runtime-options';
 
 /**
  * The chat actor and its real side effects. This module arrives with the chat page (or with the
@@ -66,5 +65,3 @@ export const createChatActor = ({ navigate, screenEvents, inspect, persistDrafts
 
 export type ChatActor = ReturnType<typeof createChatActor>;
 
-/** The chat actor, created by the first screen that needs it and kept for the app's life. */
-export const useChatActor = (): ChatActor => useRuntime().attachChat(createChatActor);

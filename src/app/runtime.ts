@@ -1,4 +1,4 @@
-import { createActor, fromPromise, fromTransition, type ActorOptions, type AnyActorLogic, type InspectionEvent, type Observer } from 'xstate';
+import { createActor, fromPromise, fromTransition } from 'xstate';
 import { changeLocale, i18n, initI18n } from '../i18n';
 import { matchLocale } from '../i18n/locale';
 import { appMachine, type Presence } from '../machines/app.machine';
@@ -10,7 +10,8 @@ import { refusalKey } from '../i18n/refusal';
 import { resetVisitorId } from '../services/visitor';
 import { GOOGLE_RETURN_PATH, isConversationPath, isPersonalPath, SCAN_APPROVAL_PATH } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
-import type { createWechatActors, WechatRuntimeOptions } from './wechat-runtime';
+import type { createWechatActors } from './wechat-runtime';
+import type { RuntimeOptions } from './runtime-options';
 import { detectDevice } from '../services/env';
 import { forgetPersonalPreferences, PREFERENCE_KEYS, readPreference, writePreference } from '../services/storage';
 import { chatDrafts } from './chat-versions-actors';
@@ -24,18 +25,7 @@ import { draftIn, newChatScope, writeDraft, type DraftBook } from '../machines/d
  */
 const usersApi = () => import('../services/api/users');
 const authApi = () => import('../services/api/auth');
-export type Navigate = (to: string, options?: { replace?: boolean }) => void;
-
-export type RuntimeOptions = {
-  navigate: Navigate;
-  inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
-  /** Device, environment and the page-leaving redirect of the WeChat flows (tests set them). */
-  wechat?: WechatRuntimeOptions;
-  /** Leaves the app for another site (Google's consent page); default `location.assign`. */
-  leavePage?: (url: string) => void;
-  /** What the chat's waits (reading a lost answer again) are timed by; tests pass a simulated clock. */
-  chatClock?: ActorOptions<AnyActorLogic>['clock'];
-};
+export type { Navigate, RuntimeOptions } from './runtime-options';
 
 /** The theme on the page: the `dark` class drives the colour variables, colorScheme the browser's own parts. */
 const applyTheme = (dark: boolean): void => {

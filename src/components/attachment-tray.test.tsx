@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromCallback } from 'xstate';
 import { uploadQueueLogic, useChatAttachments } from '../app/attachment-actors';
-import { useChatActor } from '../app/chat-runtime';
+import { useChatActor } from '../app/use-chat-actor';
 import { endpoints } from '../contract/endpoints';
 import { uploadQueueMachine } from '../machines/upload-queue.machine';
 import { uploadMachine, type TransferReport } from '../machines/upload.machine';

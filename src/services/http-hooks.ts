@@ -1,4 +1,4 @@
-import type { ApiError } from './http';
+import type { ApiError } from './api-error';
 
 /**
  * How the HTTP client reports to the running app. Kept apart from the client itself, so the app

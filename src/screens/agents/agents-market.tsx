@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { useChatActor } from '../../app/chat-runtime';
+import { useChatActor } from '../../app/use-chat-actor';
 import { useNearEnd } from '../../components/use-near-end';
 import { agentsMarketLogic } from '../../app/agents-actors';
 import { AgentCard } from './agent-card';

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { applicationsListLogic } from '../../app/agents-actors';
-import { useChatActor } from '../../app/chat-runtime';
+import { useChatActor } from '../../app/use-chat-actor';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { AgentAvatar } from '../../components/agent-avatar';
 import { agentWords } from '../../contract/agents';

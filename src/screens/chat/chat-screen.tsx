@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'wouter';
-import { useChatActor } from '../../app/chat-runtime';
+import { useChatActor } from '../../app/use-chat-actor';
 import { useRuntime } from '../../app/runtime-context';
 import { useChatAttachments } from '../../app/attachment-actors';
 import { ChatComposer } from '../../components/chat-composer';
