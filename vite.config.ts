@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { isOn } from './server/env-switch.ts';
+import { precompressBuild } from './scripts/precompress.ts';
 import { defineConfig } from 'vitest/config';
 import { pickShell } from './src/i18n/shell.ts';
 
@@ -121,7 +122,7 @@ const installable = () =>
   });
 
 export default defineConfig({
-  plugins: [localeShell(), UnoCSS(), react(), rememberOutDir(), installable()],
+  plugins: [localeShell(), UnoCSS(), react(), rememberOutDir(), installable(), precompressBuild()],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },

@@ -15,6 +15,7 @@ import { requestLog } from './http/request-log';
 import type { AppEnv } from './http/route';
 import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
+import { compressAnswers } from './http/compression';
 import { exportOnlyPublishing } from './publishing/publishing';
 import { accountRoutes } from './routes/accounts';
 import { adminRoutes } from './routes/admin';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   healthRoutes(app, { db: deps.db, draining: deps.draining ?? (() => false) });
   app.use('*', requestLog(services.log, deps.config.logLevel));
   app.use('*', securityHeaders({ hsts: deps.config.hsts }));
+  app.use('*', compressAnswers());
   app.use('/api/*', nulGuard);
 
   const jsonLimit = bodyLimit({

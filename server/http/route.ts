@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { endpoints, type Access, type EndpointData, type EndpointName } from '../../src/contract/endpoints';
 import type { Services } from '../deps';
 import { resolveCaller, type Caller } from './caller';
-import { okBody } from './envelope';
+import { json, okBody } from './envelope';
 import { ApiError, badRequest, forbidden, unauthorized } from './errors';
 import { refuseNul } from './nul-guard';
 
@@ -86,7 +86,7 @@ export function defineRoute<N extends EndpointName>(app: Hono<AppEnv>, services:
         throw new Error(`${name} answered outside the contract: ${describeIssues(checked.issues)}`);
       }
     }
-    return c.json(okBody(data ?? null));
+    return json(c, okBody(data ?? null));
   });
 }
 

@@ -44,12 +44,41 @@ async function fileIn(root: string, urlPath: string): Promise<string | null> {
   }
 }
 
+/** The encodings the build wrote beside its text files (scripts/precompress.ts), best first. */
+const PRECOMPRESSED = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+] as const;
+
+/** Whether an Accept-Encoding header takes this encoding (named with q > 0, or `*`). */
+export function accepts(header: string | undefined, encoding: string): boolean {
+  if (!header) return false;
+  let wildcard = false;
+  for (const part of header.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.trim().split(';');
+    const q = params.map((param) => /^\s*q=([0-9.]+)\s*$/.exec(param)?.[1]).find(Boolean);
+    const wanted = q === undefined || Number(q) > 0;
+    if (name.trim() === encoding) return wanted;
+    if (name.trim() === '*') wildcard = wanted;
+  }
+  return wildcard;
+}
+
 async function sendFile(c: Context, path: string, immutable: boolean) {
-  const body = await readFile(path);
-  return c.body(body, 200, {
-    'content-type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
+  const type = TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  const headers: Record<string, string> = {
+    'content-type': type,
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-  });
+  };
+  const acceptEncoding = c.req.header('accept-encoding');
+  for (const { encoding, suffix } of PRECOMPRESSED) {
+    if (!existsSync(path + suffix)) continue;
+    // A file the build compressed is answered by encoding: caches must keep one copy per encoding.
+    headers.vary = 'Accept-Encoding';
+    if (!accepts(acceptEncoding, encoding)) continue;
+    return c.body(await readFile(path + suffix), 200, { ...headers, 'content-encoding': encoding });
+  }
+  return c.body(await readFile(path), 200, headers);
 }
 
 /** Shared conversations: read by the people given the link, never listed by search engines. */
@@ -78,11 +107,14 @@ export function serveSpa<E extends Env>(app: Hono<E>, spaDir: string, options: {
     const file = path === '/' ? null : await fileIn(root, path);
     // Source maps would publish the whole client source with its comments: only when asked for.
     if (file && !options.sourceMaps && extname(file).toLowerCase() === '.map') return c.text('Not found', 404);
+    // The build's compressed copies are answered in place of their file, never by their own name.
+    if (file && /\.(br|gz)$/i.test(file)) return c.text('Not found', 404);
     // Only hashed /assets/ files are immutable: sw.js, the manifest and index.html are checked on
     // every visit, so a new version's service worker is found as soon as it is deployed.
     if (file) return sendFile(c, file, path.startsWith('/assets/'));
-    // A missing asset is a real 404, not the app's page.
-    if (path.startsWith('/assets/')) return c.text('Not found', 404);
+    // A missing asset or file (`/assets/…`, `/favicon.ico`) is a real 404, not the app's page:
+    // the app's routes never end in a file extension.
+    if (path.startsWith('/assets/') || /\/[^/]*\.[A-Za-z0-9]{1,8}$/.test(path)) return c.text('Not found', 404);
     if (path.startsWith(SHARE_PAGES)) return sendSharePage(c, index);
     return sendFile(c, index, false);
   });

@@ -50,7 +50,7 @@ const ChatScreen = () => {
   const showMarket = subPath === MARKET_PATH;
   const routeId = showMarket ? null : subPath;
   const linkedAgent = searchParams.get('agent');
-  useDocumentTitle(showMarket ? t('agents.title') : t('nav.chat'));
+  useDocumentTitle(showMarket ? t('agents.title') : t('nav.chat'), t('agents.subtitle'));
   const mobile = useMediaQuery(MOBILE_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [historyHidden, setHistoryHidden] = useState(false);

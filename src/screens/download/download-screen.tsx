@@ -10,7 +10,7 @@ import { LoadingStatus } from '../../components/loading-status';
 
 const DownloadScreen = () => {
   const { t } = useTranslation();
-  useDocumentTitle(t('download.title'));
+  useDocumentTitle(t('download.title'), t('download.intro'));
   const [platform] = useState(() => detectDesktopPlatform(browserNavigatorHints()));
   const page = useScreenActor(downloadPageLogic, { input: { platform } });
   const phase = useSelector(page, (state) => (state.matches('ready') ? 'ready' : state.matches('failed') ? 'failed' : 'loading'));
