@@ -1,12 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { pngOf } from '../../server/test/png';
 import { demoAccount, expect, logIn, test, useEnglish } from './fixtures';
-
-/** Screenshots a person looks at before calling the account and download pages done. */
-const SHOTS = join(process.cwd(), '.tmp', 'account-shots');
-mkdirSync(SHOTS, { recursive: true });
 
 const WINDOWS_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -39,6 +33,17 @@ const preferDark = async (page: Page) => {
   const me = await page.request.get('/api/system/user/get-user-info', { headers: { authorization: `Bearer ${token}` } });
   const userId = ((await me.json()) as { data: { id: string } }).data.id;
   await page.addInitScript((id) => localStorage.setItem('ai-chat-ops:theme', JSON.stringify({ userId: id, value: 'dark' })), userId);
+};
+
+/** The page is no wider than its window, and the element lies inside the window's width. */
+const expectFitsSideways = async (page: Page, what: string, element?: ReturnType<Page['locator']>) => {
+  const width = page.viewportSize()!.width;
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${what} is wider than the window`).toBeLessThanOrEqual(width);
+  if (element) {
+    const box = (await element.boundingBox())!;
+    expect(box.x, `${what} sticks out on the left`).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, `${what} sticks out on the right`).toBeLessThanOrEqual(width);
+  }
 };
 
 /** Opened from the keyboard, as a menu button should be (and whatever the header's width on a phone). */
@@ -82,7 +87,6 @@ for (const [label, device] of [
           'A WeChat ID has 6 to 20 characters, starts with a letter and uses only letters, digits, _ or -.',
         );
         await expect(page.getByLabel('WeChat ID')).toBeFocused();
-        await page.screenshot({ path: `${SHOTS}/account-invalid-${label}-light.png`, fullPage: true });
 
         await page.getByTestId('avatar-input').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: pngOf(96, [67, 56, 202]) });
         const preview = page.getByTestId('avatar-preview');
@@ -100,7 +104,6 @@ for (const [label, device] of [
         await expect(menu.getByTestId('user-menu-account').locator('img')).toHaveAttribute('src', /^\/api\/media\/file\//);
         await page.keyboard.press('Escape');
         await expect(page.getByRole('button', { name: /User menu/ })).toBeFocused();
-        await page.screenshot({ path: `${SHOTS}/account-saved-${label}-light.png`, fullPage: true });
 
         await page.reload();
         await expect(page.getByLabel('Nickname')).toHaveValue(newName);
@@ -109,21 +112,21 @@ for (const [label, device] of [
       }
     });
 
-    test('account page in light and dark', async ({ page, context, baseURL }) => {
+    test('account page in light and dark: the form, its error and the user menu fit the window', async ({ page, context, baseURL }) => {
       await signIn(page, context, baseURL!);
       await page.goto('/account');
       await expect(page.getByLabel('Nickname')).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/account-${label}-light.png`, fullPage: true });
+      await expectFitsSideways(page, 'the account page (light)', page.getByLabel('Nickname'));
       await preferDark(page);
       await page.reload();
       await expect(page.locator('html')).toHaveClass(/\bdark\b/);
       await page.getByLabel('Nickname').fill('');
       await page.getByRole('button', { name: 'Save' }).click();
       await expect(page.getByTestId('account-nickname-error')).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/account-${label}-dark.png`, fullPage: true });
+      await expectFitsSideways(page, 'the nickname error (dark)', page.getByTestId('account-nickname-error'));
       const menu = await openUserMenu(page);
       await expect(menu).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/user-menu-${label}-dark.png` });
+      await expectFitsSideways(page, 'the user menu (dark)', menu);
     });
 
     test('attach an image in the chat, see its preview, send it, and see it on the message', async ({ page }) => {
@@ -136,7 +139,7 @@ for (const [label, device] of [
       await expect(tray.getByTestId('attachment')).toHaveCount(2);
       await expect(tray.locator('[data-state="done"]')).toHaveCount(2);
       await expect(tray.getByTestId('attachment-thumbnail')).toHaveAttribute('src', /^\/api\/media\/file\//);
-      await page.screenshot({ path: `${SHOTS}/chat-attachments-${label}-light.png` });
+      await expectFitsSideways(page, 'the attachments tray', tray);
 
       await page.getByRole('textbox', { name: /Ask anything/ }).fill('What colour is this square?');
       await page.getByRole('button', { name: 'Send' }).click();
@@ -152,7 +155,6 @@ for (const [label, device] of [
       await expect(page.locator('li[data-role="assistant"][data-status="complete"]')).toBeVisible({ timeout: 20_000 });
       await page.reload();
       await expect(page.locator('li[data-role="user"]').last().getByTestId('message-image')).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/chat-sent-image-${label}-light.png` });
     });
   });
 
@@ -171,7 +173,7 @@ for (const [label, device] of [
       await expect(recommended).toContainText('Windows 10 or later');
       const others = page.getByTestId('other-platforms');
       await expect(others.getByRole('heading', { level: 3 })).toHaveText(['macOS', 'Linux']);
-      await page.screenshot({ path: `${SHOTS}/download-${label}-light.png`, fullPage: true });
+      await expectFitsSideways(page, 'the download page', recommended);
 
       // No installer is on this test server: the page says so and offers no button that would fail.
       await expect(page.getByTestId('downloads-unavailable')).toContainText('The desktop app cannot be downloaded here yet.');
@@ -188,7 +190,6 @@ for (const [label, device] of [
       await page.reload();
       await expect(page.locator('html')).toHaveClass(/\bdark\b/);
       await expect(page.getByTestId('recommended')).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/download-${label}-dark.png`, fullPage: true });
     });
   });
 }

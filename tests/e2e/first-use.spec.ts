@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { demoAccount, expect, test, useEnglish } from './fixtures';
 
@@ -8,9 +6,6 @@ import { demoAccount, expect, test, useEnglish } from './fixtures';
  * that lands in the composer, a server that is down or slow, toasts that leave the next action
  * free, and phone layouts in the languages with the longest words.
  */
-const SHOTS = join(process.cwd(), '.tmp', 'first-use-shots');
-mkdirSync(SHOTS, { recursive: true });
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 /** Signs the demo account in through the API and hands the token cookie to the browser. */
 const signIn = async (page: Page, context: BrowserContext, baseURL: string): Promise<string> => {
@@ -106,7 +101,6 @@ const expectReadable = async (page: Page, what: string, atLeast: Partial<Record<
     }
     const unreadable = contrasts.filter((contrast) => contrast.ratio < 4.5);
     expect(unreadable, `${what} (${theme}): text under 4.5:1`).toEqual([]);
-    await shot(page, `${what}-${theme}`);
   }
   await page.evaluate(() => document.documentElement.classList.remove('dark'));
 };
@@ -216,7 +210,6 @@ test.describe('server down', () => {
     await expect(page).toHaveURL(/\/kraken-operation$/);
     await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
     await expect(page.locator('body')).not.toContainText(DEVELOPER_TEXT);
-    await shot(page, 'operations-unreachable');
 
     await page.unroute('**/api/kraken/session/verify');
     await alert.getByRole('button', { name: 'Try again' }).click();
@@ -292,7 +285,6 @@ test.describe('slow network', () => {
       // the session check is still waiting for the server: neither "Log in" nor a spinner in its place
       expect(held).toContain('/api/system/user/get-user-info');
       await expect(page.getByRole('link', { name: 'Log in' })).toHaveCount(0);
-      await shot(page, `slow-${path === '/' ? 'home' : 'download'}`);
       release();
       await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
     });
@@ -315,7 +307,6 @@ test.describe('toasts', () => {
       await page.getByRole('button', { name: new RegExp(`^Delete .*A chat to delete at ${width}`) }).click();
       const toast = page.getByRole('region', { name: /Notifications/ }).locator('li').filter({ hasText: 'Chat deleted' });
       await expect(toast).toBeVisible();
-      await shot(page, `toast-chat-${width}`);
       expect(overlaps(await boxOf(toast), await boxOf(page.getByRole('button', { name: 'Send' }))), 'the toast covers the send button').toBe(false);
       expect(overlaps(await boxOf(toast), await boxOf(page.locator('section textarea'))), 'the toast covers the composer').toBe(false);
     });
@@ -336,7 +327,6 @@ test.describe('toasts', () => {
       // Save where it is, then the next action brought to the bottom of the window, as a person scrolls to it.
       expect(overlaps(await boxOf(toast), await boxOf(save)), 'the toast covers Save').toBe(false);
       await markReady.evaluate((button) => button.scrollIntoView({ block: 'end' }));
-      await page.screenshot({ path: join(SHOTS, `toast-editor-${width}.png`) });
       expect(overlaps(await boxOf(toast), await boxOf(markReady)), 'the toast covers "Mark as ready"').toBe(false);
     });
   }
@@ -368,7 +358,6 @@ test.describe('phone', () => {
           expect(badgeBox.width, 'the badge reads across, not down').toBeGreaterThan(badgeBox.height);
         }
         await expectNoSidewaysOverflow(page, `the overview at ${width} px in ${locale}`);
-        await shot(page, `phone-overview-${locale}-${width}`);
       }
     });
   }
@@ -388,7 +377,6 @@ test.describe('phone', () => {
         await expectNoSidewaysOverflow(page, `the LinkedIn editor at ${width} px in ${locale}`);
         const actions = await boxOf(page.getByTestId('linkedin-actions'));
         expect(actions.x + actions.width).toBeLessThanOrEqual(width);
-        await shot(page, `phone-linkedin-${locale}-${width}`);
       }
     });
   }
@@ -402,6 +390,5 @@ test.describe('phone', () => {
       await expect(box).toHaveAttribute('placeholder', hint);
       expect(await box.getAttribute('placeholder')).not.toMatch(/Enter|Shift|Eingabe|Entrée|Maj|回车|改行/);
     }
-    await shot(page, 'phone-composer-ja');
   });
 });

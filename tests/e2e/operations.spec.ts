@@ -164,7 +164,6 @@ test('a Xiaohongshu note: brief, streamed drafts, pick and edit, images, save, s
   await page.getByRole('button', { name: 'Schedule' }).click();
   await expect(page.getByTestId('task-status').first()).toHaveText('Scheduled');
   await expect(page.getByTestId('scheduled-at')).toContainText('2099');
-  await page.screenshot({ path: '.tmp/ops-xiaohongshu-task.png', fullPage: true });
 
   // Reloading shows the stored task: drafts, the chosen one, the edited text, the history.
   await page.reload();
@@ -185,7 +184,6 @@ test('a Xiaohongshu note: brief, streamed drafts, pick and edit, images, save, s
   await page.getByRole('button', { name: /^All/ }).click();
   await page.getByLabel('Search by title').fill('省钱');
   await expect(page.getByTestId('task-row')).toHaveCount(1);
-  await page.screenshot({ path: '.tmp/ops-overview.png', fullPage: true });
 });
 
 test('a LinkedIn post: drafts, "see more" preview, a failed save keeps the text, published through the Posts API', async ({ page }) => {
@@ -235,7 +233,6 @@ test('a LinkedIn post: drafts, "see more" preview, a failed save keeps the text,
   expect(posts).toHaveLength(1);
   expect(posts[0]).toMatchObject({ author: 'urn:li:organization:424242', visibility: 'PUBLIC', lifecycleState: 'PUBLISHED' });
   expect(String(posts[0]!.commentary)).toContain('{hashtag|\\#|engineering}');
-  await page.screenshot({ path: '.tmp/ops-linkedin-task.png', fullPage: true });
 
   await page.getByRole('link', { name: 'Back to all tasks' }).click();
   const row = page.getByTestId('task-row').filter({ hasText: 'Release cycle story' });

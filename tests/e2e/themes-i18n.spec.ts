@@ -1,12 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { demoAccount, expect, test, useEnglish } from './fixtures';
-
-/** Screenshots a person looks at: one per route, language, theme and width. */
-const SHOTS = join(process.cwd(), '.tmp', 'i18n-shots');
-mkdirSync(SHOTS, { recursive: true });
 
 const LOCALES = ['zh-CN', 'en-US', 'fr-FR', 'de-DE', 'ja'] as const;
 
@@ -189,7 +183,6 @@ test.describe('right to left', () => {
       document.documentElement.lang = 'ar';
       document.documentElement.dir = 'rtl';
     });
-    await page.screenshot({ path: join(SHOTS, 'rtl-chat-desktop.png') });
 
     const box = async (locator: ReturnType<Page['locator']>) => (await locator.boundingBox())!;
     const logo = await box(page.getByRole('banner').getByRole('link').first());
@@ -207,7 +200,6 @@ test.describe('right to left', () => {
       document.documentElement.dir = 'rtl';
     });
     await (await openSettings(page)).first().waitFor();
-    await page.screenshot({ path: join(SHOTS, 'rtl-home-settings-desktop.png') });
     const panel = await box(page.getByTestId('preferences-panel'));
     expect(panel.x).toBeGreaterThanOrEqual(0);
   });
@@ -304,20 +296,17 @@ test.describe('mobile layouts in every language', () => {
         await expect(page.getByTestId('page-loading')).toHaveCount(0);
         await expect(page.locator('.animate-spin')).toHaveCount(0);
         await expect(page.locator('html')).toHaveAttribute('lang', locale);
-        await page.screenshot({ path: join(SHOTS, `${locale}-${route.name}-390.png`), fullPage: true });
         await expectNoSidewaysOverflow(page, `${route.name} in ${locale}`);
         if (route.name === 'chat') {
           // The question (a long German word in German) wraps inside its bubble.
           const bubble = page.getByTestId('question');
           await bubble.scrollIntoViewIfNeeded();
-          await page.screenshot({ path: join(SHOTS, `${locale}-chat-question-390.png`) });
           const { x, width } = (await bubble.boundingBox())!;
           expect(x, `the question in ${locale} sticks out`).toBeGreaterThanOrEqual(0);
           expect(x + width, `the question in ${locale} sticks out`).toBeLessThanOrEqual(390);
         }
         if (route.name === 'home') {
           await openSettings(page);
-          await page.screenshot({ path: join(SHOTS, `${locale}-settings-390.png`) });
           await expectNoSidewaysOverflow(page, `settings in ${locale}`);
         }
       }
