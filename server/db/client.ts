@@ -63,8 +63,25 @@ export type DbOptions =
   | { databaseUrl: string; poolMax?: number }
   /** Embedded PGlite stored in this directory. */
   | { pgliteDir: string }
-  /** Embedded PGlite in memory (tests). */
-  | { memory: true };
+  /**
+   * Embedded PGlite in memory (tests); with `loadDataDir`, started from a dump of another's data
+   * directory (`dumpDataDir`) instead of an empty one.
+   */
+  | { memory: true; loadDataDir?: Blob | File };
+
+/** The embedded client under each handle openDb gave, for `dumpDataDir`. */
+const embeddedClients = new WeakMap<DbHandle, PGlite>();
+
+/**
+ * The embedded database's data directory as an uncompressed tarball, from which
+ * `openDb({ memory: true, loadDataDir })` starts another in-memory database in the same state
+ * (tests: one migrated, seeded image per run, server/test/test-db.ts). PGlite only.
+ */
+export async function dumpDataDir(handle: DbHandle): Promise<Blob> {
+  const client = embeddedClients.get(handle);
+  if (!client) throw new Error('dumpDataDir: only an embedded (PGlite) database has a data directory to dump');
+  return client.dumpDataDir('none');
+}
 
 export async function openDb(options: DbOptions): Promise<DbHandle> {
   if ('databaseUrl' in options) {
@@ -104,13 +121,15 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
   if ('pgliteDir' in options) {
     mkdirSync(options.pgliteDir, { recursive: true });
     client = await PGlite.create(options.pgliteDir);
+  } else if (options.loadDataDir) {
+    client = await PGlite.create({ loadDataDir: options.loadDataDir });
   } else {
     client = await PGlite.create();
   }
   // Each statement in one call into the database, not six (see pglite-pipelined.ts).
   const db = drizzlePglite(pipelined(client) as unknown as PGlite, { schema }) as unknown as Db;
   let migrating: Promise<void> = Promise.resolve();
-  return {
+  const handle: DbHandle = {
     db,
     driver: 'pglite',
     // One process owns the embedded database, through one session: an advisory lock, re-entrant
@@ -130,6 +149,8 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
     keepUp: () => keepUp(client),
     close: () => client.close(),
   };
+  embeddedClients.set(handle, client);
+  return handle;
 }
 
 /** Where the embedded database lives under DATA_DIR. */
