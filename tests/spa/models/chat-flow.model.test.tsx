@@ -1,34 +1,42 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Route, Switch } from 'wouter';
-import { SimulatedClock, type SnapshotFrom } from 'xstate';
+import { SimulatedClock, waitFor as reach, type SnapshotFrom } from 'xstate';
 import type { TestParam } from 'xstate/graph';
+import { createChatActor, type ChatActor } from '../../../src/app/chat-runtime';
+import { describeAgentFailure, describeFailure } from '../../../src/components/describe-failure';
 import { chatRequestSchema, chatResumeRequestSchema, chatStopRequestSchema, type ChatRequest, type ChatResumeRequest } from '../../../src/contract/chat';
 import type { Conversation } from '../../../src/contract/conversations';
 import { endpoints } from '../../../src/contract/endpoints';
 import type { Message } from '../../../src/contract/messages';
-import { chatMachine, REATTACH_FIRST_MS, type ChatMessage } from '../../../src/machines/chat.machine';
+import { i18n } from '../../../src/i18n';
+import { chatMachine, isAnswering, REATTACH_FIRST_MS, type ChatMessage, type ChatRoute } from '../../../src/machines/chat.machine';
 import ChatScreen from '../../../src/screens/chat/chat-screen';
+import { createScreenEvents } from '../../../src/services/screen-events';
 import { getVisitorId } from '../../../src/services/visitor';
 import { seedConversation, visitorOwner } from '../../msw/db';
 import { failBody } from '../../msw/handlers';
 import { recordRequests, server, type SeenRequest } from '../../msw/server';
 import { eventStream, type StreamStep } from '../../msw/sse';
-import { renderWithRuntime, type Screen } from '../harness';
+import { renderWithRuntime, switchToEnglish, type Screen } from '../harness';
+import { joinedWalks } from './joined-walks';
 import { describeEvents, productionPaths, type ModelEvent } from './production-paths';
 
 /**
  * The chat's paths are generated from the machine that ships: every answer the server can give
  * (to loading a chat, creating one, and each step of the answer's stream) and every click is an
- * event of the traversal, and each path is played on the real chat screen, the fake API holding
- * every request until the path says how the server answers it. After each step the page is
- * checked against rules written from the product (a failed send keeps the message, a broken
- * stream keeps the partial answer and offers a retry, Stop keeps what was shown, a retry answers
- * the stored question without sending it again; an answer being written is attached to, read
- * again after a lost connection, and after Stop shows exactly what the server stored), never read
- * from the machine.
+ * event of the traversal. Each path is played on the production chat actor (its real calls, made
+ * to the fake API), the fake API holding every request until the path says how the server answers
+ * it; a few long walks that together take every transition the screen shows (each state, event and
+ * outcome) are played on the real chat screen, so its wiring (buttons, the address, the history,
+ * the browser going online) is checked too. After each step what the person sees is checked
+ * against rules written from the product (a failed send keeps the message, a broken stream keeps
+ * the partial answer and offers a retry, Stop keeps what was shown, a retry answers the stored
+ * question without sending it again; an answer being written is attached to, read again after a
+ * lost connection, and after Stop shows exactly what the server stored), never read from the
+ * machine: on the actor, from what the screen reads of it (the same derivations the screen makes).
  */
 type Snapshot = SnapshotFrom<typeof chatMachine>;
 /** An event of the traversal, with its payload (a click's text, a stream's failure kind...). */
@@ -219,21 +227,42 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
   }
 };
 
-const { paths, transitionCount } = productionPaths(chatMachine, { events: eventsFor, input: {}, serializeState });
-console.log(`Chat (production machine): ${transitionCount} transitions; running ${paths.length} paths`);
+const { model, paths, transitionCount } = productionPaths(chatMachine, { events: eventsFor, input: {}, serializeState });
+
+/** "stream.failed rejected": one event as a person or the server would tell it, without the context. */
+const describeEvent = (event: AnyEvent) => {
+  const said = describeEvents([event], (done) => (done.output as { messages?: Message[] } | undefined)?.messages?.at(-1)?.status ?? 'ok');
+  if (event.type === 'stream.failed') return `${said} ${String(event.kind)}`;
+  if (event.type === 'xstate.done.actor.findQuestion') return `looked for what was sent → ${event.found === 'nothing' ? 'not there' : `found, ${String(event.found)}`}`;
+  if (event.type === 'xstate.done.actor.loadConversation') return `${said} ${(event.output as { messages: Message[] }).messages[1]!.status}`;
+  if (event.type === 'route.changed') return `${said} ${event.conversationId === null ? 'new chat' : event.conversationId === 'created' ? 'new address' : 'stored chat'}`;
+  return said;
+};
 
 /** "send, createConversation → ok, stream.failed rejected": what happens, without the context. */
-const describePath = (path: (typeof paths)[number]) =>
-  path.events
-    .map((event: AnyEvent) => {
-      const said = describeEvents([event], (done) => (done.output as { messages?: Message[] } | undefined)?.messages?.at(-1)?.status ?? 'ok');
-      if (event.type === 'stream.failed') return `${said} ${String(event.kind)}`;
-      if (event.type === 'xstate.done.actor.findQuestion') return `looked for what was sent → ${event.found === 'nothing' ? 'not there' : `found, ${String(event.found)}`}`;
-      if (event.type === 'xstate.done.actor.loadConversation') return `${said} ${(event.output as { messages: Message[] }).messages[1]!.status}`;
-      if (event.type === 'route.changed') return `${said} ${event.conversationId === null ? 'new chat' : event.conversationId === 'created' ? 'new address' : 'stored chat'}`;
-      return said;
-    })
-    .join(', ');
+const describePath = (path: { events: AnyEvent[] }) => path.events.map(describeEvent).join(', ');
+
+/**
+ * The walks on the screen take every transition as a person tells it apart on the screen: from a
+ * state, an event, to a state. What the actor tells apart beyond that (a retry of a failed answer
+ * or of an incomplete one, Stop before or after the server took the question) is played on the
+ * actor, path by path; the screen shows those the same way.
+ */
+const screenTransition = (from: Snapshot, event: AnyEvent, to: Snapshot) => `${stateOf(from)} --${describeEvent(event)}--> ${stateOf(to)}`;
+
+const screenWalks = (() => {
+  try {
+    return joinedWalks(chatMachine, model, { events: eventsFor, input: {}, serializeState, transitionKey: screenTransition, maxSteps: 30 });
+  } catch (error) {
+    // A machine the walks cannot follow fails the walk's test, not the file as it loads.
+    const broken = { ...paths[0]!, events: [], description: 'the machine cannot be walked', test: () => Promise.reject(error) };
+    return { walks: [broken], allKeys: new Set<string>(), taken: new Set<string>(), error };
+  }
+})();
+console.log(
+  `Chat (production machine): ${transitionCount} transitions; running ${paths.length} paths on the actor, ` +
+    `${screenWalks.walks.length} walks of ${screenWalks.walks.map((walk) => walk.events.length).join(', ')} steps on the screen (${screenWalks.allKeys.size} transitions as the screen shows them)`,
+);
 
 /** One chat POST the fake server holds: the path says how it answers and how the stream goes on. */
 type Post = {
@@ -251,8 +280,32 @@ type Resume = Omit<Post, 'request'> & { request: ChatResumeRequest };
 
 type Shown = { text: string; status: string };
 
+/** What a person does: on the screen, a click or keystroke; on the actor, the event the screen would send. */
+type Person = {
+  type: (text: string) => Promise<void>;
+  send: () => Promise<void>;
+  stop: () => Promise<void>;
+  retry: () => Promise<void>;
+  newAnswer: () => Promise<void>;
+  previousVersion: () => Promise<void>;
+  reload: () => Promise<void>;
+  newChat: () => Promise<void>;
+  openStored: () => Promise<void>;
+  /** The address names the conversation just created (the screen reports it as it changes). */
+  addressNamed: () => Promise<void>;
+  /** The browser is online again. */
+  online: () => Promise<void>;
+};
+
 type World = {
-  view: Screen;
+  /** The rendered screen, for the walks played on it. */
+  view: Screen | null;
+  /** The production chat actor the path is played on (the one behind the screen, for the walks). */
+  chat: ChatActor;
+  person: Person;
+  page: Page;
+  /** Where the browser is now. */
+  url: () => string;
   /** The chat's waits run on it: the path says when time passes. */
   clock: SimulatedClock;
   posts: Post[];
@@ -287,7 +340,13 @@ type World = {
   replyId: string | null;
   /** Stop was clicked before the server took the question. */
   stopWanted: boolean;
+  /** The exchanges above the one shown last, newest last: a question sent after them and given back leaves them as they were. */
+  earlier: Exchange[];
 };
+
+/** One question and its answer on the page, as the world tracks the last one. */
+type Exchange = Pick<World, 'question' | 'answer' | 'answerIds' | 'shownVersion' | 'replyId' | 'beforeRetry' | 'accepted'>;
+
 
 /** Leaving a place keeps its unsent text; the place shown gives back its own. */
 const moveTo = (world: World, place: string) => {
@@ -365,9 +424,6 @@ const happened = (world: World, what: string) => {
   if (next !== 'unchanged') world.expected = next!;
 };
 
-const box = () => screen.getByRole('textbox', { name: /Ask anything/ });
-const history = () => screen.getByRole('navigation', { name: 'Chat history' });
-const items = (role: 'user' | 'assistant') => [...document.querySelectorAll<HTMLLIElement>(`li[data-role="${role}"]`)];
 
 const ok = (data: unknown) => HttpResponse.json({ code: 0, msg: 'ok', data, success: true });
 
@@ -394,19 +450,22 @@ const holdCalls = (world: () => World) => {
   );
 };
 
+/** What the fake server holds is no DOM: looked at often, so a path on the actor waits no longer than the call takes. */
+const eventually = (check: () => void) => vi.waitFor(check, { interval: 1, timeout: 5_000 });
+
 const answerHeld = async (world: World, call: Held['call'], response: Response | undefined) => {
-  await waitFor(() => expect(world.held.map((held) => held.call)).toContain(call));
+  await eventually(() => expect(world.held.map((held) => held.call)).toContain(call));
   world.held.splice(world.held.findIndex((held) => held.call === call), 1)[0]!.answer(response);
 };
 
 const currentPost = async (world: World): Promise<Post> => {
-  await waitFor(() => expect(world.posts).toHaveLength(world.sent));
+  await eventually(() => expect(world.posts).toHaveLength(world.sent));
   return world.posts.at(-1)!;
 };
 
 /** The resume call under way: it reads the answer from the text on screen, and no question goes. */
 const currentResume = async (world: World): Promise<Resume> => {
-  await waitFor(() => expect(world.resumes).toHaveLength(world.resumed));
+  await eventually(() => expect(world.resumes).toHaveLength(world.resumed));
   const resume = world.resumes.at(-1)!;
   expect(resume.request).toEqual({ conversationId: expect.any(String), messageId: world.replyId, offset: world.answer!.text.length });
   return resume;
@@ -430,14 +489,28 @@ const openStream = (post: Post, first: StreamStep[]) => {
   post.respond(eventStream([...first, later()], { signal: post.signal }));
 };
 
+/** The question goes back in the box, and the exchange before it is the last one shown again. */
 const backInTheBox = (world: World, alert: string) => {
   world.draft = world.question?.text ?? world.draft;
+  Object.assign(world, world.earlier.pop() ?? { question: null, answer: null });
+  // The page says one thing at a time: above an unfinished answer that offers its Retry, that
+  // answer's own status, not why the question came back (chat-screen.tsx shows no alert then).
+  const retryOffered = world.question?.id != null && (world.answer?.status === 'incomplete' || world.answer?.status === 'failed');
+  world.alert = retryOffered ? null : alert;
+};
+
+/** Nothing said yet: a new chat, or another conversation before it loads. */
+const blank = (world: World) => {
   world.question = null;
   world.answer = null;
-  world.alert = alert;
+  world.earlier = [];
 };
 
 const sent = (world: World) => {
+  if (world.question) {
+    const { question, answer, answerIds, shownVersion, replyId, beforeRetry, accepted } = world;
+    world.earlier.push({ question, answer, answerIds, shownVersion, replyId, beforeRetry, accepted });
+  }
   world.question = { text: world.draft, id: null };
   world.answer = { text: '', status: 'streaming' };
   world.draft = '';
@@ -456,7 +529,7 @@ const reading = (world: World) => {
 
 const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   'draft.change': async (world) => {
-    await world.view.user.type(box(), QUESTION);
+    await world.person.type(QUESTION);
     world.draft = QUESTION;
     happened(world, 'typed a question');
   },
@@ -465,7 +538,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     sent(world);
     if (inConversation) world.sent += 1;
     happened(world, inConversation ? 'sent in a conversation' : 'sent in a new chat');
-    await world.view.user.click(screen.getByRole('button', { name: 'Send' }));
+    await world.person.send();
   },
   stop: async (world) => {
     if (world.expected === 'confirming') {
@@ -477,7 +550,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     } else {
       happened(world, 'clicked stop');
     }
-    await world.view.user.click(screen.getByRole('button', { name: 'Stop generating' }));
+    await world.person.stop();
   },
   'xstate.done.actor.stopAnswer': async (world) => {
     const content = world.answer!.text + STOPPED_AT;
@@ -502,21 +575,21 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   'connection.restored': async (world) => {
     reading(world);
     happened(world, 'the browser is back online');
-    window.dispatchEvent(new Event('online'));
+    await world.person.online();
   },
   'xstate.after.reattachDelay.chat.detached': async (world) => {
     reading(world);
     happened(world, 'the page waited, then read the answer again by itself');
     // A lost answer is read again after a first wait of a second; not a moment before.
     world.clock.increment(REATTACH_FIRST_MS - 1);
-    expect(world.view.runtime.chat.getSnapshot().matches('detached')).toBe(true);
+    expect(world.chat.getSnapshot().matches('detached')).toBe(true);
     world.clock.increment(1);
   },
   retry: async (world) => {
     if (world.expected === 'detached') {
       reading(world);
       happened(world, 'clicked retry while the connection was lost');
-      await world.view.user.click(screen.getByRole('button', { name: 'Retry' }));
+      await world.person.retry();
       return;
     }
     world.stopWanted = false;
@@ -526,7 +599,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     world.accepted = false;
     world.sent += 1;
     happened(world, 'clicked retry');
-    await world.view.user.click(screen.getByRole('button', { name: 'Retry' }));
+    await world.person.retry();
     // a retry names the stored question and never sends its text again
     const post = await currentPost(world);
     expect(post.request.retryMessageId).toBe(world.question!.id);
@@ -540,7 +613,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     world.accepted = false;
     world.sent += 1;
     happened(world, 'clicked new answer');
-    await world.view.user.click(within(items('assistant').at(-1)!).getByRole('button', { name: 'New answer' }));
+    await world.person.newAnswer();
     // a new answer names the answer it is a version of, and never sends the question again
     const post = await currentPost(world);
     expect(post.request.regenerateMessageId).toBe(world.answerIds.at(-1));
@@ -548,7 +621,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   },
   'version.show': async (world) => {
     happened(world, 'clicked previous version');
-    await world.view.user.click(within(items('assistant').at(-1)!).getByRole('button', { name: 'Previous version' }));
+    await world.person.previousVersion();
   },
   'xstate.done.actor.selectVersion': async (world) => {
     const [first] = world.answerIds;
@@ -573,33 +646,34 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   reload: async (world) => {
     world.alert = null;
     happened(world, 'clicked reload');
-    await world.view.user.click(screen.getByRole('button', { name: 'Reload' }));
+    await world.person.reload();
   },
   'route.changed': async (world, event) => {
     if (event.conversationId === 'created') {
-      // the screen reported it when the address changed: nothing to do but check the page
+      // the screen reports it when the address changes
       happened(world, 'the address named the new conversation');
-      await waitFor(() => expect(window.location.pathname).toMatch(/^\/chat\/[^/]+$/));
+      await world.person.addressNamed();
       return;
     }
     if (event.conversationId === null) {
       world.conversation = false;
-      world.question = null;
-      world.answer = null;
+      blank(world);
       world.alert = null;
       moveTo(world, 'new');
       happened(world, 'clicked new chat');
-      await world.view.user.click(within(history()).getByTestId('new-chat'));
+      await world.person.newChat();
       return;
     }
     world.conversation = true;
+    blank(world);
     moveTo(world, 'stored');
     happened(world, 'opened a stored conversation');
-    await world.view.user.click(await within(history()).findByRole('link', { name: STORED_TITLE }));
+    await world.person.openStored();
   },
   'xstate.done.actor.loadConversation': async (world, event) => {
     const { messages } = event.output as { messages: Message[] };
     const [question, answer] = storedMessages(world.storedId, messages[1]!.status as 'complete' | 'incomplete' | 'streaming');
+    blank(world);
     world.question = { text: question!.content, id: question!.messageId };
     world.answer = { text: answer!.content, status: answer!.status };
     world.answerIds = [answer!.messageId];
@@ -623,7 +697,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
       ? { messageId: world.answerIds.at(-1)!, conversationId, role: 'assistant', content: world.beforeRetry!.text, status: 'complete', files: [], createdAt: '2025-01-01T00:00:02.000Z', siblingIds: world.answerIds }
       : null;
     // the server stores what the page showed before (its ids are the page's, so read from it)
-    const stored = storedAfterLoss(world.view.runtime.chat.getSnapshot().context.messages, conversationId, found, previous);
+    const stored = storedAfterLoss(world.chat.getSnapshot().context.messages, conversationId, found, previous);
     const what = newAnswer ? 'the new answer' : 'the question';
     if (found === 'nothing') {
       if (newAnswer) {
@@ -787,134 +861,322 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   },
 };
 
+/** What a person sees of the chat, read from the rendered screen or, on the actor, as the screen derives it. */
+type Page = {
+  /** Waits until the check passes: the page catches up with what happened. */
+  until: (check: () => void) => Promise<unknown>;
+  draft: () => string;
+  questions: () => string[];
+  /** The last answer: its text and status; null when there is none. */
+  answer: () => Shown | null;
+  /** What the alert says; null when there is none. */
+  alert: () => Promise<string | null>;
+  stopOffered: () => boolean;
+  /** What the last answer says of how it ended (incomplete, failed, why). */
+  answerLabel: () => string | null;
+  /** The last answer offers Retry. */
+  retryOffered: () => boolean;
+  /** "2 / 3" on the last answer with versions; null without. */
+  versions: () => string | null;
+  /** The buttons that ask or show a version (Edit, New answer, Previous and Next version), as [offered, enabled]. */
+  versionButtons: () => [number, number];
+  newAnswerEnabled: () => boolean;
+  greeting: () => boolean;
+  loadFailedShown: () => boolean;
+  reloadEnabled: () => boolean;
+  connectionLostShown: () => boolean;
+};
+
+const box = () => screen.getByRole('textbox', { name: /Ask anything/ });
+const history = () => screen.getByRole('navigation', { name: 'Chat history' });
+const items = (role: 'user' | 'assistant') => [...document.querySelectorAll<HTMLLIElement>(`li[data-role="${role}"]`)];
+const lastAnswerItem = () => items('assistant').at(-1);
+
+const screenPage: Page = {
+  until: (check) => waitFor(check),
+  draft: () => (box() as HTMLTextAreaElement).value,
+  questions: () => items('user').map((item) => item.textContent ?? ''),
+  answer: () => {
+    const item = lastAnswerItem();
+    return item ? { status: item.dataset.status ?? '', text: item.querySelector('[data-testid="answer"]')?.textContent ?? '' } : null;
+  },
+  alert: async () => (screen.queryByRole('alert') ? ((await screen.findByRole('alert')).textContent ?? '') : null),
+  stopOffered: () => screen.queryByRole('button', { name: 'Stop generating' }) !== null,
+  answerLabel: () => {
+    const item = lastAnswerItem();
+    return item ? (within(item).queryByRole('status')?.textContent ?? null) : null;
+  },
+  retryOffered: () => screen.queryByRole('button', { name: 'Retry' }) !== null,
+  versions: () => {
+    const item = lastAnswerItem();
+    return (item && within(item).queryByRole('group', { name: 'Versions' })?.textContent) || null;
+  },
+  versionButtons: () => {
+    const buttons = screen.queryAllByRole<HTMLButtonElement>('button', { name: /^(Edit|New answer|Previous version|Next version)$/ });
+    return [buttons.length, buttons.filter((button) => !button.disabled).length];
+  },
+  newAnswerEnabled: () => !within(lastAnswerItem()!).getByRole<HTMLButtonElement>('button', { name: 'New answer' }).disabled,
+  greeting: () => screen.queryByText('How can I help you today?') !== null,
+  loadFailedShown: () => screen.queryByText('The conversation could not be loaded') !== null,
+  reloadEnabled: () => !screen.getByRole<HTMLButtonElement>('button', { name: 'Reload' }).disabled,
+  connectionLostShown: () =>
+    screen.queryByText('Connection lost. The answer is still being written; it continues here as soon as the connection is back.') !== null,
+};
+
+/**
+ * The page as the screen derives it from the actor (`chat-screen.tsx`, `message-list.tsx`,
+ * `message-versions.tsx`): the words through the same `describeFailure` and translations. The
+ * walks on the screen prove the screen shows it so.
+ */
+const actorPage = (chat: ChatActor): Page => {
+  const now = () => chat.getSnapshot();
+  const messages = () => now().context.messages;
+  const lastAnswer = () => messages().findLast((message) => message.role === 'assistant');
+  const t = i18n.t.bind(i18n);
+  return {
+    until: eventually,
+    draft: () => now().context.draft,
+    questions: () => messages().filter((message) => message.role === 'user').map((message) => message.content),
+    answer: () => {
+      const answer = lastAnswer();
+      return answer ? { status: answer.status, text: answer.content } : null;
+    },
+    alert: async () => {
+      const state = now();
+      if (state.matches('loadFailed')) return t('chat.loadFailed');
+      const { failure } = state.context;
+      return failure && !state.can({ type: 'retry' }) ? describeFailure(t, failure, 'en-US') : null;
+    },
+    stopOffered: () => isAnswering(now()),
+    answerLabel: () => {
+      const answer = lastAnswer();
+      if (answer?.status !== 'incomplete' && answer?.status !== 'failed') return null;
+      return `${answer.status === 'failed' ? t('chat.failed') : t('chat.incomplete')}${answer.error ? `: ${describeAgentFailure(t, answer.error)}` : ''}`;
+    },
+    retryOffered: () => {
+      const last = messages().at(-1);
+      return now().can({ type: 'retry' }) && last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed');
+    },
+    versions: () => {
+      const answer = lastAnswer();
+      if (!answer?.serverId || answer.status === 'streaming' || answer.siblingIds.length < 2) return null;
+      return `${Math.max(1, answer.siblingIds.indexOf(answer.serverId) + 1)} / ${answer.siblingIds.length}`;
+    },
+    versionButtons: () => {
+      const state = now();
+      const written = messages().filter((message) => message.serverId !== null && message.status !== 'streaming' && message.status !== 'sending');
+      const asks: AnyEvent[] = written.flatMap((message) => [
+        message.role === 'user' ? { type: 'edit.start', key: message.key } : { type: 'regenerate', key: message.key },
+        ...(message.siblingIds.length > 1 ? [-1, 1].map((offset) => ({ type: 'version.show', key: message.key, offset })) : []),
+      ]);
+      return [asks.length, asks.filter((event) => state.can(event as never)).length];
+    },
+    newAnswerEnabled: () => now().can({ type: 'regenerate', key: lastAnswer()!.key }),
+    greeting: () => messages().length === 0 && !now().matches('loadFailed'),
+    loadFailedShown: () => now().matches('loadFailed'),
+    reloadEnabled: () => now().can({ type: 'reload' }),
+    connectionLostShown: () => now().matches('detached'),
+  };
+};
+
 /** The page as the product's rules say it must be now, whatever state the path is in. */
 const checkPage = async (world: World, state: Snapshot) => {
+  const { page } = world;
   expect(world.expected, `after ${world.last}`).toBe(stateOf(state));
-  // the screen has caught up with the step: the same production machine runs behind it
-  await waitFor(() => expect(world.view.runtime.chat.getSnapshot().value).toEqual(state.value));
-  await waitFor(() => expect(box()).toHaveValue(world.draft));
-  const questions = items('user');
-  const answers = items('assistant');
+  // the page has caught up with the step: the same production machine runs behind it
+  await reach(world.chat, (now) => JSON.stringify(now.value) === JSON.stringify(state.value), { timeout: 5_000 }).catch(() => undefined);
+  expect(world.chat.getSnapshot().value).toEqual(state.value);
+  await page.until(() => expect(page.draft()).toBe(world.draft));
   if (world.question) {
-    await waitFor(() => expect(items('user').at(-1)).toHaveTextContent(world.question!.text));
+    await page.until(() => expect(page.questions().at(-1)).toContain(world.question!.text));
   } else {
-    expect(questions).toHaveLength(0);
+    expect(page.questions()).toHaveLength(0);
   }
   if (world.answer) {
-    await waitFor(() => expect(items('assistant').at(-1)?.dataset.status).toBe(world.answer!.status));
-    await waitFor(() => expect(items('assistant').at(-1)!.querySelector('[data-testid="answer"]')?.textContent ?? '').toBe(world.answer!.text));
+    await page.until(() => expect(page.answer()?.status).toBe(world.answer!.status));
+    await page.until(() => expect(page.answer()?.text).toBe(world.answer!.text));
   } else {
-    expect(answers).toHaveLength(0);
+    expect(page.answer()).toBeNull();
   }
-  if (world.alert) expect(await screen.findByRole('alert')).toHaveTextContent(world.alert);
-  else expect(screen.queryByRole('alert')).toBeNull();
+  if (world.alert) expect(await page.alert()).toContain(world.alert);
+  else expect(await page.alert()).toBeNull();
   const busy = ['streaming', 'creatingConversation', 'confirming', 'resuming', 'detached', 'stopping'].includes(world.expected);
   // reading an answer again never sends a question, and each reading is one call
-  await waitFor(() => expect(world.resumes).toHaveLength(world.resumed));
-  expect(screen.queryByRole('button', { name: 'Stop generating' }) !== null, 'the stop button').toBe(busy);
+  await eventually(() => expect(world.resumes).toHaveLength(world.resumed));
+  expect(page.stopOffered(), 'the stop button').toBe(busy);
   // never a silent re-send: the page sent exactly the questions and retries of the path
-  await waitFor(() => expect(world.seen).toHaveLength(world.sent));
+  await eventually(() => expect(world.seen).toHaveLength(world.sent));
 };
 
 /** An answer kept after it stopped short: its text stays, it says why, and it offers a retry. */
-const checkKeptAnswer = async (world: World, label: string) => {
-  const last = items('assistant').at(-1)!;
-  expect(within(last).getByRole('status')).toHaveTextContent(label);
+const checkKeptAnswer = (world: World, label: string) => {
+  expect(world.page.answerLabel()).toContain(label);
   // the retry answers the stored question again: only a question the server took can be retried
-  expect(within(last).queryByRole('button', { name: 'Retry' }) !== null, 'the retry').toBe(world.question?.id != null);
+  expect(world.page.retryOffered(), 'the retry').toBe(world.question?.id != null);
 };
 
 /** An answer with versions says which one it is, out of how many. */
-const checkVersions = async (world: World) => {
-  const versions = within(items('assistant').at(-1)!).queryByRole('group', { name: 'Versions' });
-  if (world.answerIds.length < 2) expect(versions).toBeNull();
-  else expect(versions).toHaveTextContent(`${world.shownVersion} / ${world.answerIds.length}`);
+const checkVersions = (world: World) => {
+  if (world.answerIds.length < 2) expect(world.page.versions()).toBeNull();
+  else expect(world.page.versions()).toContain(`${world.shownVersion} / ${world.answerIds.length}`);
 };
 
 /** While an answer is on its way (read again, reconnecting, being stopped), no new version can be asked or shown. */
 const checkNoNewVersion = (world: World) => {
-  const buttons = screen.queryAllByRole('button', { name: /^(Edit|New answer|Previous version|Next version)$/ });
+  const [offered, enabled] = world.page.versionButtons();
   // a stored question on screen always offers Edit: it must be there, and off
-  if (world.question?.id) expect(buttons.length).toBeGreaterThan(0);
-  for (const button of buttons) expect(button).toBeDisabled();
+  if (world.question?.id) expect(offered).toBeGreaterThan(0);
+  expect(enabled).toBe(0);
 };
 
 const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
   states: {
     idle: async (state) => {
       await checkPage(world(), state);
-      if (world().answer && world().answer!.status !== 'streaming') await checkVersions(world());
-      if (world().answer && world().answer!.status !== 'complete') await checkKeptAnswer(world(), 'The answer is incomplete');
-      if (!world().question) expect(screen.getByText('How can I help you today?')).toBeInTheDocument();
+      if (world().answer && world().answer!.status !== 'streaming') checkVersions(world());
+      if (world().answer && world().answer!.status !== 'complete') checkKeptAnswer(world(), 'The answer is incomplete');
+      if (!world().question) expect(world().page.greeting()).toBe(true);
     },
     loading: async (state) => {
       await checkPage(world(), state);
-      expect(world().view.url()).toBe(`/chat/${world().storedId}`);
+      expect(world().url()).toBe(`/chat/${world().storedId}`);
     },
     loadFailed: async (state) => {
       await checkPage(world(), state);
-      expect(screen.getByText('The conversation could not be loaded')).toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Reload' })).toBeEnabled();
+      expect(world().page.loadFailedShown()).toBe(true);
+      expect(world().page.reloadEnabled()).toBe(true);
     },
     creatingConversation: async (state) => {
       await checkPage(world(), state);
-      await waitFor(() => expect(world().held.map((held) => held.call)).toContain('create'));
+      await eventually(() => expect(world().held.map((held) => held.call)).toContain('create'));
     },
     streaming: async (state) => {
       await checkPage(world(), state);
-      expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+      expect(world().page.retryOffered()).toBe(false);
     },
     done: async (state) => {
       await checkPage(world(), state);
-      expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
-      expect(world().view.url()).toMatch(/^\/chat\/conv-\d+$/);
-      await checkVersions(world());
+      expect(world().page.retryOffered()).toBe(false);
+      expect(world().url()).toMatch(/^\/chat\/conv-\d+$/);
+      checkVersions(world());
     },
     switchingVersion: async (state) => {
       await checkPage(world(), state);
       // nothing else can be asked while the server moves to the version
-      expect(within(items('assistant').at(-1)!).getByRole('button', { name: 'New answer' })).toBeDisabled();
+      expect(world().page.newAnswerEnabled()).toBe(false);
     },
     incomplete: async (state) => {
       await checkPage(world(), state);
-      await checkKeptAnswer(world(), world().last.startsWith('server refused') ? `The answer is incomplete: ${REFUSAL}` : 'The answer is incomplete');
+      checkKeptAnswer(world(), world().last.startsWith('server refused') ? `The answer is incomplete: ${REFUSAL}` : 'The answer is incomplete');
     },
     resuming: async (state) => {
       await checkPage(world(), state);
       checkNoNewVersion(world());
-      await waitFor(() => expect(world().resumes).toHaveLength(world().resumed));
-      expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+      expect(world().page.retryOffered()).toBe(false);
     },
     detached: async (state) => {
       await checkPage(world(), state);
       checkNoNewVersion(world());
-      expect(screen.getByText('Connection lost. The answer is still being written; it continues here as soon as the connection is back.')).toBeInTheDocument();
-      await checkKeptAnswer(world(), 'The answer is incomplete');
+      expect(world().page.connectionLostShown()).toBe(true);
+      checkKeptAnswer(world(), 'The answer is incomplete');
     },
     confirming: async (state) => {
       await checkPage(world(), state);
       checkNoNewVersion(world());
       // the question is not given back before the page has looked for it in the conversation
-      await waitFor(() => expect(world().held.map((held) => held.call)).toContain('messages'));
+      await eventually(() => expect(world().held.map((held) => held.call)).toContain('messages'));
     },
     stopping: async (state) => {
       await checkPage(world(), state);
       checkNoNewVersion(world());
-      await waitFor(() => expect(world().held.map((held) => held.call)).toContain('stop'));
+      await eventually(() => expect(world().held.map((held) => held.call)).toContain('stop'));
     },
     cancelled: async (state) => {
       await checkPage(world(), state);
-      await checkKeptAnswer(world(), 'The answer is incomplete');
+      checkKeptAnswer(world(), 'The answer is incomplete');
       // the server saw the client go away
-      await waitFor(() => expect(world().posts.at(-1)?.signal.aborted ?? true).toBe(true));
+      await eventually(() => expect(world().posts.at(-1)?.signal.aborted ?? true).toBe(true));
     },
     failed: async (state) => {
       await checkPage(world(), state);
-      await checkKeptAnswer(world(), world().last.startsWith('server refused') ? `The answer failed: ${REFUSAL}` : `The answer failed: ${AGENT_ERROR}`);
+      checkKeptAnswer(world(), world().last.startsWith('server refused') ? `The answer failed: ${REFUSAL}` : `The answer failed: ${AGENT_ERROR}`);
     },
   },
   events: Object.fromEntries(Object.entries(play).map(([type, run]) => [type, ({ event }: { event: AnyEvent }) => run(world(), event)])),
 });
+
+/** A person on the rendered screen: clicks and keystrokes. */
+const screenPerson = (view: Screen): Person => ({
+  type: (text) => view.user.type(box(), text),
+  send: () => view.user.click(screen.getByRole('button', { name: 'Send' })),
+  stop: () => view.user.click(screen.getByRole('button', { name: 'Stop generating' })),
+  retry: () => view.user.click(screen.getByRole('button', { name: 'Retry' })),
+  newAnswer: () => view.user.click(within(lastAnswerItem()!).getByRole('button', { name: 'New answer' })),
+  previousVersion: () => view.user.click(within(lastAnswerItem()!).getByRole('button', { name: 'Previous version' })),
+  reload: () => view.user.click(screen.getByRole('button', { name: 'Reload' })),
+  newChat: () => view.user.click(within(history()).getByTestId('new-chat')),
+  openStored: async () => view.user.click(await within(history()).findByRole('link', { name: STORED_TITLE })),
+  addressNamed: () => waitFor(() => expect(window.location.pathname).toMatch(/^\/chat\/[^/]+$/)),
+  online: async () => void window.dispatchEvent(new Event('online')),
+});
+
+/** A person on the actor: the events the screen sends for each click, and the address as the screen reports it. */
+const actorPerson = (chat: ChatActor, address: { current: string }, storedId: string): Person => {
+  const lastAnswerKeyNow = () => lastAnswerKey(chat.getSnapshot());
+  const go = async (url: string, conversationId: string | null) => {
+    address.current = url;
+    chat.send({ type: 'route.changed', market: false, conversationId, agentId: null } satisfies ChatRoute & { type: 'route.changed' });
+  };
+  return {
+    type: async (text) => chat.send({ type: 'draft.change', text: chat.getSnapshot().context.draft + text }),
+    send: async () => chat.send({ type: 'send' }),
+    stop: async () => chat.send({ type: 'stop' }),
+    retry: async () => chat.send({ type: 'retry' }),
+    newAnswer: async () => chat.send({ type: 'regenerate', key: lastAnswerKeyNow() }),
+    previousVersion: async () => chat.send({ type: 'version.show', key: lastAnswerKeyNow(), offset: -1 }),
+    reload: async () => chat.send({ type: 'reload' }),
+    newChat: () => go('/chat', null),
+    openStored: () => go(`/chat/${storedId}`, storedId),
+    addressNamed: async () => {
+      const [, conversationId] = /^\/chat\/([^/]+)$/.exec(address.current) ?? [];
+      expect(conversationId, 'the address names the created conversation').toBeDefined();
+      await go(address.current, conversationId!);
+    },
+    online: async () => chat.send({ type: 'connection.restored' }),
+  };
+};
+
+/** The fake server and the page before the first step: nothing asked, nothing shown. */
+const freshWorld = (parts: Pick<World, 'view' | 'chat' | 'person' | 'page' | 'url' | 'clock' | 'posts' | 'held' | 'resumes' | 'seen' | 'storedId'>): World => ({
+  ...parts,
+  last: 'opened the chat',
+  expected: 'idle',
+  draft: '',
+  alert: null,
+  question: null,
+  answer: null,
+  beforeRetry: null,
+  answerIds: [],
+  shownVersion: 1,
+  accepted: false,
+  conversation: false,
+  sent: 0,
+  place: 'new',
+  drafts: {},
+  resumed: 0,
+  replyId: null,
+  stopWanted: false,
+  earlier: [],
+});
+
+/** The fake API with the stored conversation, holding every call the path answers. */
+const fakeServer = (world: () => World | null) => {
+  const stored = seedConversation({ owner: visitorOwner(getVisitorId()), title: STORED_TITLE });
+  const seen = recordRequests(endpoints.chat.path);
+  const calls: Pick<World, 'posts' | 'held' | 'resumes'> = { posts: [], held: [], resumes: [] };
+  holdCalls(() => (world() ?? calls) as World);
+  return { ...calls, seen, storedId: stored.conversationId };
+};
 
 describe('chat, paths generated from the production machine', () => {
   let world: World | null = null;
@@ -929,46 +1191,66 @@ describe('chat, paths generated from the production machine', () => {
     expect(transitionCount).toBe(141);
     expect(paths).toHaveLength(transitionCount);
     for (const state of declared) expect(testParams.states, `no assertion for ${state}`).toHaveProperty(state);
+    // the walks on the screen take every transition the paths take, as the screen shows it
+    expect('error' in screenWalks ? screenWalks.error : undefined).toBeUndefined();
+    const shown = new Set(paths.map((path) => screenTransition(path.steps.at(-2)!.state, path.events.at(-1)!, path.state)));
+    expect([...shown].filter((transition) => !screenWalks.taken.has(transition))).toEqual([]);
+    expect(screenWalks.taken.size).toBe(screenWalks.allKeys.size);
   });
 
-  it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_description, path) => {
-    world = null;
-    const stored = seedConversation({ owner: visitorOwner(getVisitorId()), title: STORED_TITLE });
-    const seen = recordRequests(endpoints.chat.path);
-    const current: Pick<World, 'posts' | 'held' | 'resumes'> = { posts: [], held: [], resumes: [] };
-    holdCalls(() => (world ?? current) as World);
-    const clock = new SimulatedClock();
-    const view = await renderWithRuntime(
-      <Switch>
-        <Route path="/chat" component={ChatScreen} />
-        <Route path="/chat/*" component={ChatScreen} />
-      </Switch>,
-      { url: '/chat', chatClock: clock },
+  describe('on the chat actor', () => {
+    it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (_description, path) => {
+      world = null;
+      await switchToEnglish();
+      const server = fakeServer(() => world);
+      const clock = new SimulatedClock();
+      const address = { current: '/chat' };
+      const chat = createChatActor({
+        navigate: (to) => void (address.current = to),
+        screenEvents: createScreenEvents(),
+        inspect: undefined,
+        persistDrafts: () => undefined,
+        clock,
+      });
+      chat.start();
+      try {
+        // the screen reports the address it opened on
+        chat.send({ type: 'route.changed', market: false, conversationId: null, agentId: null });
+        world = freshWorld({
+          view: null,
+          chat,
+          person: actorPerson(chat, address, server.storedId),
+          page: actorPage(chat),
+          url: () => address.current,
+          clock,
+          ...server,
+        });
+        await path.test(testParams);
+      } finally {
+        chat.stop();
+      }
+    });
+  });
+
+  describe('on the chat screen, in walks that take every transition it shows', () => {
+    it.each(screenWalks.walks.map((walk, index) => [`walk ${index + 1}: ${describePath(walk)}`, walk] as const))(
+      '%s',
+      async (_description, walk) => {
+        world = null;
+        const server = fakeServer(() => world);
+        const clock = new SimulatedClock();
+        const view = await renderWithRuntime(
+          <Switch>
+            <Route path="/chat" component={ChatScreen} />
+            <Route path="/chat/*" component={ChatScreen} />
+          </Switch>,
+          { url: '/chat', chatClock: clock },
+        );
+        world = freshWorld({ view, chat: view.runtime.chat, person: screenPerson(view), page: screenPage, url: view.url, clock, ...server });
+        await walk.test(testParams);
+      },
+      // a limit for a hang: a long walk on a busy machine
+      120_000,
     );
-    world = {
-      view,
-      clock,
-      ...current,
-      seen,
-      storedId: stored.conversationId,
-      last: 'opened the chat',
-      expected: 'idle',
-      draft: '',
-      alert: null,
-      question: null,
-      answer: null,
-      beforeRetry: null,
-      answerIds: [],
-      shownVersion: 1,
-      accepted: false,
-      conversation: false,
-      sent: 0,
-      place: 'new',
-      drafts: {},
-      resumed: 0,
-      replyId: null,
-      stopWanted: false,
-    };
-    await path.test(testParams);
   });
 });
