@@ -17,12 +17,16 @@
 //       ≤ 300 ms at 300; memory per open stream ≤ 1 MB; no error; on the embedded database and on
 //       PostgreSQL, beside the database's floor (the product's statements and nothing else) and a
 //       minimal server that only answers the stream (see bench-load.mjs).
+//   (g) Lighthouse 12 on the home page, the chat and a share page, mobile and desktop presets, the
+//       real server serving the build as shipped (compressed): mobile performance ≥ 90, LCP ≤ 2.5 s,
+//       TBT ≤ 200 ms, SEO 100 on the public pages (see bench-lighthouse.mjs).
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { runLoadSection } from './bench-load.mjs';
+import { lighthouseFigures, printLighthouse } from './bench-lighthouse.mjs';
 import { fastModelFigures, streamingFigures, TOKENS_PER_SECOND } from './bench-stream.mjs';
 import { chromiumPath } from './chromium-path.mjs';
 import { HOME_PAGE_JS_TARGET, homePageJs } from './home-page-js.mjs';
@@ -233,6 +237,7 @@ const main = async () => {
   const stream = await streamingFigures({ spaDir: DIST, launchBrowser, root: ROOT });
   printStreaming(stream);
   printFastModel(await fastModelFigures({ spaDir: DIST, launchBrowser, root: ROOT }));
+  printLighthouse(await lighthouseFigures({ spaDir: DIST, root: ROOT }), row);
 
   await runLoadSection();
 };

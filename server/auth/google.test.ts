@@ -39,7 +39,7 @@ async function signIn(t: ReturnType<typeof configured>, user: FakeGoogleUser, he
 describe('Google sign-in, unconfigured', () => {
   it('is not offered, cannot be started and refuses a code clearly', async () => {
     const t = h.makeApp();
-    expect((await t.get(OPTIONS)).body.data).toEqual({ google: false });
+    expect((await t.get(OPTIONS)).body.data).toEqual({ google: false, signup: 'invite', resetByMail: false });
     const started = await t.post(AUTHORIZE);
     expect(started.status).toBe(503);
     expect(started.body).toMatchObject({ code: 1, msg: GOOGLE_NOT_CONFIGURED });
@@ -59,7 +59,7 @@ describe('Google sign-in, unconfigured', () => {
 describe('Google sign-in, configured (against a local fake of Google)', () => {
   it('is offered and starts on Google’s consent page with a fresh state each time', async () => {
     const t = configured();
-    expect((await t.get(OPTIONS)).body.data).toEqual({ google: true });
+    expect((await t.get(OPTIONS)).body.data).toEqual({ google: true, signup: 'invite', resetByMail: false });
     const first = (await t.post(AUTHORIZE)).body.data;
     const second = (await t.post(AUTHORIZE)).body.data;
     expect(first.state).not.toBe(second.state);

@@ -159,7 +159,8 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
   app.subscribe((state) => {
     if (state.context.presence === presence || state.context.presence === null) return;
     presence = state.context.presence;
-    const { userId, samePerson } = presence;
+    const { samePerson } = presence;
+    const userId = presence.account ?? VISITOR_USER_ID;
     knownUserId = userId;
     preferences.send({ type: 'user.changed', userId, stored: readStoredPreferences(userId) });
     const drafts = chatDrafts.read(userId);

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useRuntime } from '../app/runtime-context';
-import { mayAdminister, mayOperate } from '../contract/users';
+import { mayAdminister, mayOperate } from '../contract/roles';
 import { isCheckingSession, isSignedIn } from '../machines/app.machine';
 import { lazyPart } from './lazy-part';
 

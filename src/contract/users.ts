@@ -1,12 +1,9 @@
 import * as v from 'valibot';
 import { idSchema, timestampSchema } from './common';
 
-/**
- * What a person may do: a `member` chats; an `operator` also runs the operations area of their
- * organisation; an `admin` runs the whole instance (the console at /admin) and operates too.
- */
-export const ROLES = ['member', 'operator', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES } from './roles';
+
+export { mayAdminister, mayOperate, ROLES, type Role } from './roles';
 
 export const userInfoSchema = v.object({
   id: idSchema,
@@ -80,9 +77,3 @@ export const sessionListSchema = v.array(sessionSchema);
 
 export const sessionIdRequestSchema = v.object({ id: idSchema });
 export const revokedCountSchema = v.object({ revoked: v.number() });
-
-/** Whether the header offers the operations area: its operators and admins (the door still checks). */
-export const mayOperate = (user: Pick<UserInfo, 'role' | 'companyId'>): boolean =>
-  user.role === undefined || ((user.role === 'operator' || user.role === 'admin') && user.companyId !== undefined);
-/** Whether the header offers the admin console. */
-export const mayAdminister = (user: Pick<UserInfo, 'role'>): boolean => user.role === 'admin';

@@ -1,17 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** The page's `<meta name="description">`, made when index.html has none (tests). */
-const descriptionTag = (): HTMLMetaElement => {
-  let tag = document.querySelector<HTMLMetaElement>('meta[name="description"]');
-  if (!tag) {
-    tag = document.createElement('meta');
-    tag.name = 'description';
-    document.head.append(tag);
-  }
-  return tag;
-};
-
 /**
  * The browser tab names the page in the interface language ("Log in - Kraken AI"), and follows a
  * language change. Without a page name the tab shows the product name alone. The page's
@@ -26,6 +15,7 @@ export const useDocumentTitle = (page?: string | null, description?: string | nu
     document.title = title;
   }, [title]);
   useEffect(() => {
-    descriptionTag().content = summary;
+    // index.html carries the tag (in the default language), so search engines find one at once.
+    document.querySelector('meta[name=description]')?.setAttribute('content', summary);
   }, [summary]);
 };

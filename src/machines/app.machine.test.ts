@@ -234,21 +234,21 @@ describe('who is at the browser (presence)', () => {
   it('a visitor who signs in is the same person: what they started stays', async () => {
     const { actor, settle } = startApp();
     await settle();
-    expect(presenceOf(actor)).toEqual({ userId: 'visitor', samePerson: true });
+    expect(presenceOf(actor)).toEqual({ account: null, samePerson: true });
     actor.send({ type: 'session.signedIn', token: 't', user: ada });
-    expect(presenceOf(actor)).toEqual({ userId: 'u1', samePerson: true });
+    expect(presenceOf(actor)).toEqual({ account: 'u1', samePerson: true });
   });
 
   it('an account whose session ran out is the same person when it comes back, not when another account signs in', async () => {
     const { actor, settle } = startApp({ hasToken: true });
     await settle();
     actor.send({ type: 'session.expired' });
-    expect(presenceOf(actor)).toEqual({ userId: 'visitor', samePerson: true });
+    expect(presenceOf(actor)).toEqual({ account: null, samePerson: true });
     actor.send({ type: 'session.signedIn', token: 't', user: ada });
-    expect(presenceOf(actor)).toEqual({ userId: 'u1', samePerson: true });
+    expect(presenceOf(actor)).toEqual({ account: 'u1', samePerson: true });
     actor.send({ type: 'session.expired' });
     actor.send({ type: 'session.signedIn', token: 't', user: grace });
-    expect(presenceOf(actor)).toEqual({ userId: 'u2', samePerson: false });
+    expect(presenceOf(actor)).toEqual({ account: 'u2', samePerson: false });
   });
 
   it('after a sign-out, someone else is here; the next account to sign in starts afresh as that visitor', async () => {
@@ -256,19 +256,19 @@ describe('who is at the browser (presence)', () => {
     await settle();
     actor.send({ type: 'session.signOut' });
     await waitFor(actor, (state) => state.matches({ loaded: 'visitor' }));
-    expect(presenceOf(actor)).toEqual({ userId: 'visitor', samePerson: false });
+    expect(presenceOf(actor)).toEqual({ account: null, samePerson: false });
     actor.send({ type: 'session.signedIn', token: 't', user: grace });
-    expect(presenceOf(actor)).toEqual({ userId: 'u2', samePerson: true });
+    expect(presenceOf(actor)).toEqual({ account: 'u2', samePerson: true });
   });
 
   it('another account signing in over a signed-in one is someone else', async () => {
     const { actor, settle } = startApp({ hasToken: true });
     await settle();
-    expect(presenceOf(actor)).toEqual({ userId: 'u1', samePerson: true });
+    expect(presenceOf(actor)).toEqual({ account: 'u1', samePerson: true });
     actor.send({ type: 'session.signedIn', token: 't', user: grace });
-    expect(presenceOf(actor)).toEqual({ userId: 'u2', samePerson: false });
+    expect(presenceOf(actor)).toEqual({ account: 'u2', samePerson: false });
     actor.send({ type: 'session.updated', user: { ...grace, nickname: 'G' } });
-    expect(presenceOf(actor)).toEqual({ userId: 'u2', samePerson: false });
+    expect(presenceOf(actor)).toEqual({ account: 'u2', samePerson: false });
   });
 
   it('keeps the role the server gave, for the header and the doors to read', async () => {

@@ -1,15 +1,14 @@
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { UserInfo } from '../contract/users';
-import { VISITOR_USER_ID } from './preferences.machine';
 import { toastMachine } from './toast.machine';
 import { statusOf } from './error-status';
 
 /**
- * Who is at this browser, as the app last settled it: the account's id (or the visitor), and
+ * Who is at this browser, as the app last settled it: the account's id (null for a visitor), and
  * whether it is the same person as before (their drafts and chat stay) or someone else (what the
  * one before left on screen goes).
  */
-export type Presence = { userId: string; samePerson: boolean };
+export type Presence = { account: string | null; samePerson: boolean };
 
 export type AppContext = {
   /** The signed-in account, with its organisation and role; null for a visitor. */
@@ -30,11 +29,10 @@ export type AppContext = {
  */
 export function nextPresence(context: AppContext): Pick<AppContext, 'presence' | 'lastAccount' | 'signedOut'> {
   const account = context.user ? String(context.user.id) : null;
-  const userId = account ?? VISITOR_USER_ID;
-  if (context.presence?.userId === userId) return { presence: context.presence, lastAccount: context.lastAccount, signedOut: context.signedOut };
+  if (context.presence && context.presence.account === account) return { presence: context.presence, lastAccount: context.lastAccount, signedOut: context.signedOut };
   const samePerson = !context.signedOut && (account === null || context.lastAccount === null || account === context.lastAccount);
   return {
-    presence: { userId, samePerson },
+    presence: { account, samePerson },
     lastAccount: account !== null || !samePerson ? account : context.lastAccount,
     signedOut: false,
   };

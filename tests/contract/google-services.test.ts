@@ -39,7 +39,7 @@ describe('Google sign-in services against the reference server', () => {
 
   it('is offered, starts on Google’s page and finishes with the code and state Google sends back', async () => {
     configureHttp({ baseURL: withGoogle.url, currentPath: () => '/login' });
-    expect(await getLoginOptions()).toEqual({ google: true });
+    expect(await getLoginOptions()).toMatchObject({ google: true });
     const { url, state } = await startGoogleAuthorization();
     const page = await (await fetch(url)).text();
     const href = /href="([^"]+)">Continue as Lin Contract/.exec(page)?.[1]?.replace(/&amp;/g, '&');
@@ -53,7 +53,7 @@ describe('Google sign-in services against the reference server', () => {
 
   it('is neither offered nor startable where Google is not configured', async () => {
     configureHttp({ baseURL: without.url, currentPath: () => '/login' });
-    expect(await getLoginOptions()).toEqual({ google: false });
+    expect(await getLoginOptions()).toMatchObject({ google: false });
     await expect(startGoogleAuthorization({ silent: true })).rejects.toThrow('Google login is not configured on this server.');
   });
 });

@@ -110,6 +110,9 @@ describe.each(LOCALES)('every screen in %s', (locale: Locale) => {
     const scan = seedScanTicket();
     // Sign-up by invitation and reset links by mail: the login page offers everything it can.
     db.accounts = { signup: 'invite', resetByMail: true, mailedResets: [] };
+    // index.html's description, which each page rewrites in its language (what a search result shows).
+    document.head.querySelector('meta[name=description]')?.remove();
+    document.head.insertAdjacentHTML('beforeend', '<meta name="description" content="index.html says this">');
     const url = page.url
       .replace('{conversation}', conversation.conversationId)
       .replace('{scan}', scan.id)
@@ -136,6 +139,10 @@ describe.each(LOCALES)('every screen in %s', (locale: Locale) => {
     const said = everythingSaid().join('\n');
     expect(KEYS.filter((key) => said.includes(key))).toEqual([]);
     expect(document.title).toBe(i18n.t('app.documentTitle', { page: i18n.t(page.title) }));
+    const description = document.head.querySelector('meta[name=description]')?.getAttribute('content') ?? '';
+    expect(description).not.toBe('index.html says this');
+    expect([...leaves(locale).values()]).toContain(description);
+    if (locale !== 'en-US') expect([...leaves('en-US').values()]).not.toContain(description);
     // English left in place: an English text of the interface where this language says something else.
     if (locale !== 'en-US') {
       const own = new Set(leaves(locale).values());
