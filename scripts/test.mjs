@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every suite, browser tests included, then one closing line `N passed, N failed`.
-// Unit and server tests (Vitest) → production build → Chromium check → browser tests (Playwright).
+// Production build → unit and server tests (Vitest) → Chromium check → browser tests (Playwright).
+// The build comes first so that it is the only one: tests/tools/bundle-size.test.ts measures dist/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,8 +27,8 @@ const playwrightReport = join('.tmp', 'playwright.json');
 for (const report of [vitestReport, playwrightReport]) rmSync(report, { force: true });
 
 const steps = [];
-steps.push(run('unit, machine, screen and server tests (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]));
 steps.push(run('production build (vite)', bin('vite'), ['build', '--logLevel', 'warn']));
+steps.push(run('unit, machine, screen and server tests (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]));
 ensureChromium();
 steps.push(run('browser tests in Chromium against the real server (playwright)', bin('playwright'), ['test']));
 
