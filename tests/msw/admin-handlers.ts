@@ -1,10 +1,9 @@
-import { http, HttpResponse, type HttpHandler } from 'msw';
-import * as v from 'valibot';
+import type { HttpHandler } from 'msw';
 import type { AdminUser, AuditEntry, Connector, Invitation, Usage } from '../../src/contract/admin';
-import { endpoints, type EndpointData, type EndpointName } from '../../src/contract/endpoints';
-import type { Page } from '../../src/contract/paging';
+import type { EndpointName } from '../../src/contract/endpoints';
 import type { Role } from '../../src/contract/users';
 import { db, nextId, nextTimestamp, seedUser, type SeededUser } from './db';
+import { FakeApiError, ok, page, route, type RequestOf } from './fake-api';
 
 /**
  * The fake admin API of the console: the server's rules (admins only, 409 for an admin demoting
@@ -38,66 +37,22 @@ export const adminStore = (): Store => {
   return store;
 };
 
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const ok = <N extends AdminEndpointName>(name: N, data: EndpointData<N>) => {
-  const endpoint = endpoints[name];
-  // A fake that drifts from the contract would make the tests lie: refuse loudly.
-  if ('response' in endpoint) v.parse(endpoint.response as v.GenericSchema, data);
-  return HttpResponse.json({ code: 0, msg: 'ok', data: data ?? null, success: true });
-};
-
-/** The signed-in admin making the call: 401 without a valid session, 403 for anyone but an admin. */
-const adminOf = (request: Request): string => {
-  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
-  const userId = token ? db.sessions.get(token) : undefined;
-  if (!userId || !db.users.has(userId) || adminStore().disabled.has(userId)) throw new Refusal(401, 'Your session has expired or was ended. Please log in again.');
-  if (db.users.get(userId)!.role !== 'admin') throw new Refusal(403, 'Only an administrator may do this.');
-  return userId;
-};
-
-type Input<N extends EndpointName> = (typeof endpoints)[N] extends { request: infer S extends v.GenericSchema } ? v.InferOutput<S> : undefined;
-
-const route = <N extends AdminEndpointName>(name: N, resolve: (ctx: { input: Input<N>; adminId: string }) => Response): HttpHandler => {
-  const endpoint = endpoints[name];
-  return (endpoint.method === 'GET' ? http.get : http.post)(endpoint.path, async ({ request }) => {
-    try {
-      const adminId = adminOf(request);
-      let input: unknown;
-      if ('request' in endpoint) {
-        const raw = endpoint.input === 'query' ? Object.fromEntries(new URL(request.url).searchParams) : JSON.parse((await request.text()) || '{}');
-        const parsed = v.safeParse(endpoint.request as v.GenericSchema, raw);
-        if (!parsed.success) throw new Refusal(400, `Invalid request: ${parsed.issues[0]?.message ?? ''}`);
-        input = parsed.output;
-      }
-      return resolve({ input: input as Input<N>, adminId });
-    } catch (error) {
-      if (error instanceof Refusal) return HttpResponse.json({ code: 1, msg: error.message, data: null, success: false }, { status: error.status });
-      throw error;
-    }
+/**
+ * An admin route on the fake API's shared plumbing (which already answers 401 and 403): a disabled
+ * admin's session no longer counts, as on the server.
+ */
+const adminRoute = <N extends AdminEndpointName>(name: N, resolve: (ctx: { input: RequestOf<N>; adminId: string }) => Response): HttpHandler =>
+  route(name, ({ input, caller }) => {
+    if (caller.kind !== 'user' || adminStore().disabled.has(caller.userId)) throw new FakeApiError(401, 'Your session has expired or was ended. Please log in again.');
+    return resolve({ input, adminId: caller.userId });
   });
-};
-
-const page = <T>(items: T[], current: number, pageSize: number): Page<T> => ({
-  list: items.slice((current - 1) * pageSize, current * pageSize),
-  total: items.length,
-  current,
-  pageSize,
-});
 
 const EPOCH = '2025-01-01T00:00:00.000Z';
 const nameOf = (userId: string) => db.users.get(userId)?.nickname ?? userId;
 
 const adminUserOf = (id: string): AdminUser => {
   const user = db.users.get(id);
-  if (!user) throw new Refusal(404, 'Account not found');
+  if (!user) throw new FakeApiError(404, 'Account not found');
   const store = adminStore();
   const organisation = user.companyId ? store.organisations.get(user.companyId) : undefined;
   return {
@@ -134,13 +89,13 @@ const activeAdmins = (): string[] => [...db.users.values()].filter((user) => use
 const checkAdminsRemain = (adminId: string, targetId: string, role: Role | undefined, disabled: boolean | undefined) => {
   const losesAdmin = (role !== undefined && role !== 'admin') || disabled === true;
   if (!losesAdmin || db.users.get(targetId)?.role !== 'admin') return;
-  if (targetId === adminId) throw new Refusal(409, 'You cannot change your own role or disable your own account; ask another admin.');
-  if (activeAdmins().length <= 1) throw new Refusal(409, 'The last administrator cannot be removed.');
+  if (targetId === adminId) throw new FakeApiError(409, 'You cannot change your own role or disable your own account; ask another admin.');
+  if (activeAdmins().length <= 1) throw new FakeApiError(409, 'The last administrator cannot be removed.');
 };
 
 const organisationOf = (companyId: string) => {
   const organisation = adminStore().organisations.get(companyId);
-  if (!organisation) throw new Refusal(404, 'Organisation not found');
+  if (!organisation) throw new FakeApiError(404, 'Organisation not found');
   return organisation;
 };
 
@@ -157,7 +112,7 @@ const unsetConnector = (companyId: string): Connector => ({
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 export const adminHandlers = {
-  adminUserList: route('adminUserList', ({ input }) => {
+  adminUserList: adminRoute('adminUserList', ({ input }) => {
     const keyword = input.keyword?.toLowerCase() ?? '';
     const users = [...db.users.keys()]
       .map(adminUserOf)
@@ -166,13 +121,13 @@ export const adminHandlers = {
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     return ok('adminUserList', page(users, input.current, input.pageSize));
   }),
-  adminUserUpdate: route('adminUserUpdate', ({ input, adminId }) => {
+  adminUserUpdate: adminRoute('adminUserUpdate', ({ input, adminId }) => {
     const stored = db.users.get(input.id);
-    if (!stored) throw new Refusal(404, 'Account not found');
+    if (!stored) throw new FakeApiError(404, 'Account not found');
     checkAdminsRemain(adminId, input.id, input.role, input.disabled);
     const organisation = input.companyId ? organisationOf(input.companyId) : null;
     const companyId = input.companyId === undefined ? stored.companyId : input.companyId;
-    if ((input.role ?? stored.role) === 'operator' && !companyId) throw new Refusal(400, 'An operator works for an organisation: choose one.');
+    if ((input.role ?? stored.role) === 'operator' && !companyId) throw new FakeApiError(400, 'An operator works for an organisation: choose one.');
     if (input.companyId !== undefined) {
       stored.companyId = organisation?.id;
       stored.companyName = organisation?.name;
@@ -186,28 +141,28 @@ export const adminHandlers = {
     record(adminId, 'user.update', input.id, Object.fromEntries(Object.entries(change).map(([key, value]) => [key, String(value)])));
     return ok('adminUserUpdate', adminUserOf(input.id));
   }),
-  adminUserSignOut: route('adminUserSignOut', ({ input, adminId }) => {
+  adminUserSignOut: adminRoute('adminUserSignOut', ({ input, adminId }) => {
     adminUserOf(input.id);
     const revoked = signOutEverywhere(input.id);
     record(adminId, 'user.signOut', input.id, { revoked: String(revoked) });
     return ok('adminUserSignOut', { revoked });
   }),
-  adminUserResetLink: route('adminUserResetLink', ({ input, adminId }) => {
+  adminUserResetLink: adminRoute('adminUserResetLink', ({ input, adminId }) => {
     adminUserOf(input.id);
     record(adminId, 'user.resetLink', input.id);
     return ok('adminUserResetLink', { path: `/reset-password?token=${nextId('reset')}-secret`, expiresAt: new Date(Date.now() + 3600_000).toISOString() });
   }),
-  adminOrganisationList: route('adminOrganisationList', () => {
+  adminOrganisationList: adminRoute('adminOrganisationList', () => {
     const members = (id: string) => [...db.users.values()].filter((user) => user.companyId === id).length;
     return ok('adminOrganisationList', [...adminStore().organisations.values()].map((organisation) => ({ ...organisation, members: members(organisation.id) })));
   }),
-  adminOrganisationCreate: route('adminOrganisationCreate', ({ input, adminId }) => {
+  adminOrganisationCreate: adminRoute('adminOrganisationCreate', ({ input, adminId }) => {
     const organisation = seedOrganisation(input.name);
     record(adminId, 'organisation.create', organisation.id, { name: organisation.name });
     return ok('adminOrganisationCreate', { ...organisation, members: 0 });
   }),
-  adminInvitationList: route('adminInvitationList', () => ok('adminInvitationList', [...adminStore().invitations.values()].reverse())),
-  adminInvitationCreate: route('adminInvitationCreate', ({ input, adminId }) => {
+  adminInvitationList: adminRoute('adminInvitationList', () => ok('adminInvitationList', [...adminStore().invitations.values()].reverse())),
+  adminInvitationCreate: adminRoute('adminInvitationCreate', ({ input, adminId }) => {
     const organisation = organisationOf(input.companyId);
     const invitation: Invitation = {
       id: nextId('invitation'),
@@ -225,19 +180,19 @@ export const adminHandlers = {
     record(adminId, 'invitation.create', invitation.id, { companyId: organisation.id, role: input.role });
     return ok('adminInvitationCreate', { invitation, path: `/login?invitation=${invitation.id}-secret` });
   }),
-  adminInvitationRevoke: route('adminInvitationRevoke', ({ input, adminId }) => {
+  adminInvitationRevoke: adminRoute('adminInvitationRevoke', ({ input, adminId }) => {
     const invitation = adminStore().invitations.get(input.id);
-    if (!invitation) throw new Refusal(404, 'Invitation not found');
-    if (invitation.acceptedAt || invitation.revokedAt) throw new Refusal(409, 'This invitation was already used or revoked.');
+    if (!invitation) throw new FakeApiError(404, 'Invitation not found');
+    if (invitation.acceptedAt || invitation.revokedAt) throw new FakeApiError(409, 'This invitation was already used or revoked.');
     invitation.revokedAt = new Date().toISOString();
     record(adminId, 'invitation.revoke', invitation.id);
     return ok('adminInvitationRevoke', null);
   }),
-  adminConnectorList: route('adminConnectorList', ({ input }) => {
+  adminConnectorList: adminRoute('adminConnectorList', ({ input }) => {
     organisationOf(input.companyId);
     return ok('adminConnectorList', [adminStore().connectors.get(input.companyId) ?? unsetConnector(input.companyId)]);
   }),
-  adminConnectorSet: route('adminConnectorSet', ({ input, adminId }) => {
+  adminConnectorSet: adminRoute('adminConnectorSet', ({ input, adminId }) => {
     organisationOf(input.companyId);
     const connector: Connector = {
       companyId: input.companyId,
@@ -252,20 +207,20 @@ export const adminHandlers = {
     record(adminId, 'connector.set', input.companyId, { platform: input.platform });
     return ok('adminConnectorSet', connector);
   }),
-  adminConnectorClear: route('adminConnectorClear', ({ input, adminId }) => {
+  adminConnectorClear: adminRoute('adminConnectorClear', ({ input, adminId }) => {
     organisationOf(input.companyId);
     adminStore().connectors.delete(input.companyId);
     record(adminId, 'connector.clear', input.companyId, { platform: input.platform });
     return ok('adminConnectorClear', null);
   }),
-  adminUsage: route('adminUsage', ({ input }) => {
+  adminUsage: adminRoute('adminUsage', ({ input }) => {
     const stored = adminStore().usage;
     if (stored) return ok('adminUsage', { ...stored, days: stored.days.slice(-input.days) });
     const today = Date.now();
     const days = Array.from({ length: input.days }, (_, index) => ({ day: isoDay(new Date(today - (input.days - 1 - index) * 86_400_000)), questions: 0, tokens: 0 }));
     return ok('adminUsage', { days, users: [], agents: [] });
   }),
-  adminAuditList: route('adminAuditList', ({ input }) => {
+  adminAuditList: adminRoute('adminAuditList', ({ input }) => {
     const entries = adminStore().audit.filter((entry) => !input.action || entry.action === input.action);
     return ok('adminAuditList', page(entries, input.current, input.pageSize));
   }),
