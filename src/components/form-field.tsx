@@ -1,10 +1,10 @@
-import type { ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 
 type FormFieldProps = {
   id: string;
   label: string;
   /** The field's rule, beneath it. */
-  hint?: string;
+  hint?: string | undefined;
   error: string | null;
   children: (describedBy: string | undefined) => ReactNode;
 };
@@ -32,3 +32,30 @@ export const FormField = ({ id, label, hint, error, children }: FormFieldProps) 
     </div>
   );
 };
+
+type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className' | 'value' | 'onChange' | 'aria-invalid' | 'aria-describedby'> & {
+  id: string;
+  label: string;
+  hint?: string | undefined;
+  /** What is wrong with the value, already in the person's language. */
+  error: string | null;
+  value: string;
+  onValue: (value: string) => void;
+};
+
+/** A labelled text input whose broken value is outlined, marked invalid and described by its message. */
+export const TextField = ({ id, label, hint, error, value, onValue, ...input }: TextFieldProps) => (
+  <FormField id={id} label={label} hint={hint} error={error}>
+    {(describedBy) => (
+      <input
+        id={id}
+        className={`field ${error ? 'border-danger' : ''}`}
+        {...input}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={(event) => onValue(event.target.value)}
+      />
+    )}
+  </FormField>
+);

@@ -5,8 +5,11 @@ import { useLocation } from 'wouter';
 import { accountDataLogic } from '../../app/account-actors';
 import { useRuntime } from '../../app/runtime-context';
 import { useScreenActor } from '../../app/use-screen-actor';
-import { FormField } from '../../components/form-field';
+import { BusyButton } from '../../components/busy-button';
+import { FailureAlert } from '../../components/failure-alert';
+import { TextField } from '../../components/form-field';
 import { ModalDialog } from '../../components/modal-dialog';
+import { SubmitForm } from '../../components/submit-form';
 
 /** The account's data: download all of it, or delete the account (after typing its name again). */
 export const AccountDataPanel = () => {
@@ -24,17 +27,9 @@ export const AccountDataPanel = () => {
   const deleteFailure = useSelector(data, (state) => state.context.deleteFailure);
 
   const downloadButton = (label: string) => (
-    <button type="button" className="btn-outline" disabled={exporting} aria-busy={exporting || undefined} onClick={() => data.send({ type: 'export' })}>
-      <span className={exporting ? 'i-lucide-loader-circle animate-spin' : 'i-lucide-download'} aria-hidden="true" />
-      {label}
-    </button>
+    <BusyButton className="btn-outline" disabled={exporting} busy={exporting} icon="i-lucide-download" label={label} busyLabel={label} onClick={() => data.send({ type: 'export' })} />
   );
-  const exportAlert = exportFailure && (
-    <div role="alert" className="rounded-lg border border-danger px-3 py-2 text-sm">
-      <p className="m-0 text-danger">{t('account.data.exportFailed')}</p>
-      <p className="m-0 mt-1">{t(exportFailure)}</p>
-    </div>
-  );
+  const exportAlert = exportFailure && <FailureAlert what={t('account.data.exportFailed')} why={t(exportFailure)} />;
 
   return (
     <section className="mt-6 rounded-xl border border-line bg-surface p-5 sm:p-6" aria-labelledby="account-data-title">
@@ -51,14 +46,7 @@ export const AccountDataPanel = () => {
         </button>
       </div>
       <ModalDialog open={dialogOpen} onClose={() => data.send({ type: 'delete.cancel' })} label={t('account.data.deleteTitle')} className="w-[min(30rem,92vw)] rounded-xl">
-        <form
-          noValidate
-          className="flex flex-col gap-4 p-5"
-          onSubmit={(event) => {
-            event.preventDefault();
-            data.send({ type: 'delete.confirm' });
-          }}
-        >
+        <SubmitForm noValidate className="flex flex-col gap-4 p-5" onSubmit={() => data.send({ type: 'delete.confirm' })}>
           <h2 className="m-0 text-lg font-semibold">{t('account.data.deleteTitle')}</h2>
           <p className="m-0 text-sm">{t('account.data.deleteWarning')}</p>
           <div className="flex flex-col items-start gap-2 rounded-lg bg-raised p-3 text-sm">
@@ -66,30 +54,22 @@ export const AccountDataPanel = () => {
             {downloadButton(t('account.data.download'))}
           </div>
           {exportAlert}
-          <FormField id="delete-confirm" label={t('account.data.typeName', { username })} error={deleteFailure ? t(deleteFailure) : null}>
-            {(describedBy) => (
-              <input
-                id="delete-confirm"
-                className={`field ${deleteFailure ? 'border-danger' : ''}`}
-                autoComplete="off"
-                spellCheck={false}
-                value={confirmText}
-                aria-invalid={deleteFailure ? true : undefined}
-                aria-describedby={describedBy}
-                onChange={(event) => data.send({ type: 'confirm.change', value: event.target.value })}
-              />
-            )}
-          </FormField>
+          <TextField
+            id="delete-confirm"
+            label={t('account.data.typeName', { username })}
+            error={deleteFailure ? t(deleteFailure) : null}
+            autoComplete="off"
+            spellCheck={false}
+            value={confirmText}
+            onValue={(value) => data.send({ type: 'confirm.change', value })}
+          />
           <div className="flex flex-wrap justify-end gap-2">
             <button type="button" className="btn-outline" disabled={deleting} onClick={() => data.send({ type: 'delete.cancel' })}>
               {t('account.data.cancel')}
             </button>
-            <button type="submit" className="btn-primary bg-danger" disabled={deleting} aria-busy={deleting || undefined}>
-              <span className={deleting ? 'i-lucide-loader-circle animate-spin' : 'i-lucide-trash-2'} aria-hidden="true" />
-              {deleting ? t('account.data.deleting') : t('account.data.deleteForever')}
-            </button>
+            <BusyButton type="submit" className="btn-primary bg-danger" disabled={deleting} busy={deleting} icon="i-lucide-trash-2" label={t('account.data.deleteForever')} busyLabel={t('account.data.deleting')} />
           </div>
-        </form>
+        </SubmitForm>
       </ModalDialog>
     </section>
   );

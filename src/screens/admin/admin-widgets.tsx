@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SubmitForm } from '../../components/submit-form';
 import { useCopyText } from '../../components/use-copy-text';
+import { ROLES } from '../../contract/users';
 import type { AdminFailure } from '../../machines/admin-console.machine';
 import { refusalKey } from '../../i18n/refusal';
 import { formatDateTime } from '../../i18n/format';
@@ -100,3 +102,53 @@ export const Table = ({ head, children, busy, label }: { head: string[]; childre
 );
 
 export const Cell = ({ children, className = '' }: { children: ReactNode; className?: string }) => <td className={`px-3 py-2 align-top ${className}`}>{children}</td>;
+
+type SearchFormProps = { onSearch: () => void; button: { label: string; icon: string; disabled: boolean }; children: ReactNode };
+
+/** The search and filters above a list, then the button that runs it; searching is the actor's, not a page load. */
+export const SearchForm = ({ onSearch, button, children }: SearchFormProps) => (
+  <SubmitForm role="search" className="flex flex-wrap items-end gap-3" onSubmit={onSearch}>
+    {children}
+    <button type="submit" className="btn-primary" disabled={button.disabled}>
+      <span className={button.icon} aria-hidden="true" />
+      {button.label}
+    </button>
+  </SubmitForm>
+);
+
+/** The card above a list that adds to it, under its title. */
+export const CreateForm = ({ title, onCreate, children }: { title: string; onCreate: () => void; children: ReactNode }) => (
+  <SubmitForm className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4" onSubmit={onCreate}>
+    <h3 className="m-0 text-base font-semibold">{title}</h3>
+    {children}
+  </SubmitForm>
+);
+
+/** A control with its label above it; `className` sizes it in its row. */
+export const Labelled = ({ label, className, children }: { label: string; className?: string; children: ReactNode }) => (
+  <label className={className ? `flex flex-col gap-1 text-sm ${className}` : 'flex flex-col gap-1 text-sm'}>
+    {label}
+    {children}
+  </label>
+);
+
+/** The organisations as the options of a select, by name. */
+export const OrganisationOptions = ({ organisations }: { organisations: readonly { id: string; name: string }[] }) =>
+  organisations.map((organisation) => (
+    <option key={organisation.id} value={organisation.id}>
+      {organisation.name}
+    </option>
+  ));
+
+/** The roles as the options of a select, in the person's language. */
+export const RoleOptions = () => {
+  const { t } = useTranslation();
+  return ROLES.map((role) => (
+    <option key={role} value={role}>
+      {t(`admin.roles.${role}`)}
+    </option>
+  ));
+};
+
+/** What a panel says where its list has nothing in it. */
+export const EmptyNote = ({ children }: { children: ReactNode }) => <p className="m-0 rounded-lg border border-dashed border-line p-6 text-center text-muted">{children}</p>;

@@ -6,7 +6,7 @@ import { useScreenActor } from '../../app/use-screen-actor';
 import { LoadingStatus } from '../../components/loading-status';
 import { formatDateTime } from '../../i18n/format';
 import { auditPages } from '../../machines/admin-audit.machine';
-import { Cell, LoadFailed, Pager, Table } from './admin-widgets';
+import { Cell, EmptyNote, Labelled, LoadFailed, Pager, SearchForm, Table } from './admin-widgets';
 
 /** The audit log, newest first: when, who, what, on what, with its details; filtered by action and paged. */
 export const AuditPanel = () => {
@@ -21,34 +21,22 @@ export const AuditPanel = () => {
 
   return (
     <div className="flex flex-col gap-4">
-      <form
-        role="search"
-        className="flex flex-wrap items-end gap-3"
-        onSubmit={(event) => {
-          event.preventDefault();
-          actor.send({ type: 'filter' });
-        }}
-      >
-        <label className="flex min-w-48 flex-1 flex-col gap-1 text-sm sm:max-w-sm">
-          {t('admin.audit.action')}
+      <SearchForm onSearch={() => actor.send({ type: 'filter' })} button={{ label: t('admin.audit.filter'), icon: 'i-lucide-filter', disabled: loading }}>
+        <Labelled label={t('admin.audit.action')} className="min-w-48 flex-1 sm:max-w-sm">
           <input type="search" className="field font-mono" list="audit-actions" value={typed} placeholder={t('admin.audit.actionPlaceholder')} onChange={(event) => actor.send({ type: 'action.typed', action: event.target.value })} />
           <datalist id="audit-actions">
             {actions.map((action) => (
               <option key={action} value={action} />
             ))}
           </datalist>
-        </label>
-        <button type="submit" className="btn-primary" disabled={loading}>
-          <span className="i-lucide-filter" aria-hidden="true" />
-          {t('admin.audit.filter')}
-        </button>
-      </form>
+        </Labelled>
+      </SearchForm>
       {failed ? (
         <LoadFailed failure={failure} onRetry={() => actor.send({ type: 'retry' })} />
       ) : loading && entries.length === 0 ? (
         <LoadingStatus>{t('admin.audit.loading')}</LoadingStatus>
       ) : entries.length === 0 ? (
-        <p className="m-0 rounded-lg border border-dashed border-line p-6 text-center text-muted">{t('admin.audit.empty')}</p>
+        <EmptyNote>{t('admin.audit.empty')}</EmptyNote>
       ) : (
         <>
           <Table

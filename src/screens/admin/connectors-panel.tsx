@@ -7,7 +7,9 @@ import { useScreenActor } from '../../app/use-screen-actor';
 import { LoadingStatus } from '../../components/loading-status';
 import { formatDateTime } from '../../i18n/format';
 import type { ConnectorField } from '../../machines/admin-connectors.machine';
-import { LoadFailed, RefusalAlert } from './admin-widgets';
+import { BusyButton } from '../../components/busy-button';
+import { SubmitForm } from '../../components/submit-form';
+import { EmptyNote, Labelled, LoadFailed, OrganisationOptions, RefusalAlert } from './admin-widgets';
 
 /** An organisation's LinkedIn connector: whether it is configured and where from, a form to set it, and a way to remove it. */
 export const ConnectorsPanel = () => {
@@ -31,7 +33,7 @@ export const ConnectorsPanel = () => {
   const linkedin = connectors.find((connector) => connector.platform === 'linkedin');
 
   if (phase === 'failed') return <LoadFailed failure={failure} onRetry={() => actor.send({ type: 'retry' })} />;
-  if (phase === 'empty') return <p className="m-0 rounded-lg border border-dashed border-line p-6 text-center text-muted">{t('admin.connectors.none')}</p>;
+  if (phase === 'empty') return <EmptyNote>{t('admin.connectors.none')}</EmptyNote>;
 
   const field = (name: ConnectorField, type: 'password' | 'text') => {
     const problem = problems[name];
@@ -64,16 +66,11 @@ export const ConnectorsPanel = () => {
 
   return (
     <div className="flex flex-col gap-4">
-      <label className="flex flex-col gap-1 text-sm sm:max-w-sm">
-        {t('admin.connectors.organisation')}
+      <Labelled label={t('admin.connectors.organisation')} className="sm:max-w-sm">
         <select className="field" value={companyId ?? ''} onChange={(event) => actor.send({ type: 'organisation.pick', companyId: event.target.value })}>
-          {organisations.map((organisation) => (
-            <option key={organisation.id} value={organisation.id}>
-              {organisation.name}
-            </option>
-          ))}
+          <OrganisationOptions organisations={organisations} />
         </select>
-      </label>
+      </Labelled>
       {phase === 'loading' ? (
         <LoadingStatus>{t('admin.connectors.loading')}</LoadingStatus>
       ) : (
@@ -96,31 +93,26 @@ export const ConnectorsPanel = () => {
               )}
             </div>
             {(canClear || clearing) && (
-              <button type="button" className="btn-outline text-danger" disabled={saving || clearing} aria-busy={clearing || undefined} onClick={() => actor.send({ type: 'clear' })}>
-                <span className={clearing ? 'i-lucide-loader-circle animate-spin' : 'i-lucide-trash-2'} aria-hidden="true" />
-                {clearing ? t('admin.connectors.clearing') : t('admin.connectors.clear')}
-              </button>
+              <BusyButton
+                className="btn-outline text-danger"
+                disabled={saving || clearing}
+                busy={clearing}
+                icon="i-lucide-trash-2"
+                label={t('admin.connectors.clear')}
+                busyLabel={t('admin.connectors.clearing')}
+                onClick={() => actor.send({ type: 'clear' })}
+              />
             )}
           </div>
-          <form
-            noValidate
-            className="flex flex-col gap-3 border-t border-line pt-4"
-            onSubmit={(event) => {
-              event.preventDefault();
-              actor.send({ type: 'save' });
-            }}
-          >
+          <SubmitForm noValidate className="flex flex-col gap-3 border-t border-line pt-4" onSubmit={() => actor.send({ type: 'save' })}>
             <h4 className="m-0 text-sm font-semibold">{t('admin.connectors.setTitle')}</h4>
             {field('accessToken', 'password')}
             {field('authorUrn', 'text')}
             {failure && <RefusalAlert failure={failure} what={t('admin.connectors.failed')} said={{ 409: t('admin.connectors.noKey') }} />}
             <div className="flex justify-end">
-              <button type="submit" className="btn-primary" disabled={saving || clearing} aria-busy={saving || undefined}>
-                <span className={saving ? 'i-lucide-loader-circle animate-spin' : 'i-lucide-save'} aria-hidden="true" />
-                {saving ? t('admin.connectors.saving') : t('admin.connectors.save')}
-              </button>
+              <BusyButton type="submit" className="btn-primary" disabled={saving || clearing} busy={saving} icon="i-lucide-save" label={t('admin.connectors.save')} busyLabel={t('admin.connectors.saving')} />
             </div>
-          </form>
+          </SubmitForm>
         </section>
       )}
     </div>

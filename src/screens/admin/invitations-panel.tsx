@@ -5,10 +5,11 @@ import { adminInvitationsLogic } from '../../app/admin-actors';
 import { useRuntime } from '../../app/runtime-context';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoadingStatus } from '../../components/loading-status';
-import { ROLES, type Role } from '../../contract/users';
+import type { Role } from '../../contract/users';
 import { formatDateTime } from '../../i18n/format';
 import { invitationStatus, type InvitationStatus } from '../../machines/admin-invitations.machine';
-import { Cell, LoadFailed, OneTimeLink, RefusalAlert, Table } from './admin-widgets';
+import { BusyButton } from '../../components/busy-button';
+import { Cell, CreateForm, EmptyNote, Labelled, LoadFailed, OneTimeLink, OrganisationOptions, RefusalAlert, RoleOptions, Table } from './admin-widgets';
 
 const STATUS_CLASS: Record<InvitationStatus, string> = {
   open: 'border-accent text-fg',
@@ -34,38 +35,21 @@ export const InvitationsPanel = () => {
   const now = new Date();
   return (
     <div className="flex flex-col gap-4">
-      <form
-        className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          actor.send({ type: 'create' });
-        }}
-      >
-        <h3 className="m-0 text-base font-semibold">{t('admin.invitations.create')}</h3>
+      <CreateForm title={t('admin.invitations.create')} onCreate={() => actor.send({ type: 'create' })}>
         {organisations.length === 0 ? (
           <p className="m-0 text-sm text-muted">{t('admin.invitations.needOrganisation')}</p>
         ) : (
           <div className="grid gap-3 sm:grid-cols-2">
-            <label className="flex flex-col gap-1 text-sm">
-              {t('admin.invitations.organisation')}
+            <Labelled label={t('admin.invitations.organisation')}>
               <select className="field" value={draft.companyId} onChange={(event) => actor.send({ type: 'draft.change', draft: { companyId: event.target.value } })}>
-                {organisations.map((organisation) => (
-                  <option key={organisation.id} value={organisation.id}>
-                    {organisation.name}
-                  </option>
-                ))}
+                <OrganisationOptions organisations={organisations} />
               </select>
-            </label>
-            <label className="flex flex-col gap-1 text-sm">
-              {t('admin.invitations.role')}
+            </Labelled>
+            <Labelled label={t('admin.invitations.role')}>
               <select className="field" value={draft.role} onChange={(event) => actor.send({ type: 'draft.change', draft: { role: event.target.value as Role } })}>
-                {ROLES.map((role) => (
-                  <option key={role} value={role}>
-                    {t(`admin.roles.${role}`)}
-                  </option>
-                ))}
+                <RoleOptions />
               </select>
-            </label>
+            </Labelled>
             <div className="flex flex-col gap-1 text-sm sm:col-span-2">
               <label htmlFor="invitation-note">{t('admin.invitations.note')}</label>
               <input id="invitation-note" className="field" value={draft.note} maxLength={120} aria-describedby="invitation-note-hint" onChange={(event) => actor.send({ type: 'draft.change', draft: { note: event.target.value } })} />
@@ -76,12 +60,17 @@ export const InvitationsPanel = () => {
           </div>
         )}
         <div className="flex justify-end">
-          <button type="submit" className="btn-primary" disabled={busy || organisations.length === 0} aria-busy={creating || undefined}>
-            <span className={creating ? 'i-lucide-loader-circle animate-spin' : 'i-lucide-mail-plus'} aria-hidden="true" />
-            {creating ? t('admin.invitations.creating') : t('admin.invitations.submit')}
-          </button>
+          <BusyButton
+            type="submit"
+            className="btn-primary"
+            disabled={busy || organisations.length === 0}
+            busy={creating}
+            icon="i-lucide-mail-plus"
+            label={t('admin.invitations.submit')}
+            busyLabel={t('admin.invitations.creating')}
+          />
         </div>
-      </form>
+      </CreateForm>
       {failure && <RefusalAlert failure={failure} what={failure.during === 'revoke' ? t('admin.invitations.revokeFailed') : t('admin.invitations.failed')} />}
       {created && (
         <OneTimeLink
@@ -92,7 +81,7 @@ export const InvitationsPanel = () => {
         />
       )}
       {invitations.length === 0 ? (
-        <p className="m-0 rounded-lg border border-dashed border-line p-6 text-center text-muted">{t('admin.invitations.empty')}</p>
+        <EmptyNote>{t('admin.invitations.empty')}</EmptyNote>
       ) : (
         <Table
           label={t('admin.panels.invitations')}

@@ -6,7 +6,8 @@ import { useRuntime } from '../../app/runtime-context';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoadingStatus } from '../../components/loading-status';
 import { formatNumber } from '../../i18n/format';
-import { Cell, LoadFailed, RefusalAlert, Table } from './admin-widgets';
+import { BusyButton } from '../../components/busy-button';
+import { Cell, CreateForm, EmptyNote, Labelled, LoadFailed, RefusalAlert, Table } from './admin-widgets';
 
 /** Every organisation with its number of members, and a form to add one. */
 export const OrganisationsPanel = () => {
@@ -24,28 +25,17 @@ export const OrganisationsPanel = () => {
   if (loading) return <LoadingStatus>{t('admin.organisations.loading')}</LoadingStatus>;
   return (
     <div className="flex flex-col gap-4">
-      <form
-        className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          actor.send({ type: 'create' });
-        }}
-      >
-        <h3 className="m-0 text-base font-semibold">{t('admin.organisations.add')}</h3>
+      <CreateForm title={t('admin.organisations.add')} onCreate={() => actor.send({ type: 'create' })}>
         <div className="flex flex-wrap items-end gap-3">
-          <label className="flex min-w-48 flex-1 flex-col gap-1 text-sm">
-            {t('admin.organisations.name')}
+          <Labelled label={t('admin.organisations.name')} className="min-w-48 flex-1">
             <input className="field" value={name} maxLength={80} onChange={(event) => actor.send({ type: 'name.change', name: event.target.value })} />
-          </label>
-          <button type="submit" className="btn-primary" disabled={!canCreate} aria-busy={creating || undefined}>
-            <span className={creating ? 'i-lucide-loader-circle animate-spin' : 'i-lucide-plus'} aria-hidden="true" />
-            {creating ? t('admin.organisations.creating') : t('admin.organisations.create')}
-          </button>
+          </Labelled>
+          <BusyButton type="submit" className="btn-primary" disabled={!canCreate} busy={creating} icon="i-lucide-plus" label={t('admin.organisations.create')} busyLabel={t('admin.organisations.creating')} />
         </div>
         {failure && <RefusalAlert failure={failure} what={t('admin.organisations.failed')} />}
-      </form>
+      </CreateForm>
       {organisations.length === 0 ? (
-        <p className="m-0 rounded-lg border border-dashed border-line p-6 text-center text-muted">{t('admin.organisations.empty')}</p>
+        <EmptyNote>{t('admin.organisations.empty')}</EmptyNote>
       ) : (
         <Table label={t('admin.panels.organisations')} head={[t('admin.organisations.columns.name'), t('admin.organisations.columns.members')]}>
           {organisations.map((organisation) => (

@@ -6,10 +6,10 @@ import { useRuntime } from '../../app/runtime-context';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoadingStatus } from '../../components/loading-status';
 import type { AdminUser, Organisation } from '../../contract/admin';
-import { ROLES, type Role } from '../../contract/users';
+import type { Role } from '../../contract/users';
 import { formatDateTime, formatRelativeTime } from '../../i18n/format';
 import type { UserChange } from '../../machines/admin-users.machine';
-import { Cell, LoadFailed, OneTimeLink, Pager, RefusalAlert, Table } from './admin-widgets';
+import { Cell, EmptyNote, Labelled, LoadFailed, OneTimeLink, OrganisationOptions, Pager, RefusalAlert, RoleOptions, SearchForm, Table } from './admin-widgets';
 
 type RowProps = { user: AdminUser; organisations: Organisation[]; busy: boolean; disabled: boolean; onChange: (change: UserChange) => void; onSignOut: () => void; onResetLink: () => void };
 
@@ -38,20 +38,12 @@ const UserRow = ({ user, organisations, busy, disabled, onChange, onSignOut, onR
           onChange={(event) => onChange({ companyId: event.target.value || null })}
         >
           <option value="">{t('admin.noOrganisation')}</option>
-          {choices.map((organisation) => (
-            <option key={organisation.id} value={organisation.id}>
-              {organisation.name}
-            </option>
-          ))}
+          <OrganisationOptions organisations={choices} />
         </select>
       </Cell>
       <Cell>
         <select className="field w-auto py-1" aria-label={t('admin.users.roleLabel', { name })} value={user.role} disabled={disabled} onChange={(event) => onChange({ role: event.target.value as Role })}>
-          {ROLES.map((role) => (
-            <option key={role} value={role}>
-              {t(`admin.roles.${role}`)}
-            </option>
-          ))}
+          <RoleOptions />
         </select>
       </Cell>
       <Cell>
@@ -89,34 +81,17 @@ export const UsersPanel = () => {
 
   return (
     <div className="flex flex-col gap-4">
-      <form
-        role="search"
-        className="flex flex-wrap items-end gap-3"
-        onSubmit={(event) => {
-          event.preventDefault();
-          actor.send({ type: 'search' });
-        }}
-      >
-        <label className="flex min-w-48 flex-1 flex-col gap-1 text-sm">
-          {t('admin.users.search')}
+      <SearchForm onSearch={() => actor.send({ type: 'search' })} button={{ label: t('admin.users.searchButton'), icon: 'i-lucide-search', disabled: busy }}>
+        <Labelled label={t('admin.users.search')} className="min-w-48 flex-1">
           <input type="search" className="field" value={typed} placeholder={t('admin.users.searchPlaceholder')} onChange={(event) => actor.send({ type: 'search.typed', keyword: event.target.value })} />
-        </label>
-        <label className="flex flex-col gap-1 text-sm">
-          {t('admin.users.organisationFilter')}
+        </Labelled>
+        <Labelled label={t('admin.users.organisationFilter')}>
           <select className="field w-auto min-w-40" value={filters.companyId ?? ''} disabled={busy} onChange={(event) => actor.send({ type: 'filter.organisation', companyId: event.target.value || null })}>
             <option value="">{t('admin.users.allOrganisations')}</option>
-            {organisations.map((organisation) => (
-              <option key={organisation.id} value={organisation.id}>
-                {organisation.name}
-              </option>
-            ))}
+            <OrganisationOptions organisations={organisations} />
           </select>
-        </label>
-        <button type="submit" className="btn-primary" disabled={busy}>
-          <span className="i-lucide-search" aria-hidden="true" />
-          {t('admin.users.searchButton')}
-        </button>
-      </form>
+        </Labelled>
+      </SearchForm>
 
       {resetLink && (
         <OneTimeLink
@@ -133,7 +108,7 @@ export const UsersPanel = () => {
       ) : loading && users.length === 0 ? (
         <LoadingStatus>{t('admin.users.loading')}</LoadingStatus>
       ) : users.length === 0 ? (
-        <p className="m-0 rounded-lg border border-dashed border-line p-6 text-center text-muted">{t('admin.users.empty')}</p>
+        <EmptyNote>{t('admin.users.empty')}</EmptyNote>
       ) : (
         <>
           <p className="m-0 text-sm text-muted">{t('admin.users.total', { count: total })}</p>

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { resetByMailLogic } from '../../app/login-actors';
 import { useScreenActor } from '../../app/use-screen-actor';
-import { FormField } from '../../components/form-field';
+import { TextField } from '../../components/form-field';
+import { SubmitForm } from '../../components/submit-form';
 import { LoginAlert } from './login-alert';
 
 /** "Forgot password?": the account name, and a link sent to it if it exists. */
@@ -25,34 +26,22 @@ export const ForgotPasswordForm = () => {
     );
   }
   return (
-    <form
-      className="mt-4 flex flex-col gap-4"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        request.send({ type: 'submit' });
-      }}
-    >
+    <SubmitForm className="mt-4 flex flex-col gap-4" noValidate onSubmit={() => request.send({ type: 'submit' })}>
       <p className="m-0 text-sm text-muted">{t('login.forgot.intro')}</p>
-      <FormField id="forgot-username" label={t('login.account')} error={problem ? t(problem) : null}>
-        {(describedBy) => (
-          <input
-            id="forgot-username"
-            name="username"
-            autoComplete="username"
-            inputMode="email"
-            className={`field ${problem ? 'border-danger' : ''}`}
-            value={username}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={describedBy}
-            onChange={(event) => request.send({ type: 'username.change', value: event.target.value })}
-          />
-        )}
-      </FormField>
+      <TextField
+        id="forgot-username"
+        label={t('login.account')}
+        error={problem ? t(problem) : null}
+        name="username"
+        autoComplete="username"
+        inputMode="email"
+        value={username}
+        onValue={(value) => request.send({ type: 'username.change', value })}
+      />
       {failure && <LoginAlert title={t('login.forgot.failedTitle')}>{t(failure)}</LoginAlert>}
       <button type="submit" className="btn-primary" disabled={sending} aria-busy={sending || undefined}>
         {sending ? t('login.forgot.sending') : t('login.forgot.submit')}
       </button>
-    </form>
+    </SubmitForm>
   );
 };

@@ -4,6 +4,7 @@ import { useLocation } from 'wouter';
 import { useRuntime } from '../../app/runtime-context';
 import { passwordLoginLogic } from '../../app/login-actors';
 import { useScreenActor } from '../../app/use-screen-actor';
+import { SubmitForm } from '../../components/submit-form';
 import { LoginAlert } from './login-alert';
 import { loginFailureKey } from './login-failure';
 
@@ -20,14 +21,7 @@ export const PasswordLoginForm = ({ returnTo }: { returnTo: string }) => {
   const submitting = useSelector(login, (state) => state.matches('submitting'));
 
   return (
-    <form
-      className="mt-4 flex flex-col gap-4"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        login.send({ type: 'submit' });
-      }}
-    >
+    <SubmitForm className="mt-4 flex flex-col gap-4" noValidate onSubmit={() => login.send({ type: 'submit' })}>
       <label className="flex flex-col gap-1 text-sm font-medium">
         {t('login.account')}
         <input
@@ -60,6 +54,6 @@ export const PasswordLoginForm = ({ returnTo }: { returnTo: string }) => {
       <button type="submit" className="btn-primary" disabled={submitting}>
         {submitting ? t('login.submitting') : t('login.submit')}
       </button>
-    </form>
+    </SubmitForm>
   );
 };

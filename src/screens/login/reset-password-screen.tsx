@@ -5,8 +5,9 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { passwordResetLogic } from '../../app/login-actors';
 import { useRuntime } from '../../app/runtime-context';
 import { useScreenActor } from '../../app/use-screen-actor';
-import { FormField } from '../../components/form-field';
+import { TextField } from '../../components/form-field';
 import { LoadingStatus } from '../../components/loading-status';
+import { SubmitForm } from '../../components/submit-form';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import type { ResetField } from '../../machines/password-reset.machine';
 import { LoginAlert } from './login-alert';
@@ -29,20 +30,16 @@ const ResetPasswordScreen = () => {
   const submitting = useSelector(reset, (state) => state.matches('submitting'));
 
   const field = (name: ResetField, label: string, hint?: string) => (
-    <FormField id={`reset-${name}`} label={label} hint={hint} error={problems[name] ? t(problems[name]) : null}>
-      {(describedBy) => (
-        <input
-          id={`reset-${name}`}
-          type="password"
-          autoComplete="new-password"
-          className={`field ${problems[name] ? 'border-danger' : ''}`}
-          value={values[name]}
-          aria-invalid={problems[name] ? true : undefined}
-          aria-describedby={describedBy}
-          onChange={(event) => reset.send({ type: 'field.change', field: name, value: event.target.value })}
-        />
-      )}
-    </FormField>
+    <TextField
+      id={`reset-${name}`}
+      label={label}
+      hint={hint}
+      error={problems[name] ? t(problems[name]) : null}
+      type="password"
+      autoComplete="new-password"
+      value={values[name]}
+      onValue={(value) => reset.send({ type: 'field.change', field: name, value })}
+    />
   );
 
   const body = () => {
@@ -58,14 +55,7 @@ const ResetPasswordScreen = () => {
       );
     }
     return (
-      <form
-        className="flex flex-col gap-4"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          reset.send({ type: 'submit' });
-        }}
-      >
+      <SubmitForm className="flex flex-col gap-4" noValidate onSubmit={() => reset.send({ type: 'submit' })}>
         <p className="m-0 text-sm">{t('resetPassword.forAccount', { username })}</p>
         <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
         {field('password', t('resetPassword.password'), t('password.rule'))}
@@ -74,7 +64,7 @@ const ResetPasswordScreen = () => {
         <button type="submit" className="btn-primary" disabled={submitting} aria-busy={submitting || undefined}>
           {submitting ? t('resetPassword.submitting') : t('resetPassword.submit')}
         </button>
-      </form>
+      </SubmitForm>
     );
   };
 

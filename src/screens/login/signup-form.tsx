@@ -5,7 +5,8 @@ import { signupLogic } from '../../app/login-actors';
 import { useRuntime } from '../../app/runtime-context';
 import { useScreenActor } from '../../app/use-screen-actor';
 import type { SignupPolicy } from '../../contract/accounts';
-import { FormField } from '../../components/form-field';
+import { TextField } from '../../components/form-field';
+import { SubmitForm } from '../../components/submit-form';
 import type { SignupField } from '../../machines/signup.machine';
 import { LoginAlert } from './login-alert';
 
@@ -28,32 +29,21 @@ export const SignupForm = ({ returnTo, invitation, policy }: { returnTo: string;
   const submitting = useSelector(form, (state) => state.matches('submitting'));
 
   const field = (name: SignupField, label: string, hint?: string) => (
-    <FormField id={`signup-${name}`} label={label} hint={hint} error={problems[name] ? t(problems[name]) : null}>
-      {(describedBy) => (
-        <input
-          id={`signup-${name}`}
-          name={name}
-          className={`field ${problems[name] ? 'border-danger' : ''}`}
-          {...INPUTS[name]}
-          {...(name === 'username' ? { inputMode: 'email' as const, spellCheck: false } : {})}
-          value={values[name]}
-          aria-invalid={problems[name] ? true : undefined}
-          aria-describedby={describedBy}
-          onChange={(event) => form.send({ type: 'field.change', field: name, value: event.target.value })}
-        />
-      )}
-    </FormField>
+    <TextField
+      id={`signup-${name}`}
+      label={label}
+      hint={hint}
+      error={problems[name] ? t(problems[name]) : null}
+      name={name}
+      {...INPUTS[name]}
+      {...(name === 'username' ? { inputMode: 'email' as const, spellCheck: false } : {})}
+      value={values[name]}
+      onValue={(value) => form.send({ type: 'field.change', field: name, value })}
+    />
   );
 
   return (
-    <form
-      className="mt-4 flex flex-col gap-4"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        form.send({ type: 'submit' });
-      }}
-    >
+    <SubmitForm className="mt-4 flex flex-col gap-4" noValidate onSubmit={() => form.send({ type: 'submit' })}>
       {field('username', t('login.account'))}
       {field('nickname', t('login.signup.nickname'), t('login.signup.nicknameHint'))}
       {field('password', t('login.password'), t('password.rule'))}
@@ -62,6 +52,6 @@ export const SignupForm = ({ returnTo, invitation, policy }: { returnTo: string;
       <button type="submit" className="btn-primary" disabled={submitting} aria-busy={submitting || undefined}>
         {submitting ? t('login.signup.submitting') : t('login.signup.submit')}
       </button>
-    </form>
+    </SubmitForm>
   );
 };
