@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { downloadsDirOf } from './routes/app';
 import { configFromEnv, systemClock, type ServerConfig } from './config';
 import { lockDataDir } from './data-dir-lock';
 import { openDb, pgliteDirOf, type DbHandle } from './db/client';
+import { createEmbeddedDatabase } from './db/create-embedded';
 import { safeLog } from './http/log-line';
 import { openFileStores } from './media/file-stores';
 import { sealerFromEnv, type Sealer } from './auth/sealed';
@@ -90,9 +91,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const databaseUrl = options.databaseUrl ?? env.DATABASE_URL;
   // PostgreSQL is shared by design; the embedded database belongs to one server at a time.
   const lock = databaseUrl ? null : lockDataDir(dataDir);
+  const pgliteDir = databaseUrl ? null : pgliteDirOf(dataDir);
   let database: DbHandle;
   try {
-    database = await openDb(databaseUrl ? { databaseUrl, poolMax: config.databasePoolMax } : { pgliteDir: pgliteDirOf(dataDir) });
+    // A new embedded database is made in a process of its own, whose memory goes with it.
+    if (pgliteDir && !existsSync(join(pgliteDir, 'PG_VERSION'))) await createEmbeddedDatabase(pgliteDir);
+    database = await openDb(pgliteDir ? { pgliteDir } : { databaseUrl: databaseUrl!, poolMax: config.databasePoolMax });
   } catch (error) {
     lock?.release();
     throw error;
