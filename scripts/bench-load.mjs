@@ -159,6 +159,10 @@ async function rounds(target, count) {
  * pool's new connections (p99 at 20 fell from 286 to 94 ms over the next rounds).
  */
 export const WARM_UP_VISITORS = 100;
+/** How long a new start settles (its first upkeep, timers) before its idle memory is read. */
+const READY_SETTLE_MS = 3000;
+/** A default start (embedded database) may idle at up to this many times the same server on PostgreSQL. */
+export const IDLE_RATIO_TARGET = 2;
 
 async function measure(target, sizes) {
   await round(target, WARM_UP_VISITORS);
@@ -346,7 +350,10 @@ export async function loadFigures({ rounds = ROUNDS, databaseUrl = null, floorDa
   let floor;
   try {
     product = await startProduct({ modelUrl: model.baseUrl, databaseUrl, extraArgs, env });
-    const app = await measure({ ...product, hold: model.hold, release: model.release }, rounds);
+    // What a new start holds before its first visitor, once it has settled.
+    await sleep(READY_SETTLE_MS);
+    const readyRss = rssOf(product.pid);
+    const app = { ...(await measure({ ...product, hold: model.hold, release: model.release }, rounds)), readyRss };
     await product.close();
     floor = await startFloor(floorDatabaseUrl);
     const db = await measure(floor, rounds);
@@ -393,6 +400,13 @@ export function printLoad(label, { app, floor, raw }) {
   }
 }
 
+/** The idle memory of a new start on each database, and their ratio beside its target. */
+function printIdle(embedded, postgres) {
+  const ratio = embedded / postgres;
+  console.log(`\n(f) idle memory of a new start, before its first visitor: embedded database ${(embedded / MB).toFixed(0)} MB, PostgreSQL ${(postgres / MB).toFixed(0)} MB`);
+  row('(f) idle memory, embedded ÷ PostgreSQL', `${ratio.toFixed(2)}×`, `≤ ${IDLE_RATIO_TARGET}×`, ratio <= IDLE_RATIO_TARGET);
+}
+
 /** A new database in the cluster of `url`; its URL. */
 async function createDatabase(url, name) {
   const { default: pg } = await import('pg');
@@ -411,7 +425,12 @@ async function createDatabase(url, name) {
 /** Both databases, as `npm run bench` prints them. */
 export async function runLoadSection({ rounds = ROUNDS, only = null } = {}) {
   console.log(`\n(f) server started as \`${startCommand().text}\`; load average before: ${loadavg().map((v) => v.toFixed(2)).join(', ')}`);
-  if (only !== 'postgres') printLoad('embedded database', await loadFigures({ rounds }));
+  let embeddedReadyRss = null;
+  if (only !== 'postgres') {
+    const embedded = await loadFigures({ rounds });
+    embeddedReadyRss = embedded.app.readyRss;
+    printLoad('embedded database', embedded);
+  }
   if (only === 'pglite') return;
   const given = process.env.BENCH_DATABASE_URL;
   const cluster = given ? null : await startThrowawayPostgres();
@@ -422,7 +441,9 @@ export async function runLoadSection({ rounds = ROUNDS, only = null } = {}) {
   try {
     // The floor on a database of its own in a throwaway cluster; on a given one, beside the product's rows.
     const floorDatabaseUrl = cluster ? await createDatabase(cluster.url, 'floor') : given;
-    printLoad('PostgreSQL', await loadFigures({ rounds, databaseUrl: given ?? cluster.url, floorDatabaseUrl }));
+    const postgres = await loadFigures({ rounds, databaseUrl: given ?? cluster.url, floorDatabaseUrl });
+    printLoad('PostgreSQL', postgres);
+    if (embeddedReadyRss !== null) printIdle(embeddedReadyRss, postgres.app.readyRss);
   } finally {
     cluster?.stop();
   }
