@@ -26,10 +26,20 @@ export const passwordLoginLogic = ({ app, navigate, returnTo }: Pick<Runtime, 'a
     },
   });
 
+/**
+ * The login page and its Google button both ask what the server offers as the page opens: one
+ * request answers both (a request still under way is shared; a later ask asks again).
+ */
+let optionsUnderWay: ReturnType<typeof getLoginOptions> | null = null;
+const loginOptions = () =>
+  (optionsUnderWay ??= getLoginOptions({ silent: true }).finally(() => {
+    optionsUnderWay = null;
+  }));
+
 export const googleSignInLogic = ({ app, leavePage, navigate }: Pick<Runtime, 'app' | 'leavePage'> & { navigate: Navigate }) =>
   googleSignInMachine.provide({
     actors: {
-      loadOptions: fromPromise(() => getLoginOptions({ silent: true })),
+      loadOptions: fromPromise(loginOptions),
       authorize: fromPromise(() => startGoogleAuthorization({ silent: true })),
       login: fromPromise(({ input: request }) => loginWithGoogle(request, { silent: true })),
     },
@@ -46,7 +56,7 @@ export const googleSignInLogic = ({ app, leavePage, navigate }: Pick<Runtime, 'a
 export const loginPageLogic = ({ app, toast, navigate, returnTo }: Pick<Runtime, 'app' | 'toast'> & { navigate: Navigate; returnTo: string }) =>
   loginPageMachine.provide({
     actors: {
-      loadOptions: fromPromise(() => getLoginOptions({ silent: true })),
+      loadOptions: fromPromise(loginOptions),
       previewInvitation: fromPromise(({ input }) => previewInvitation(input.token, { silent: true })),
       acceptInvitation: fromPromise(({ input }) => acceptInvitation(input.token, { silent: true })),
     },
