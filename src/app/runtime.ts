@@ -6,7 +6,6 @@ import { colorSchemeWatcher, preferencesMachine, VISITOR_USER_ID, type StoredPre
 import type { ToastInput } from '../machines/toast.machine';
 import { clearToken, getToken, setToken } from '../services/cookies';
 import { configureHttp } from '../services/http-hooks';
-import { refusalKey } from '../i18n/refusal';
 import { resetVisitorId } from '../services/visitor';
 import { GOOGLE_RETURN_PATH, isConversationPath, isPersonalPath, SCAN_APPROVAL_PATH } from '../services/redirect';
 import { createScreenEvents } from '../services/screen-events';
@@ -208,12 +207,13 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
   configureHttp({
     currentPath: () => location.pathname,
     language: () => i18n.language,
+    // The words for a refusal come with the first refusal: the first page has no need of them.
     onRequestError: (error) =>
-      toast(
-        error.unreachable
-          ? { title: i18n.t('errors.unreachable'), variant: 'destructive' }
-          : { title: i18n.t('errors.requestException'), description: i18n.t(refusalKey(error)), variant: 'destructive' },
-      ),
+      error.unreachable
+        ? toast({ title: i18n.t('errors.unreachable'), variant: 'destructive' })
+        : void import('../i18n/refusal').then(({ refusalKey }) =>
+            toast({ title: i18n.t('errors.requestException'), description: i18n.t(refusalKey(error)), variant: 'destructive' }),
+          ),
     unreachableMessage: () => i18n.t('errors.unreachable'),
     // No one is signed in any more: the operations area's guard, which watches the app, sends an
     // operator to login with the way back (operations-actors.ts).

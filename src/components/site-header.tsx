@@ -14,7 +14,16 @@ const MenuPlaceholder = () => <span className="inline-block h-9 w-9 shrink-0" ar
 /** The part of the product an address belongs to, so the header can say where the person is. */
 const isWithin = (location: string, section: string) => location === section || location.startsWith(`${section}/`);
 
-const navLink = (current: boolean) => `btn-ghost shrink-0 whitespace-nowrap ${current ? 'bg-raised font-semibold' : ''}`;
+/** One entry of the main navigation: named in full on a wide screen, an icon (with its name for screen readers) on a phone. */
+const NavLink = ({ href, icon, label, location }: { href: string; icon: string; label: string; location: string }) => {
+  const current = isWithin(location, href);
+  return (
+    <Link href={href} aria-label={label} aria-current={current ? 'page' : undefined} className={`btn-ghost shrink-0 whitespace-nowrap ${current ? 'bg-raised font-semibold' : ''}`}>
+      <span className={`${icon} text-lg sm:hidden`} aria-hidden="true" />
+      <span className="hidden sm:inline">{label}</span>
+    </Link>
+  );
+};
 
 export const SiteHeader = () => {
   const { t } = useTranslation();
@@ -26,10 +35,6 @@ export const SiteHeader = () => {
   // While a stored session is checked, neither "Log in" nor the user menu: the place stays reserved.
   const checkingSession = useSelector(app, isCheckingSession);
   const [location] = useLocation();
-  const chatCurrent = isWithin(location, '/chat');
-  const downloadCurrent = isWithin(location, '/download');
-  const operationsCurrent = isWithin(location, '/kraken-operation');
-  const adminCurrent = isWithin(location, '/admin');
   return (
     <header className="flex items-center gap-2 border-b border-line bg-surface px-2 py-2 sm:gap-4 sm:px-4">
       <Link
@@ -44,31 +49,10 @@ export const SiteHeader = () => {
       </Link>
       {/* On a phone the links are icons (named by aria-label), so every language fits. */}
       <nav aria-label={t('nav.main')} className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto text-sm">
-        <Link href="/chat" aria-label={t('nav.chat')} aria-current={chatCurrent ? 'page' : undefined} className={navLink(chatCurrent)}>
-          <span className="i-lucide-messages-square text-lg sm:hidden" aria-hidden="true" />
-          <span className="hidden sm:inline">{t('nav.chat')}</span>
-        </Link>
-        <Link href="/download" aria-label={t('nav.download')} aria-current={downloadCurrent ? 'page' : undefined} className={navLink(downloadCurrent)}>
-          <span className="i-lucide-download text-lg sm:hidden" aria-hidden="true" />
-          <span className="hidden sm:inline">{t('nav.download')}</span>
-        </Link>
-        {offersOperations && (
-          <Link
-            href="/kraken-operation"
-            aria-label={t('nav.operations')}
-            aria-current={operationsCurrent ? 'page' : undefined}
-            className={navLink(operationsCurrent)}
-          >
-            <span className="i-lucide-megaphone text-lg sm:hidden" aria-hidden="true" />
-            <span className="hidden sm:inline">{t('nav.operations')}</span>
-          </Link>
-        )}
-        {offersAdmin && (
-          <Link href="/admin" aria-label={t('nav.admin')} aria-current={adminCurrent ? 'page' : undefined} className={navLink(adminCurrent)}>
-            <span className="i-lucide-shield text-lg sm:hidden" aria-hidden="true" />
-            <span className="hidden sm:inline">{t('nav.admin')}</span>
-          </Link>
-        )}
+        <NavLink href="/chat" icon="i-lucide-messages-square" label={t('nav.chat')} location={location} />
+        <NavLink href="/download" icon="i-lucide-download" label={t('nav.download')} location={location} />
+        {offersOperations && <NavLink href="/kraken-operation" icon="i-lucide-megaphone" label={t('nav.operations')} location={location} />}
+        {offersAdmin && <NavLink href="/admin" icon="i-lucide-shield" label={t('nav.admin')} location={location} />}
       </nav>
       <PreferencesMenu />
       {checkingSession ? (
