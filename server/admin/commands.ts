@@ -8,7 +8,8 @@ import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { companies, users } from '../db/schema';
 import { DEFAULT_COMPANY_ID } from '../publishing/directory';
-import { checkNewPassword, endSessions } from '../services/accounts';
+import { checkNewPassword } from '../services/accounts';
+import { revokeSessions } from '../services/sessions';
 import { audit, COMMAND_LINE_ACTOR } from '../services/audit';
 import { normalizeUsername } from '../services/auth';
 import { createUser } from '../seed/users';
@@ -75,7 +76,7 @@ export async function resetPasswordCommand(db: Db, clock: Clock, flags: Record<s
   const password = flags.password ?? generatedPassword();
   checkNewPassword(password, username);
   await db.update(users).set({ passwordHash: await hashPassword(password), disabledAt: null, updatedAt: clock.now() }).where(eq(users.id, user.id));
-  const ended = await endSessions({ db, clock }, user.id);
+  const ended = await revokeSessions({ db, clock }, user.id);
   await audit(db, clock.now(), COMMAND_LINE_ACTOR, 'user.passwordReset', user.id, { sessionsEnded: String(ended) });
   return [`reset the password of ${username}; ${ended} session(s) signed out`, ...(flags.password ? [] : [`password: ${password}`])];
 }

@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { passwordProblem } from '../../src/contract/accounts';
 import type { LoginResult } from '../../src/contract/auth';
-import type { Role, UserInfo } from '../../src/contract/users';
+import type { UserInfo } from '../../src/contract/users';
 import type { ResponderLanguage } from '../agents/runtime';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { hashToken, newToken } from '../auth/tokens';
 import type { Db } from '../db/client';
-import { companies, conversations, invitations, messages, passwordResets, sessions, shares, tasks, uploads, users } from '../db/schema';
+import { companies, conversations, invitations, messages, passwordResets, shares, tasks, uploads, users } from '../db/schema';
 import type { Services } from '../deps';
 import type { Caller, UserRow } from '../http/caller';
 import { badRequest, conflict, forbidden, gone, notFound } from '../http/errors';
 import { actorOf, audit, type Actor } from './audit';
 import { finishLogin, normalizeUsername } from './auth';
-import type { SignInOrigin } from './sessions';
+import { revokeSessions, type SignInOrigin } from './sessions';
 import { describeUser } from './users';
 
 type SignedIn = Extract<Caller, { kind: 'user' }>;
@@ -124,16 +124,6 @@ export async function keepAnAdmin(db: Db, leavingUserId: string): Promise<void> 
   if ((others?.n ?? 0) === 0) throw conflict(LAST_ADMIN);
 }
 
-/** Signs out every session of an account, or all but one; answers how many. */
-export async function endSessions(services: Pick<Services, 'db' | 'clock'>, userId: string, keepSessionId?: string): Promise<number> {
-  const ended = await services.db
-    .update(sessions)
-    .set({ revokedAt: services.clock.now() })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keepSessionId ? ne(sessions.id, keepSessionId) : undefined))
-    .returning({ id: sessions.id });
-  return ended.length;
-}
-
 export async function changePassword(
   services: Pick<Services, 'db' | 'clock'>,
   caller: SignedIn,
@@ -143,7 +133,7 @@ export async function changePassword(
   if (!(await verifyPassword(input.currentPassword, caller.user.passwordHash))) throw forbidden(WRONG_PASSWORD);
   checkNewPassword(input.newPassword, caller.user.username);
   await db.update(users).set({ passwordHash: await hashPassword(input.newPassword), updatedAt: clock.now() }).where(eq(users.id, caller.user.id));
-  const revoked = await endSessions(services, caller.user.id, caller.sessionId);
+  const revoked = await revokeSessions(services, caller.user.id, caller.sessionId);
   await audit(db, clock.now(), actorOf(caller), 'account.password', caller.user.id, { sessionsEnded: String(revoked) });
   return { revoked };
 }
@@ -207,7 +197,7 @@ export async function resetPassword(services: Pick<Services, 'db' | 'clock'>, to
     .returning({ userId: passwordResets.userId });
   if (used.length === 0) throw gone(LINK_GONE);
   await db.update(users).set({ passwordHash: await hashPassword(newPassword), updatedAt: now }).where(eq(users.id, reset.userId));
-  await endSessions(services, reset.userId);
+  await revokeSessions(services, reset.userId);
   await audit(db, now, { id: reset.userId, name: username, sessionId: null, companyId: null }, 'account.passwordReset', reset.userId);
 }
 
@@ -280,5 +270,3 @@ export async function deleteAccount(services: Pick<Services, 'db' | 'clock' | 's
     await storage.delete(file.storageKey).catch((error: unknown) => services.log(`account deletion: the file ${file.id} could not be removed: ${(error as Error).message}`));
   }
 }
-
-export const roleOrder: Record<Role, number> = { member: 0, operator: 1, admin: 2 };

@@ -10,7 +10,8 @@ import type { Services } from '../deps';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { DEFAULT_COMPANY_ID } from '../publishing/directory';
 import { linkedInConfigFromEnv } from '../publishing/linkedin';
-import { endSessions, keepAnAdmin } from './accounts';
+import { keepAnAdmin } from './accounts';
+import { revokeSessions } from './sessions';
 import { audit, type Actor } from './audit';
 import { containsPattern } from './visibility';
 
@@ -88,7 +89,7 @@ export async function updateUserAsAdmin(
   const now = clock.now();
   const disabledAt = input.disabled === undefined ? current.disabledAt : input.disabled ? (current.disabledAt ?? now) : null;
   await db.update(users).set({ role, companyId, disabledAt, updatedAt: now }).where(eq(users.id, current.id));
-  if (disabling) await endSessions(services, current.id);
+  if (disabling) await revokeSessions(services, current.id);
   const details: Record<string, string> = {};
   if (roleChanges) Object.assign(details, { roleFrom: current.role, roleTo: role });
   if (companyId !== current.companyId) Object.assign(details, { companyFrom: current.companyId ?? '', companyTo: companyId ?? '' });
@@ -99,7 +100,7 @@ export async function updateUserAsAdmin(
 
 export async function signOutEverywhere(services: Pick<Services, 'db' | 'clock'>, actor: Actor, userId: string): Promise<{ revoked: number }> {
   await adminUser(services.db, userId);
-  const revoked = await endSessions(services, userId);
+  const revoked = await revokeSessions(services, userId);
   await audit(services.db, services.clock.now(), actor, 'user.signOut', userId, { sessionsEnded: String(revoked) });
   return { revoked };
 }

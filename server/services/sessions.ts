@@ -59,20 +59,20 @@ export async function revokeSessionById(services: Pick<Services, 'db' | 'clock'>
   if (revoked.length === 0) throw notFound('Session');
 }
 
-/** Signs out every session of the user but the one making the call; answers how many. */
-export async function revokeOtherSessions(
-  services: Pick<Services, 'db' | 'clock'>,
-  userId: string,
-  currentSessionId: string,
-): Promise<number> {
+/** Signs out every session of the user, or every one but `keep`; answers how many. */
+export async function revokeSessions(services: Pick<Services, 'db' | 'clock'>, userId: string, keep?: string): Promise<number> {
   const now = services.clock.now();
   const revoked = await services.db
     .update(sessions)
     .set({ revokedAt: now })
-    .where(and(active(userId, now), ne(sessions.id, currentSessionId)))
+    .where(and(active(userId, now), keep === undefined ? undefined : ne(sessions.id, keep)))
     .returning({ id: sessions.id });
   return revoked.length;
 }
+
+/** Signs out every session of the user but the one making the call; answers how many. */
+export const revokeOtherSessions = (services: Pick<Services, 'db' | 'clock'>, userId: string, currentSessionId: string): Promise<number> =>
+  revokeSessions(services, userId, currentSessionId);
 
 /** Records that the session was used now, unless that was already recorded within the resolution. */
 export async function touchSession(services: Pick<Services, 'db' | 'clock'>, tokenHash: string, lastUsedAt: Date | null): Promise<void> {
