@@ -38,6 +38,14 @@ export type DbHandle = {
 };
 
 // Resolved from the module's path string: test environments may replace the global URL class.
+/**
+ * The embedded database's own cache: PostgreSQL's default 128 MB of shared buffers lives in the
+ * process's WebAssembly memory, while its files are read through the system's cache anyway; 16 MB
+ * holds the hot rows of a small installation and keeps a default start small (docs/performance.md).
+ */
+export const EMBEDDED_SHARED_BUFFERS = '16MB';
+const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`];
+
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** The session-level advisory lock held while migrating (any fixed number, the same in every build). */
@@ -120,7 +128,7 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
   let client: PGlite;
   if ('pgliteDir' in options) {
     mkdirSync(options.pgliteDir, { recursive: true });
-    client = await PGlite.create(options.pgliteDir);
+    client = await PGlite.create(options.pgliteDir, { startParams: EMBEDDED_START_PARAMS });
   } else if (options.loadDataDir) {
     client = await PGlite.create({ loadDataDir: options.loadDataDir });
   } else {
