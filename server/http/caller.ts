@@ -55,6 +55,12 @@ export async function resolveCaller(c: Context, services: Services): Promise<Cal
   return visitorId ? { kind: 'visitor', visitorId } : { kind: 'anonymous' };
 }
 
+/** The signed-in caller, for calls only an account may make; 401 for a visitor or nobody. */
+export function signedIn(caller: Caller, message?: string): Extract<Caller, { kind: 'user' }> {
+  if (caller.kind !== 'user') throw unauthorized(message);
+  return caller;
+}
+
 /** The owner for things the caller creates or reads; nobody cannot own anything. */
 export function ownerOf(caller: Caller): Owner {
   if (caller.kind === 'user') return { userId: caller.user.id };

@@ -1,9 +1,7 @@
 import type { Hono } from 'hono';
 import type { Services } from '../deps';
-import type { Caller } from '../http/caller';
-import { visitorIdOf } from '../http/caller';
+import { signedIn, visitorIdOf } from '../http/caller';
 import { addressLimitKey, clientAddress } from '../http/client-address';
-import { unauthorized } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
 import { countAttempt } from '../limits/quotas';
 import { acceptInvitation, changePassword, deleteAccount, exportAccount, mailResetLink, previewInvitation, previewReset, resetPassword, signup } from '../services/accounts';
@@ -15,11 +13,6 @@ export const SIGNUPS_PER_HOUR = 10;
 export const PASSWORD_CHANGES_PER_WINDOW = 10;
 /** Reset links one address may ask to be mailed in an hour (one account: see mailResetLink). */
 export const RESET_MAILS_PER_HOUR = 5;
-
-const signedIn = (caller: Caller): Extract<Caller, { kind: 'user' }> => {
-  if (caller.kind !== 'user') throw unauthorized();
-  return caller;
-};
 
 /** Making, joining, securing and leaving an account. */
 export function accountRoutes(app: Hono<AppEnv>, services: Services) {

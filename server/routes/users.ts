@@ -1,16 +1,10 @@
 import type { Hono } from 'hono';
 import type { Services } from '../deps';
-import type { Caller } from '../http/caller';
-import { unauthorized } from '../http/errors';
+import { signedIn } from '../http/caller';
 import { defineRoute, type AppEnv } from '../http/route';
 import { listSessions, revokeOtherSessions, revokeSessionById } from '../services/sessions';
 import { describeUser, updateUser } from '../services/users';
 import { decideScanTicket, describeScanTicket } from '../wechat/scan-tickets';
-
-const signedIn = (caller: Caller): Extract<Caller, { kind: 'user' }> => {
-  if (caller.kind !== 'user') throw unauthorized();
-  return caller;
-};
 
 /** The signed-in person's own account: details, scan-login approvals and sessions. */
 export function userRoutes(app: Hono<AppEnv>, services: Services) {
