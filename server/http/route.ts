@@ -4,6 +4,7 @@ import { endpoints, type Access, type EndpointData, type EndpointName } from '..
 import type { Services } from '../deps';
 import { resolveCaller, type Caller } from './caller';
 import { json, okBody } from './envelope';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { ApiError, badRequest, forbidden, unauthorized } from './errors';
 import { refuseNul } from './nul-guard';
 
@@ -29,6 +30,7 @@ export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string 
 async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') return {};
+  if (nestsDeeperThan(text)) throw badRequest(`Invalid request: the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`);
   let body: unknown;
   try {
     body = JSON.parse(text);
