@@ -1,3 +1,4 @@
+import { redactSecrets } from './redact';
 import { UNSAFE_CHARS } from './unsafe-chars';
 
 /**
@@ -10,11 +11,11 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 export const escapeForLog = (value: string): string =>
   value.replace(UNSAFE_CHARS, (ch) => NAMED[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-/** A log sink that writes every line escaped, whoever calls it. */
+/** A log sink that writes every line with its secrets hidden and escaped, whoever calls it. */
 export const safeLog =
   (sink: (line: string) => void) =>
   (line: string): void =>
-    sink(escapeForLog(line));
+    sink(escapeForLog(redactSecrets(line)));
 
 /**
  * An error for the log: its stack, with the cause's message. A failed database query's message

@@ -39,7 +39,7 @@ describe('the request log', () => {
     }
   });
 
-  it('at LOG_LEVEL=debug adds the query string, hiding codes and tokens, and never headers or bodies', async () => {
+  it('at LOG_LEVEL=debug adds the query string, hiding codes, states and tokens, and never headers or bodies', async () => {
     const t = h.makeApp({ config: { logLevel: 'debug' } });
     const account = await h.loggedIn(t);
     t.logs.length = 0;
@@ -47,7 +47,7 @@ describe('the request log', () => {
     await t.get('/api/system/auth/wx-login', { code: 'wechat-code-123', state: 'abc' });
     await t.post('/api/system/auth/login', { username: 'debug.user@example.com', password: 'pw-in-body' });
     expect(t.logs[0]).toMatch(/^GET \/api\/workflow\/agent\/detail\?agentId=SpecialNoAgentFallback&lang=fr 200 \d+ms$/);
-    expect(t.logs[1]).toContain('code=[hidden]&state=abc');
+    expect(t.logs[1]).toContain('code=[hidden]&state=[hidden]');
     const all = t.logs.join('\n');
     for (const secret of [account.token, 'wechat-code-123', 'debug.user', 'pw-in-body']) expect(all).not.toContain(secret);
   });

@@ -1,11 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
-
-/** Query parameters that are never logged, even at debug level. */
-const SECRET_PARAM = /pass|token|secret|code|key|auth|ticket|signature/i;
+import { HIDDEN, SECRET_NAME } from './redact';
 
 function debugQuery(url: string): string {
   const params = new URL(url).searchParams;
-  const shown = [...params].map(([name, value]) => `${name}=${SECRET_PARAM.test(name) ? '[hidden]' : value}`);
+  const shown = [...params].map(([name, value]) => `${name}=${SECRET_NAME.test(name) ? HIDDEN : value}`);
   return shown.length > 0 ? `?${shown.join('&')}` : '';
 }
 
@@ -13,7 +11,8 @@ function debugQuery(url: string): string {
  * One line per request: method, path, status, time. A route with parameters is logged by its
  * pattern (`/api/media/file/:fileId`: a file id works as a link to the file). Nothing the person
  * wrote (login names, chat text, query values) is logged; at `debug` the query string is, with
- * secret-looking parameters hidden. The log sink escapes control characters.
+ * secret-looking parameters hidden. The log sink (`safeLog`) hides every secret by its shape, a
+ * token in the path (`/share/<token>`) included, and escapes control characters.
  */
 export const requestLog =
   (log: (line: string) => void, level: 'info' | 'debug' = 'info'): MiddlewareHandler =>

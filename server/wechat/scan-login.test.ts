@@ -198,7 +198,8 @@ describe('scan login', () => {
     const [row] = await h.db.select().from(scanTickets).where(eq(scanTickets.id, ticket.id));
     const [session] = await h.db.select().from(sessions).where(eq(sessions.userId, phone.user.id));
     expect(row).toMatchObject({ status: 'confirmed', userId: phone.user.id, decidedBySession: session!.id, decidedAt: t.clock.now() });
-    expect(t.logs.some((line) => line.includes(`scan login approved by session ${session!.id}`))).toBe(true);
+    expect(t.logs.some((line) => line.includes(`scan login approved by user ${phone.user.id}`))).toBe(true);
+    for (const secret of [session!.id, ticket.id, ticket.fingerPrint]) expect(t.logs.join('\n')).not.toContain(secret);
     expect((await t.get(DETAILS, { scanid: ticket.id }, phone.headers)).body.data.status).toBe('approved');
     // Someone else who has the link learns nothing of the decision.
     const other = await h.loggedIn(t);

@@ -151,7 +151,8 @@ export async function decideScanTicket(
     .where(and(eq(scanTickets.id, scanId), eq(scanTickets.status, 'waiting'), gt(scanTickets.expiresAt, now)))
     .returning({ id: scanTickets.id });
   if (decided.length > 0) {
-    services.log(`scan login ${decision === 'confirmed' ? 'approved' : 'declined'} by session ${decider.sessionId}`);
+    // The deciding session is kept on the ticket; its id, like the ticket's, stays out of the log.
+    services.log(`scan login ${decision === 'confirmed' ? 'approved' : 'declined'} by user ${decider.user.id}`);
     return;
   }
   const row = await ticketById(services, scanId);
