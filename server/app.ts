@@ -11,6 +11,7 @@ import { newReference } from './http/incident';
 import { describeError, safeLog } from './http/log-line';
 import { nulGuard } from './http/nul-guard';
 import { createDiskStorage } from './media/storage';
+import { createTextReader } from './media/text-reader';
 import { requestLog } from './http/request-log';
 import type { AppEnv } from './http/route';
 import { securityHeaders } from './http/security-headers';
@@ -34,6 +35,15 @@ import { wechatRoutes } from './wechat/routes';
 
 export type { AppDeps } from './deps';
 
+const textReaderFor = (config: AppDeps['config']) =>
+  createTextReader({
+    concurrency: config.attachments.readersAtOnce,
+    queueMax: config.attachments.readQueueMax,
+    timeoutMs: config.attachments.readTimeoutMs,
+    heapMb: config.attachments.readHeapMb,
+    stopAfterChars: config.attachments.readStopAfterChars,
+  });
+
 /** The whole HTTP surface: the API of src/contract/endpoints.ts and, with `spaDir`, the SPA. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const log = safeLog(deps.log ?? ((line) => console.log(line)));
@@ -47,6 +57,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       clock: deps.clock,
       limits: deps.config.attachments,
       log: (line) => log(line),
+      reader: deps.textReader ?? textReaderFor(deps.config),
     }),
     storage: deps.storage,
     downloads: deps.downloads ?? createDiskStorage(downloadsDirOf(process.env)),

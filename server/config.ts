@@ -173,6 +173,14 @@ export type AttachmentLimits = {
   /** A PDF is read up to this many pages and for at most this long. */
   pdfMaxPages: number;
   readTimeoutMs: number;
+  /**
+   * Files are read in worker threads (server/media/text-reader.ts): this many at once per
+   * instance, this many waiting, each with this heap, stopping after this many characters.
+   */
+  readersAtOnce: number;
+  readQueueMax: number;
+  readHeapMb: number;
+  readStopAfterChars: number;
 };
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -228,6 +236,10 @@ export const defaultConfig: ServerConfig = {
     modelAcceptsImages: null,
     pdfMaxPages: 100,
     readTimeoutMs: 10 * 1000,
+    readersAtOnce: 2,
+    readQueueMax: 32,
+    readHeapMb: 256,
+    readStopAfterChars: 1_000_000,
   },
   headersTimeoutMs: 20 * 1000,
   requestTimeoutMs: 5 * 60 * 1000,
@@ -351,6 +363,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
       modelAcceptsImages: onOffOrUnset(env, 'MODEL_ACCEPTS_IMAGES'),
       pdfMaxPages: positiveNumber(env, 'PDF_MAX_PAGES', defaultConfig.attachments.pdfMaxPages),
       readTimeoutMs: defaultConfig.attachments.readTimeoutMs,
+      readersAtOnce: positiveNumber(env, 'FILE_READERS', defaultConfig.attachments.readersAtOnce),
+      readQueueMax: defaultConfig.attachments.readQueueMax,
+      readHeapMb: defaultConfig.attachments.readHeapMb,
+      readStopAfterChars: defaultConfig.attachments.readStopAfterChars,
     },
     headersTimeoutMs: positiveNumber(env, 'HEADERS_TIMEOUT_SECONDS', defaultConfig.headersTimeoutMs / 1000) * 1000,
     requestTimeoutMs: positiveNumber(env, 'REQUEST_TIMEOUT_SECONDS', defaultConfig.requestTimeoutMs / 1000) * 1000,

@@ -5,6 +5,7 @@ import type { Clock, ServerConfig } from './config';
 import type { Db } from './db/client';
 import type { Counters } from './limits/counters';
 import type { FileStorage } from './media/storage';
+import type { TextReader } from './media/text-reader';
 import type { Publishing } from './publishing/types';
 import type { LiveAnswers } from './services/live-answers';
 
@@ -36,12 +37,14 @@ export type AppDeps = {
   sealer?: Sealer | null;
   /** Sends the reset links people ask for (SMTP_URL); null: none is sent, admins issue them. */
   mailer?: Mailer | null;
+  /** Reads attachments' text in worker threads; default: one per app, bounded by `config.attachments`. */
+  textReader?: TextReader;
   /** The environment the server was started with (the default company's LINKEDIN_* connector); default process.env. */
   env?: NodeJS.ProcessEnv;
 };
 
 /** The deps after createApp filled in its own parts. */
-export type Services = Required<Omit<AppDeps, 'spaDir' | 'draining'>> & {
+export type Services = Required<Omit<AppDeps, 'spaDir' | 'draining' | 'textReader'>> & {
   /** Every limit and quota, counted in the database so all instances share them. */
   counters: Counters;
 };

@@ -229,7 +229,7 @@ export const uploadTexts = pgTable('upload_texts', {
     .references(() => uploads.id, { onDelete: 'cascade' }),
   text: text('text').notNull(),
   chars: integer('chars').notNull(),
-  error: text('error', { enum: ['unreadable', 'encrypted', 'too_long_to_read', 'no_text'] }),
+  error: text('error', { enum: ['unreadable', 'encrypted', 'too_long_to_read', 'too_large_to_read', 'no_text', 'busy'] }),
   createdAt: at('created_at').notNull(),
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { tinyPdf } from '../test/pdf';
 import { readText, textKind } from './read-text';
 
-const limits = { maxChars: 1000, pdfMaxPages: 10, timeoutMs: 10_000 };
+const limits = { maxChars: 1000, pdfMaxPages: 10, stopAfterChars: 100_000 };
 
 describe('reading a file’s text', () => {
   it('reads text files by their name and PDFs by their bytes, nothing else', () => {
@@ -26,6 +26,11 @@ describe('reading a file’s text', () => {
     const read = await readText(tinyPdf(['first page', 'second page', 'third page']), 'pdf', { ...limits, pdfMaxPages: 2 });
     expect(read.error).toBeNull();
     expect(read.text).toBe('first page\n\nsecond page\n\n[Only the first 2 of 3 pages were read.]');
+  });
+
+  it('stops reading a PDF after stopAfterChars characters, keeping maxChars of them', async () => {
+    const read = await readText(tinyPdf(['abcdefghij', 'klmnopqrst', 'uvwxyz']), 'pdf', { ...limits, maxChars: 4, stopAfterChars: 15 });
+    expect(read).toEqual({ text: 'abcd', chars: 22, error: null });
   });
 
   it('answers a damaged PDF and a PDF without text with a reason, never a throw', async () => {

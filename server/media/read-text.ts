@@ -1,10 +1,17 @@
-/** Why no text could be read from a file the model would read. */
-export type ReadFailure = 'unreadable' | 'encrypted' | 'too_long_to_read' | 'no_text';
+/**
+ * Why no text could be read from a file the model would read. `busy`: every reader was taken and
+ * the queue full, the only failure not kept with the upload (the next question tries again).
+ */
+export type ReadFailure = 'unreadable' | 'encrypted' | 'too_long_to_read' | 'too_large_to_read' | 'no_text' | 'busy';
 
 /** `text` is at most `maxChars` long; `chars` is the whole text's length, to say when it was cut. */
 export type ReadText = { text: string; chars: number; error: ReadFailure | null };
 
-export type ReadLimits = { maxChars: number; pdfMaxPages: number; timeoutMs: number };
+/**
+ * `maxChars` of text are kept; reading stops past `stopAfterChars` (a page of millions of tiny
+ * text operators would otherwise be read to its end), and `chars` then counts what was read.
+ */
+export type ReadLimits = { maxChars: number; pdfMaxPages: number; stopAfterChars: number };
 
 /** Files read as plain UTF-8 text, by their name: the bytes cannot tell a text file's kind. */
 const TEXT_EXTENSIONS = new Set(
@@ -37,10 +44,53 @@ function readPlainText(bytes: Uint8Array, maxChars: number): ReadText {
 
 type PdfItem = { str?: string; hasEOL?: boolean };
 
+/** Text read so far: at most `maxChars` kept, all of it counted, until `stopAfterChars`. */
+class Collected {
+  text = '';
+  chars = 0;
+  constructor(private readonly limits: ReadLimits) {}
+  add(piece: string): void {
+    this.chars += piece.length;
+    if (this.text.length < this.limits.maxChars) this.text += piece.slice(0, this.limits.maxChars - this.text.length);
+  }
+  get full(): boolean {
+    return this.chars >= this.limits.stopAfterChars;
+  }
+}
+
 /**
- * A PDF's text, page by page, with pdf.js in Node: no worker thread, no code generated from the
- * file (isEvalSupported off), no fonts loaded. A file with thousands of pages or built to be slow
- * stops at `pdfMaxPages` or `timeoutMs`, whichever comes first.
+ * One page's text, trimmed, read a batch of items at a time so that a page of millions of items
+ * stops at the limit instead of being read whole. Pages are set apart by a blank line.
+ */
+async function readPage(page: { streamTextContent(): ReadableStream<{ items: unknown[] }> }, into: Collected): Promise<void> {
+  const reader = page.streamTextContent().getReader();
+  // Whitespace is added only once text follows it: what ends a page is left out.
+  let pending = into.chars > 0 ? '\n\n' : '';
+  let started = false;
+  // Past the limit the stream is left unread, not cancelled (pdf.js then fails to close it): the
+  // reading side waits for room in the stream until the document is destroyed.
+  while (!into.full) {
+    const next = await reader.read();
+    if (next.done) return;
+    for (const item of next.value.items as PdfItem[]) {
+      let piece = (item.str ?? '') + (item.hasEOL ? '\n' : '');
+      if (!started) piece = piece.trimStart();
+      const body = piece.trimEnd();
+      if (body === '') {
+        if (started) pending += piece;
+        continue;
+      }
+      started = true;
+      into.add(pending + body);
+      pending = piece.slice(body.length);
+    }
+  }
+}
+
+/**
+ * A PDF's text, page by page, with pdf.js: no code generated from the file (isEvalSupported off),
+ * no fonts loaded. It runs in a worker thread (see text-reader.ts), which bounds its time and memory;
+ * here it stops at `pdfMaxPages` pages or `stopAfterChars` characters.
  */
 async function readPdf(bytes: Uint8Array, limits: ReadLimits): Promise<ReadText> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -53,44 +103,35 @@ async function readPdf(bytes: Uint8Array, limits: ReadLimits): Promise<ReadText>
     stopAtErrors: false,
     verbosity: 0,
   });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), limits.timeoutMs)));
-  const read = async (): Promise<ReadText> => {
+  try {
     const doc = await task.promise;
     const pages = Math.min(doc.numPages, limits.pdfMaxPages);
-    let text = '';
-    let chars = 0;
-    for (let number = 1; number <= pages; number++) {
+    const collected = new Collected(limits);
+    for (let number = 1; number <= pages && !collected.full; number++) {
       const page = await doc.getPage(number);
-      const content = await page.getTextContent();
-      const pageText = (content.items as PdfItem[]).map((item) => (item.str ?? '') + (item.hasEOL ? '\n' : '')).join('');
+      await readPage(page, collected);
       page.cleanup();
-      const piece = (number > 1 ? '\n\n' : '') + pageText.trim();
-      chars += piece.length;
-      if (text.length < limits.maxChars) text += piece.slice(0, limits.maxChars - text.length);
     }
-    if (doc.numPages > pages) {
+    if (collected.text.trim() === '') return { text: '', chars: 0, error: 'no_text' };
+    if (doc.numPages > pages && !collected.full) {
       const notice = `\n\n[Only the first ${pages} of ${doc.numPages} pages were read.]`;
-      chars += notice.length;
-      if (text.length + notice.length <= limits.maxChars) text += notice;
+      if (collected.text.length + notice.length <= limits.maxChars) collected.text += notice;
+      collected.chars += notice.length;
     }
-    if (text.trim() === '') return { text: '', chars: 0, error: 'no_text' };
-    return { text, chars, error: null };
-  };
-  try {
-    const outcome = await Promise.race([read(), timedOut]);
-    if (outcome === 'timeout') return { text: '', chars: 0, error: 'too_long_to_read' };
-    return outcome;
+    return { text: collected.text, chars: collected.chars, error: null };
   } catch (error) {
     const name = (error as { name?: string }).name;
     return { text: '', chars: 0, error: name === 'PasswordException' ? 'encrypted' : 'unreadable' };
   } finally {
-    clearTimeout(timer);
     void task.destroy().catch(() => {});
   }
 }
 
-/** The text of a file the model should read; never throws for what the file holds. */
+/**
+ * The text of a file the model should read, in the calling thread; never throws for what the file
+ * holds. The server calls it only inside a worker (text-reader.ts): a hostile file can take
+ * seconds and hundreds of megabytes.
+ */
 export async function readText(bytes: Uint8Array, kind: 'pdf' | 'text', limits: ReadLimits): Promise<ReadText> {
   return kind === 'pdf' ? readPdf(bytes, limits) : readPlainText(bytes, limits.maxChars);
 }

@@ -3,13 +3,22 @@ import type { AgentRuntime, AttachmentNote, HistoryMessage, RuntimeAgent } from 
 import type { AttachmentLimits, Clock } from '../config';
 import type { Db } from '../db/client';
 import { uploads, uploadTexts, type StoredFileRef } from '../db/schema';
-import { readText, textKind, type ReadFailure, type ReadText } from '../media/read-text';
+import { textKind, type ReadFailure, type ReadText } from '../media/read-text';
 import type { FileStorage } from '../media/storage';
+import type { TextReader } from '../media/text-reader';
 
 /** Text kept per upload: more than any one question sends, so a larger budget needs no new read. */
 const STORED_TEXT_MAX = 200_000;
 
-export type AttachmentDeps = { db: Db; storage: FileStorage; clock: Clock; limits: AttachmentLimits; log: (line: string) => void };
+export type AttachmentDeps = {
+  db: Db;
+  storage: FileStorage;
+  clock: Clock;
+  limits: AttachmentLimits;
+  log: (line: string) => void;
+  /** Reads files in worker threads, never on the event loop. */
+  reader: TextReader;
+};
 
 /** Whether an agent's model sees images: the deployment's setting, when it has one, else the agent's. */
 export const seesImages = (agent: Pick<RuntimeAgent, 'vision'>, limits: Pick<AttachmentLimits, 'modelAcceptsImages'>): boolean =>
@@ -19,7 +28,9 @@ const FAILURE_WORDS: Record<ReadFailure, string> = {
   unreadable: 'it is damaged or not in a format that can be read',
   encrypted: 'it is protected by a password',
   too_long_to_read: 'reading it took too long',
+  too_large_to_read: 'reading it needed more memory than a file may use',
   no_text: 'it holds no text (a scanned document, perhaps)',
+  busy: 'the server is reading many files just now; ask again in a moment to have it read',
 };
 
 /**
@@ -33,12 +44,10 @@ async function textOf(deps: AttachmentDeps, file: StoredFileRef, kind: 'pdf' | '
   const [upload] = await deps.db.select({ key: uploads.storageKey }).from(uploads).where(eq(uploads.id, file.fileId)).limit(1);
   const bytes = upload ? await deps.storage.get(upload.key) : null;
   if (!bytes) return null;
-  const read = await readText(bytes, kind, {
-    maxChars: STORED_TEXT_MAX,
-    pdfMaxPages: deps.limits.pdfMaxPages,
-    timeoutMs: deps.limits.readTimeoutMs,
-  });
+  const read = await deps.reader.read(bytes, kind, { maxChars: STORED_TEXT_MAX, pdfMaxPages: deps.limits.pdfMaxPages });
   if (read.error) deps.log(`attachments: no text read from upload ${file.fileId}: ${read.error}`);
+  // Too busy says nothing about the file: the next question that sends it tries again.
+  if (read.error === 'busy') return read;
   await deps.db
     .insert(uploadTexts)
     .values({ uploadId: file.fileId, text: read.text, chars: read.chars, error: read.error, createdAt: deps.clock.now() })

@@ -1,0 +1,8 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { readText, type ReadLimits } from './read-text';
+
+/** One file read in this worker thread, started by text-reader.ts, which bounds its time and memory. */
+export type ReadJob = { bytes: Uint8Array; kind: 'pdf' | 'text'; limits: ReadLimits };
+
+const job = workerData as ReadJob;
+parentPort!.postMessage(await readText(job.bytes, job.kind, job.limits));

@@ -1,0 +1,60 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { describe, expect, it } from 'vitest';
+import { textBombPdf } from '../test/hostile-pdf';
+import { tinyPdf } from '../test/pdf';
+import { createTextReader, type TextReaderLimits } from './text-reader';
+
+const roomy: TextReaderLimits = { concurrency: 2, queueMax: 4, timeoutMs: 20_000, heapMb: 256, stopAfterChars: 1_000_000 };
+const read = { maxChars: 1000, pdfMaxPages: 10 };
+
+describe('reading files in worker threads', () => {
+  it('reads text files and PDFs in a worker as in the calling thread', async () => {
+    const reader = createTextReader(roomy);
+    expect(await reader.read(new TextEncoder().encode('hello'), 'text', read)).toEqual({ text: 'hello', chars: 5, error: null });
+    expect(await reader.read(tinyPdf(['first page', 'second page']), 'pdf', read)).toEqual({
+      text: 'first page\n\nsecond page',
+      chars: 23,
+      error: null,
+    });
+    expect(await reader.read(new TextEncoder().encode('%PDF-1.4\n1 0 obj garbage'), 'pdf', read)).toMatchObject({ error: 'unreadable' });
+    expect(reader.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('stops a PDF built to be slow at the time limit, while the event loop stays free and another file is read', async () => {
+    const reader = createTextReader({ ...roomy, timeoutMs: 2000 });
+    const bomb = textBombPdf(3_000_000);
+    expect(bomb.byteLength).toBeLessThan(64 * 1024);
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const started = performance.now();
+    const slow = reader.read(bomb, 'pdf', read);
+    const quick = await reader.read(new TextEncoder().encode('still answering'), 'text', read);
+    const quickAfter = performance.now() - started;
+    const outcome = await slow;
+    delay.disable();
+    expect(outcome).toEqual({ text: '', chars: 0, error: 'too_long_to_read' });
+    expect(quick.text).toBe('still answering');
+    expect(quickAfter).toBeLessThan(2000);
+    console.info(`hostile PDF (${bomb.byteLength} bytes) read in a worker: event loop max delay ${(delay.max / 1e6).toFixed(1)} ms`);
+    expect(delay.max / 1e6).toBeLessThan(100);
+    expect(reader.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('stops a worker past its heap limit', async () => {
+    const reader = createTextReader({ ...roomy, heapMb: 24 });
+    expect(await reader.read(textBombPdf(3_000_000, '(a) Tj 0 0 Td'), 'pdf', read)).toEqual({ text: '', chars: 0, error: 'too_large_to_read' });
+  });
+
+  it('reads at most `concurrency` files at once, queues `queueMax`, and turns the next away at once', async () => {
+    const reader = createTextReader({ ...roomy, concurrency: 1, queueMax: 1, timeoutMs: 1500 });
+    const bomb = textBombPdf(3_000_000);
+    const first = reader.read(bomb, 'pdf', read);
+    const second = reader.read(bomb, 'pdf', read);
+    expect(reader.load()).toEqual({ running: 1, waiting: 1 });
+    expect(await reader.read(bomb, 'pdf', read)).toEqual({ text: '', chars: 0, error: 'busy' });
+    expect((await first).error).toBe('too_long_to_read');
+    expect(reader.load()).toEqual({ running: 1, waiting: 0 });
+    expect((await second).error).toBe('too_long_to_read');
+    expect(reader.load()).toEqual({ running: 0, waiting: 0 });
+  });
+});
