@@ -17,7 +17,7 @@ export const SERVER_CALL_MESSAGE =
   'Screens and components hold no service calls: give the call to the machine in src/app/<feature>-actors.ts (machine.provide({ actors })) and pass the provided logic to the screen.';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', '.data', 'coverage', 'test-results', 'playwright-report', '.tmp'] },
+  { ignores: ['dist', 'dist-server', 'node_modules', '.data', 'coverage', 'test-results', 'playwright-report', '.tmp'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -165,6 +165,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          globalSetup: ['server/test/build-server.global.ts'],
           include: ['server/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/tools/**/*.test.ts', 'tests/load/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

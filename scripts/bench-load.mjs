@@ -24,6 +24,7 @@ import { createServer, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startFakeModel } from '../tests/load/fake-model.mjs';
+import { buildServer } from './build-server.mjs';
 import { CREATE_PATH, oneVisitor, percentile } from '../tests/load/visitor.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -210,7 +211,7 @@ async function startBaseline() {
   };
 }
 
-/** `npm start`'s last command (after `vite build &&`): how production runs the server. */
+/** `npm start`'s last command (after the builds): how production runs the server. */
 export function startCommand() {
   const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
   const last = scripts.start.split('&&').at(-1).trim().split(/\s+/);
@@ -218,8 +219,13 @@ export function startCommand() {
   return { command: process.execPath, args: last.slice(1), text: scripts.start.split('&&').at(-1).trim() };
 }
 
+/** The server's build, made once per bench run before its first start. */
+let serverBuilt = null;
+
 /** The server as `npm start` runs it, on a fresh DATA_DIR, with generous quotas (one address, hundreds of visitors). */
 async function startProduct({ modelUrl, databaseUrl, extraArgs = [], env: extraEnv = {} }) {
+  serverBuilt ??= buildServer();
+  await serverBuilt;
   const { command, args } = startCommand();
   const plenty = '1000000';
   return startProcess(command, [...extraArgs, ...args], databaseUrl, {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVE_ARGS } from './test/serve-command';
 import type { AgentRuntime } from './agents/runtime';
 import { LOCK_FILE } from './data-dir-lock';
 import { startServer } from './start';
@@ -36,9 +37,9 @@ afterAll(() => {
 
 type Child = { process: ChildProcess; output: () => string; exited: Promise<number | null> };
 
-/** What `npm run serve` runs: `node --import tsx server/main.ts`, the server in that one process. */
+/** What `npm run serve` runs: the server's build in that one process. */
 function serve(dataDir: string): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, SERVE_ARGS, {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LLM_BASE_URL: modelUrl, LLM_API_KEY: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

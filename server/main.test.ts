@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SERVE_ARGS } from './test/serve-command';
 import { SIMULATOR_APP_ID, SIMULATOR_AUTHORIZE_PATH } from './wechat/simulator';
 import { WECHAT_NOT_CONFIGURED } from './wechat/routes';
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const started: { child: ChildProcess; dataDir: string }[] = [];
 afterEach(async () => {
   for (const { child, dataDir } of started.splice(0)) {
@@ -21,7 +21,7 @@ afterEach(async () => {
 /** `npm run serve` as an operator runs it: only the variables given here, on a free port. */
 async function serve(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'kraken-main-'));
-  const child = spawn(TSX, ['server/main.ts'], {
+  const child = spawn(process.execPath, SERVE_ARGS, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

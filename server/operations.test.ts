@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVE_ARGS } from './test/serve-command';
 import type { AgentRuntime } from './agents/runtime';
 import { createApp } from './app';
 import { defaultConfig, systemClock } from './config';
@@ -138,7 +139,7 @@ describe('shutting down', { timeout: 120_000 }, () => {
 
     it('stops taking connections, stops the answer after SHUTDOWN_GRACE_SECONDS keeping what was sent, and exits 0', async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'kraken-sigterm-'));
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      const child = spawn(process.execPath, SERVE_ARGS, {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LLM_BASE_URL: modelUrl, LLM_API_KEY: '', SHUTDOWN_GRACE_SECONDS: '1' },
         stdio: ['ignore', 'pipe', 'pipe'],

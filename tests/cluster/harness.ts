@@ -1,3 +1,4 @@
+import { SERVE_ARGS } from '../../server/test/serve-command';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -7,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The pieces of a small deployment on loopback, for the cluster test: server instances as real
- * processes (`server/main.ts`, as `npm run serve` starts it) on one PostgreSQL, an S3-compatible
+ * processes (`npm run serve`: the server's build) on one PostgreSQL, an S3-compatible
  * store, a round-robin proxy in front, and an OpenAI-compatible model endpoint the test controls.
  */
 
@@ -71,7 +72,7 @@ export type Instance = {
  */
 export async function startInstance(name: string, env: Record<string, string>, options: { dataDir?: string } = {}): Promise<Instance> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `kraken-${name}-`));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, SERVE_ARGS, {
     cwd: REPO,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['tests/cluster/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['server/test/build-server.global.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,
