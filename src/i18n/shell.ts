@@ -14,6 +14,7 @@ export const SHELL_KEYS = [
   'attachments',
   'wechatLogin',
   'chat.placeholder',
+  'chat.placeholderTouch',
   'chat.send',
   'chat.stop',
 ] as const;
