@@ -117,6 +117,11 @@ export const conversations = pgTable(
     title: text('title'),
     pinned: boolean('pinned').notNull().default(false),
     /**
+     * What the conversation is for: a person's `chat`, listed in their history, or `drafting`, the
+     * operations area asking a writer agent for drafts, reachable by its id and never listed.
+     */
+    purpose: text('purpose', { enum: ['chat', 'drafting'] }).notNull().default('chat'),
+    /**
      * The last message of the chosen path through the message tree (which version of each
      * question and answer is shown); null reads as the newest message.
      */

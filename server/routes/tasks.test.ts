@@ -12,6 +12,8 @@ const DELETE = '/api/kraken/task/delete';
 const DRAFTING = '/api/kraken/task/drafting';
 const VERIFY = '/api/kraken/session/verify';
 const CHAT = '/api/workflow/sse/agent/chat';
+const CONVERSATIONS = '/api/workflow/agent-im/conversation';
+const CONVERSATION = '/api/workflow/agent-im/conversation/detail';
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 
 let h: Awaited<ReturnType<typeof openHarness>>;
@@ -284,6 +286,25 @@ describe('drafting with a writer agent', () => {
     });
     expect(stream.status).toBe(200);
     expect(await stream.text()).toContain('"type":"end"');
+
+    // The drafts are the task's, not the person's chats: never in the history, nor found by its search.
+    const history = await t.post(CONVERSATIONS, { source: 'agent' }, headers);
+    expect(history.status).toBe(200);
+    expect(history.body.data.list.map((one: { conversationId: string }) => one.conversationId)).not.toContain(session.conversationId);
+    expect((await t.post(CONVERSATIONS, { source: 'agent', keyword: '露营' }, headers)).body.data.total).toBe(0);
+    // The conversation itself stays the operator's, by its id (the drafts panel reads it back).
+    const detail = await t.get(CONVERSATION, { conversationId: session.conversationId }, headers);
+    expect(detail.status).toBe(200);
+  });
+
+  it("leaves the person's own chats in the history", async () => {
+    const t = h.makeApp();
+    const { headers } = await h.operator(t);
+    const own = await t.post('/api/workflow/im/conversation/create', { source: 'agent', sourceId: 'xhs-note-writer' }, headers);
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    await t.post(DRAFTING, { platform: 'xiaohongshu', count: 2, brief: { topic: '新手露营', keywords: [], language: 'zh-CN' } }, headers);
+    const history = await t.post(CONVERSATIONS, { source: 'agent' }, headers);
+    expect(history.body.data.list.map((one: { conversationId: string }) => one.conversationId)).toEqual([own.body.data.conversationId]);
   });
 
   it('needs a topic and refuses too many drafts', async () => {

@@ -83,12 +83,15 @@ export const toMessage = (row: MessageRow, siblingIds?: string[]): Message => ({
  * checks it first (docs/decisions/016-first-event-under-load.md). The source's row is only looked
  * at: its prompt and translations are not read here.
  */
+/** What a conversation is for (server/db/schema.ts): only `chat` ones are listed in the history. */
+export type ConversationPurpose = (typeof conversations.purpose.enumValues)[number];
+
 export async function createConversation(
   db: Db,
   clock: Clock,
   caller: Caller,
   owner: Owner,
-  input: { source: ConversationSource; sourceId: string; title?: string },
+  input: { source: ConversationSource; sourceId: string; title?: string; purpose?: ConversationPurpose },
 ): Promise<Conversation> {
   const companyId = companyOf(caller);
   const [row] = await createStatement(db, `${input.source} ${audienceOf(companyId)}`, {
@@ -97,6 +100,7 @@ export async function createConversation(
     source: input.source,
     sourceId: input.sourceId,
     title: input.title ? input.title : null,
+    purpose: input.purpose ?? 'chat',
     now: clock.now().toISOString(),
     companyId,
   });
@@ -126,6 +130,7 @@ const createStatement = prebuilt((db, shape: `${ConversationSource} ${Audience}`
           sourceId: source.table.id,
           title: sql<string | null>`${slot('title')}::text`.as('title'),
           pinned: sql<boolean>`false`.as('pinned'),
+          purpose: sql<ConversationPurpose>`${slot('purpose')}::text`.as('purpose'),
           currentLeafId: sql<string | null>`null::text`.as('current_leaf_id'),
           createdAt: now.as('created_at'),
           updatedAt: now.as('updated_at'),
@@ -146,6 +151,8 @@ export async function listConversations(
   const pattern = query.keyword ? containsPattern(query.keyword) : null;
   const where = and(
     ownedBy(conversations, owner),
+    // Drafts asked for in the operations area are the task's, not the person's chats.
+    eq(conversations.purpose, 'chat'),
     query.sources ? inArray(conversations.source, query.sources) : eq(conversations.source, query.source),
     pattern ? or(ilike(conversations.title, pattern), inMessages(pattern)) : undefined,
   );

@@ -52,6 +52,7 @@ export function draftingPrompt(platform: Platform, brief: Brief, count: number):
 /**
  * Opens a conversation of the operator's with the platform's writer agent and answers the prompt
  * to stream through the chat endpoint; the drafts stay in that conversation like any other answer.
+ * It is a drafting conversation: reachable by its id, never listed in the person's chat history.
  */
 export async function startDrafting(
   db: Db,
@@ -66,6 +67,7 @@ export async function startDrafting(
   const conversation = await createConversation(db, clock, caller, owner, {
     source: 'agent',
     sourceId: agentId,
+    purpose: 'drafting',
     title: `${input.platform === 'xiaohongshu' ? '小红书' : 'LinkedIn'} · ${[...input.brief.topic].slice(0, 40).join('')}`,
   });
   return {

@@ -1,0 +1,1 @@
+ALTER TABLE "conversations" ADD COLUMN "purpose" text DEFAULT 'chat' NOT NULL;
