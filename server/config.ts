@@ -52,10 +52,21 @@ export type IdentityQuotas = {
   uploadBytesPerDay: number;
   /** The sum of the sizes of the identity's uploads kept on the server. */
   storedBytes: number;
+  /** New conversations and share links: far above what a person makes, low enough to stop a script. */
+  conversationsPerMinute: number;
+  conversationsPerDay: number;
+  sharesPerMinute: number;
+  sharesPerDay: number;
 };
 
 /** What visitors from one client address may spend together, whatever ids they make up. */
-export type AddressQuotas = { questionsPerMinute: number; questionsPerDay: number; uploadBytesPerDay: number };
+export type AddressQuotas = {
+  questionsPerMinute: number;
+  questionsPerDay: number;
+  uploadBytesPerDay: number;
+  conversationsPerMinute: number;
+  conversationsPerDay: number;
+};
 
 export type ServerConfig = {
   /** Who may make an account (SIGNUP): anyone, only with an invitation, or nobody. */
@@ -203,9 +214,27 @@ export const defaultConfig: ServerConfig = {
   sseHeartbeatMs: 15 * 1000,
   sseDeltaBatchMs: 8,
   trustProxy: 0,
-  visitorQuotas: { questionsPerMinute: 20, questionsPerDay: 200, uploadBytesPerDay: 100 * MB, storedBytes: 500 * MB },
-  userQuotas: { questionsPerMinute: 60, questionsPerDay: 2000, uploadBytesPerDay: 500 * MB, storedBytes: 2048 * MB },
-  addressQuotas: { questionsPerMinute: 60, questionsPerDay: 1000, uploadBytesPerDay: 1024 * MB },
+  visitorQuotas: {
+    questionsPerMinute: 20,
+    questionsPerDay: 200,
+    uploadBytesPerDay: 100 * MB,
+    storedBytes: 500 * MB,
+    conversationsPerMinute: 30,
+    conversationsPerDay: 500,
+    sharesPerMinute: 20,
+    sharesPerDay: 200,
+  },
+  userQuotas: {
+    questionsPerMinute: 60,
+    questionsPerDay: 2000,
+    uploadBytesPerDay: 500 * MB,
+    storedBytes: 2048 * MB,
+    conversationsPerMinute: 30,
+    conversationsPerDay: 500,
+    sharesPerMinute: 20,
+    sharesPerDay: 200,
+  },
+  addressQuotas: { questionsPerMinute: 60, questionsPerDay: 1000, uploadBytesPerDay: 1024 * MB, conversationsPerMinute: 60, conversationsPerDay: 1000 },
   streamingAnswersPerIdentity: 2,
   historyCharBudget: 24_000,
   wechat: { mode: 'simulator' },
@@ -287,6 +316,10 @@ function identityQuotasFromEnv(env: NodeJS.ProcessEnv, prefix: 'VISITOR' | 'USER
     questionsPerDay: positiveNumber(env, `${prefix}_QUESTIONS_PER_DAY`, fallback.questionsPerDay),
     uploadBytesPerDay: positiveNumber(env, `${prefix}_UPLOAD_MB_PER_DAY`, fallback.uploadBytesPerDay / MB) * MB,
     storedBytes: positiveNumber(env, `${prefix}_STORED_MB`, fallback.storedBytes / MB) * MB,
+    conversationsPerMinute: positiveNumber(env, `${prefix}_CONVERSATIONS_PER_MINUTE`, fallback.conversationsPerMinute),
+    conversationsPerDay: positiveNumber(env, `${prefix}_CONVERSATIONS_PER_DAY`, fallback.conversationsPerDay),
+    sharesPerMinute: positiveNumber(env, `${prefix}_SHARES_PER_MINUTE`, fallback.sharesPerMinute),
+    sharesPerDay: positiveNumber(env, `${prefix}_SHARES_PER_DAY`, fallback.sharesPerDay),
   };
 }
 
@@ -332,6 +365,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
       questionsPerMinute: positiveNumber(env, 'ADDRESS_QUESTIONS_PER_MINUTE', defaultConfig.addressQuotas.questionsPerMinute),
       questionsPerDay: positiveNumber(env, 'ADDRESS_QUESTIONS_PER_DAY', defaultConfig.addressQuotas.questionsPerDay),
       uploadBytesPerDay: positiveNumber(env, 'ADDRESS_UPLOAD_MB_PER_DAY', defaultConfig.addressQuotas.uploadBytesPerDay / MB) * MB,
+      conversationsPerMinute: positiveNumber(env, 'ADDRESS_CONVERSATIONS_PER_MINUTE', defaultConfig.addressQuotas.conversationsPerMinute),
+      conversationsPerDay: positiveNumber(env, 'ADDRESS_CONVERSATIONS_PER_DAY', defaultConfig.addressQuotas.conversationsPerDay),
     },
     streamingAnswersPerIdentity: positiveNumber(env, 'STREAMING_ANSWERS_PER_IDENTITY', defaultConfig.streamingAnswersPerIdentity),
     historyCharBudget: positiveNumber(env, 'HISTORY_CHAR_BUDGET', defaultConfig.historyCharBudget),

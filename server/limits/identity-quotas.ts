@@ -33,6 +33,32 @@ export function questionQuotas(config: ServerConfig, owner: Owner, address: stri
   ];
 }
 
+/** What starting a conversation costs: one against the starter's minute and day, and their address's if a visitor. */
+export function conversationQuotas(config: ServerConfig, owner: Owner, address: string): Quota[] {
+  const mine = quotasOf(config, owner);
+  const quotas: Quota[] = [
+    { key: `conversations:minute:${who(owner)}`, limit: mine.conversationsPerMinute, windowMs: MINUTE, name: `${mine.conversationsPerMinute} new conversations a minute for ${whoReads(owner)}` },
+    { key: `conversations:day:${who(owner)}`, limit: mine.conversationsPerDay, windowMs: DAY, name: `${mine.conversationsPerDay} new conversations a day for ${whoReads(owner)}` },
+  ];
+  if (owner.visitorId === undefined) return quotas;
+  const here = config.addressQuotas;
+  const from = addressLimitKey(address);
+  return [
+    ...quotas,
+    { key: `conversations:minute:address:${from}`, limit: here.conversationsPerMinute, windowMs: MINUTE, name: `${here.conversationsPerMinute} new conversations a minute from one address` },
+    { key: `conversations:day:address:${from}`, limit: here.conversationsPerDay, windowMs: DAY, name: `${here.conversationsPerDay} new conversations a day from one address` },
+  ];
+}
+
+/** What a share link costs: one against its owner's minute and day (only accounts share). */
+export function shareQuotas(config: ServerConfig, owner: Owner): Quota[] {
+  const mine = quotasOf(config, owner);
+  return [
+    { key: `shares:minute:${who(owner)}`, limit: mine.sharesPerMinute, windowMs: MINUTE, name: `${mine.sharesPerMinute} new share links a minute for ${whoReads(owner)}` },
+    { key: `shares:day:${who(owner)}`, limit: mine.sharesPerDay, windowMs: DAY, name: `${mine.sharesPerDay} new share links a day for ${whoReads(owner)}` },
+  ];
+}
+
 /** What an upload costs, in bytes: against the uploader's day, and their address's if a visitor. */
 export function uploadQuotas(config: ServerConfig, owner: Owner, address: string): Quota[] {
   const perDay = quotasOf(config, owner).uploadBytesPerDay;

@@ -35,6 +35,17 @@ export async function spend(counters: Counters, quotas: readonly Quota[], amount
   throw refusal(`You have reached the limit of ${quota.name}.`, tally.resetsAt, now);
 }
 
+/** Spends one against every quota, then does `work`; what it failed at (a refused input) is given back. */
+export async function spendOnce<T>(counters: Counters, quotas: readonly Quota[], now: Date, work: () => Promise<T>): Promise<T> {
+  await spend(counters, quotas, 1, now);
+  try {
+    return await work();
+  } catch (error) {
+    await counters.takeBack(quotas.map((quota) => quota.key));
+    throw error;
+  }
+}
+
 /** Refuses at once when a quota is already used up, before anything costly (reading an upload) is done. */
 export async function refuseIfSpent(counters: Counters, quotas: readonly Quota[], now: Date): Promise<void> {
   for (const quota of quotas) {

@@ -7,7 +7,7 @@ import { like } from 'drizzle-orm';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { downloadManifestSchema } from '../../src/contract/app';
-import type { ServerConfig } from '../config';
+import { defaultConfig, type ServerConfig } from '../config';
 import { storedFiles } from '../db/schema';
 import { exportConnector } from '../publishing/connector';
 import { createLinkedInConnector } from '../publishing/linkedin';
@@ -147,7 +147,7 @@ describe.each(['s3', 'database'] as const)('files kept in %s, shared by two inst
   });
 
   it('keeps no bytes of an upload it refused', async () => {
-    const a = await instance(kind, { config: { userQuotas: { questionsPerMinute: 60, questionsPerDay: 2000, uploadBytesPerDay: 1024 * 1024, storedBytes: 4 } } });
+    const a = await instance(kind, { config: { userQuotas: { ...defaultConfig.userQuotas, uploadBytesPerDay: 1024 * 1024, storedBytes: 4 } } });
     const { headers } = await h.operator(a.app);
     const before = await storedKeys(kind);
     expect((await upload(a.app, headers, PNG)).status).toBe(429);

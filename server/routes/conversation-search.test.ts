@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { conversationPageSchema } from '../../src/contract/conversations';
+import { defaultConfig } from '../config';
 import { messages } from '../db/schema';
 import { snippetAround } from '../services/conversations';
 import { openHarness, type TestApp } from '../test/harness';
@@ -90,7 +91,8 @@ describe('searching conversations', () => {
   // What a search costs is counted, not timed (docs/testing.md): a query per conversation, or
   // messages read into the server to be searched there, grows with the history; these do not.
   it('sends the same few statements over a long history (5,000 messages in 50 conversations) as over one message, and filters in the database', async () => {
-    const t = h.makeApp();
+    // 50 conversations started at once: past the default 30 a minute.
+    const t = h.makeApp({ config: { userQuotas: { ...defaultConfig.userQuotas, conversationsPerMinute: 50 } } });
     // someone with one conversation of two messages
     const newcomer = await h.loggedIn(t);
     const first = await start(t, newcomer.headers, 'First');

@@ -1,7 +1,10 @@
 import type { Hono } from 'hono';
 import type { Services } from '../deps';
 import { ownerOf } from '../http/caller';
+import { clientAddress } from '../http/client-address';
 import { defineRoute, type AppEnv } from '../http/route';
+import { conversationQuotas } from '../limits/identity-quotas';
+import { spendOnce } from '../limits/quotas';
 import {
   createConversation,
   deleteConversation,
@@ -16,9 +19,11 @@ import {
 
 export function conversationRoutes(app: Hono<AppEnv>, services: Services) {
   const { db, clock } = services;
-  defineRoute(app, services, 'conversationCreate', ({ input, caller }) =>
-    createConversation(db, clock, caller, ownerOf(caller), input),
-  );
+  defineRoute(app, services, 'conversationCreate', ({ input, caller, c }) => {
+    const owner = ownerOf(caller);
+    const quotas = conversationQuotas(services.config, owner, clientAddress(c, services.config.trustProxy));
+    return spendOnce(services.counters, quotas, clock.now(), () => createConversation(db, clock, caller, owner, input));
+  });
   defineRoute(app, services, 'conversationList', ({ input, caller }) => listConversations(db, caller, ownerOf(caller), input));
   defineRoute(app, services, 'conversationDetail', async ({ input, caller }) =>
     describeConversation(db, caller, await findOwnedConversation(db, ownerOf(caller), input.conversationId)),

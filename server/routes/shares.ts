@@ -3,6 +3,8 @@ import type { Services } from '../deps';
 import type { Caller } from '../http/caller';
 import { unauthorized } from '../http/errors';
 import { defineRoute, type AppEnv } from '../http/route';
+import { shareQuotas } from '../limits/identity-quotas';
+import { spendOnce } from '../limits/quotas';
 import { createShare, listShares, readShare, revokeShare } from '../services/shares';
 
 /** Sharing needs an account: a visitor's conversations could not be listed or revoked anywhere. */
@@ -14,7 +16,10 @@ const signedIn = (caller: Caller) => {
 /** Share links: made, listed and revoked by their owner; read by anyone holding the token. */
 export function shareRoutes(app: Hono<AppEnv>, services: Services) {
   const { db, clock } = services;
-  defineRoute(app, services, 'shareCreate', ({ input, caller }) => createShare(db, clock, signedIn(caller), input));
+  defineRoute(app, services, 'shareCreate', ({ input, caller }) => {
+    const user = signedIn(caller);
+    return spendOnce(services.counters, shareQuotas(services.config, { userId: user.id }), clock.now(), () => createShare(db, clock, user, input));
+  });
   defineRoute(app, services, 'shareList', ({ input, caller }) => listShares(db, signedIn(caller), input.conversationId));
   defineRoute(app, services, 'shareRevoke', async ({ input, caller }) => {
     await revokeShare(db, signedIn(caller), input.shareId);

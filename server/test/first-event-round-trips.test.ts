@@ -80,18 +80,20 @@ async function statementsBeforeFirstEvent(visitor: Record<string, string>, conve
 }
 
 describe('the database when a conversation is created', () => {
-  it('takes one statement: the row is inserted from the agent\'s own row where the caller may see it', async () => {
+  it('takes two statements: the creation limits\' upsert, and the row inserted from the agent\'s own row where the caller may see it', async () => {
     const visitor = h.visitor();
     await newConversation(visitor); // the first request of a server pays for its warm-up alone
     const log = logQueries(h.database);
     try {
       await newConversation(h.visitor());
-      expect(log.statements, log.statements.join('\n')).toHaveLength(1);
-      expect(log.statements[0]!.startsWith('insert into "conversations"'), log.statements[0]).toBe(true);
-      // An agent the caller may not see: the same one statement, nothing inserted, 404.
+      expect(log.statements, log.statements.join('\n')).toHaveLength(2);
+      expect(log.statements[0]!.startsWith('insert into "rate_counters"'), log.statements[0]).toBe(true);
+      expect(log.statements[1]!.startsWith('insert into "conversations"'), log.statements[1]).toBe(true);
+      // An agent the caller may not see: the same two statements, nothing inserted, 404, and the count given back.
       const hidden = await t.post(endpoints.conversationCreate.path, { sourceId: 'draft-seo-writer' }, h.visitor());
       expect(hidden.status).toBe(404);
-      expect(log.statements).toHaveLength(2);
+      expect(log.statements).toHaveLength(5);
+      expect(log.statements[4]!.startsWith('update "rate_counters"'), log.statements[4]).toBe(true);
     } finally {
       log.stop();
     }

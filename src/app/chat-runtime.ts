@@ -4,6 +4,7 @@ import { createChatStreamActor, type ChatTransport, type ResumeTransport } from 
 import type { DraftBook } from '../machines/draft-book';
 import type { ScreenEvents } from '../services/screen-events';
 import { selectVersionActor } from './chat-versions-actors';
+import { startingConversation } from './creation-refusal';
 import type { Navigate, RuntimeOptions } from './runtime-options';
 
 /**
@@ -44,7 +45,9 @@ export const createChatActor = ({ navigate, screenEvents, inspect, persistDrafts
           return { conversation, messages };
         }),
         createConversation: fromPromise(async ({ input }) =>
-          (await conversationsApi()).createConversation({ sourceId: input.agentId, source: input.source, title: input.title || undefined }, { silent: true }),
+          startingConversation(async () =>
+            (await conversationsApi()).createConversation({ sourceId: input.agentId, source: input.source, title: input.title || undefined }, { silent: true }),
+          ),
         ),
         chatStream: createChatStreamActor(streamChatOnDemand),
         selectVersion: selectVersionActor,

@@ -1,5 +1,6 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { Share } from '../contract/shares';
+import { statusOf } from './error-status';
 
 export type ExportFormat = 'markdown' | 'json';
 
@@ -13,7 +14,8 @@ export type ConversationSharesInput = {
 export type ConversationSharesContext = ConversationSharesInput & {
   shares: Share[];
   showOwnerName: boolean;
-  error: 'load' | 'create' | 'revoke' | 'export' | null;
+  /** `tooMany`: a link refused because the account made too many in a short time (429). */
+  error: 'load' | 'create' | 'tooMany' | 'revoke' | 'export' | null;
 };
 
 export type ConversationSharesEvent =
@@ -110,7 +112,7 @@ export const conversationSharesMachine = setup({
         src: 'createShare',
         input: ({ context }) => ({ conversationId: context.conversationId ?? '', showOwnerName: context.showOwnerName }),
         onDone: { target: 'ready', actions: { type: 'addShare', params: ({ event }) => ({ share: event.output }) } },
-        onError: { target: 'ready', actions: { type: 'sayFailed', params: { error: 'create' } } },
+        onError: { target: 'ready', actions: { type: 'sayFailed', params: ({ event }) => ({ error: statusOf(event.error) === 429 ? 'tooMany' : 'create' }) } },
       },
     },
     revoking: {

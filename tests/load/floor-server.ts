@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { defaultConfig } from '../../server/config';
 import { openDb, pgliteDirOf } from '../../server/db/client';
 import type { Owner } from '../../server/http/caller';
-import { identityLockKey, questionQuotas } from '../../server/limits/identity-quotas';
+import { conversationQuotas, identityLockKey, questionQuotas } from '../../server/limits/identity-quotas';
+import type { Quota } from '../../server/limits/quotas';
 import { seedCatalog } from '../../server/seed/seed';
 import { streamingSince } from '../../server/services/chat';
 import { CREATE, LOCK_AND_FIND, QUOTAS, READ, STORE_ANSWER, WRITE } from './floor-statements';
@@ -67,8 +68,17 @@ const json = (response: ServerResponse, status: number, body: unknown) => {
 };
 const event = (body: unknown) => `data: ${JSON.stringify(body)}\n\n`;
 
-async function create(visitor: string, response: ServerResponse) {
-  const now = new Date().toISOString();
+/** The product's quotas and keys, counted in the order the product locks their rows. */
+const count = (quotas: Quota[], now: Date) =>
+  client.query(
+    QUOTAS,
+    [...quotas].sort((a, b) => (a.key < b.key ? -1 : 1)).flatMap(({ key, windowMs }) => [key, 1, now.toISOString(), new Date(now.getTime() + windowMs).toISOString()]),
+  );
+
+async function create(visitor: string, address: string, response: ServerResponse) {
+  const at = new Date();
+  await count(conversationQuotas(defaultConfig, { visitorId: visitor }, address), at);
+  const now = at.toISOString();
   const { rows } = await client.query(CREATE, [randomUUID(), null, visitor, 'agent', null, now, now, AGENT, true, false, true, 1]);
   json(response, 200, { code: 0, msg: 'ok', data: { conversationId: rows[0]!.id }, success: true });
 }
@@ -77,9 +87,7 @@ async function ask(visitor: string, address: string, body: { conversationId: str
   const now = new Date();
   const at = now.toISOString();
   const owner: Owner = { visitorId: visitor };
-  // The product's quotas and keys, in the order the product locks their rows.
-  const quotas = questionQuotas(defaultConfig, owner, address).sort((a, b) => (a.key < b.key ? -1 : 1));
-  await client.query(QUOTAS, quotas.flatMap(({ key, windowMs }) => [key, 1, at, new Date(now.getTime() + windowMs).toISOString()]));
+  await count(questionQuotas(defaultConfig, owner, address), now);
   const since = streamingSince(now).toISOString();
   const question = randomUUID();
   const answer = randomUUID();
@@ -118,7 +126,7 @@ const server = createServer((request, response) => {
       request.url === '/__floor/release'
         ? Promise.all(held.splice(0).map((end) => end())).then(() => json(response, 200, { released: true }))
         : request.url === CREATE_PATH
-          ? create(visitor, response)
+          ? create(visitor, request.socket.remoteAddress ?? '', response)
           : ask(visitor, request.socket.remoteAddress ?? '', JSON.parse(text), response);
     handled.catch((error: unknown) => {
       if (!response.headersSent) json(response, 500, { code: 500, msg: String(error), success: false });

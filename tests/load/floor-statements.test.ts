@@ -40,7 +40,8 @@ describe('the statements of the load figures\' database floor', () => {
     }
     // The answer's text is also told to other instances (PostgreSQL's notifications): not the floor's work.
     const sent = log.texts.filter((text) => !text.startsWith('select pg_notify('));
-    const expected = [CREATE, QUOTAS, 'begin', LOCK_AND_FIND, READ, WRITE, 'commit', STORE_ANSWER];
+    // The conversation's creation limits and the question's quotas: four counters each, one statement alike.
+    const expected = [QUOTAS, CREATE, QUOTAS, 'begin', LOCK_AND_FIND, READ, WRITE, 'commit', STORE_ANSWER];
     expect(sent).toEqual(expected);
   });
 });

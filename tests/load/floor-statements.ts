@@ -2,7 +2,7 @@
 // stream's first event, and the answer's final write, word for word (docs/decisions/016: the
 // minimum correct ones), for the database's floor in the load figures (floor-server.ts). For a
 // visitor, an agent visible to the public, and the four question quotas (per visitor and per
-// address, a minute and a day). floor-statements.test.ts fails when the product's change.
+// address, a minute and a day); a new conversation's four creation limits are the same statement. floor-statements.test.ts fails when the product's change.
 
 export const CREATE = `insert into "conversations" ("id", "owner_user_id", "owner_visitor_id", "source", "source_id", "title", "pinned", "current_leaf_id", "created_at", "updated_at") select $1::text as "id", $2::text as "owner_user_id", $3::text as "owner_visitor_id", $4::text as "source", "id", $5::text as "title", false as "pinned", null::text as "current_leaf_id", $6::timestamptz as "created_at", $7::timestamptz as "updated_at" from "agents" where ("agents"."id" = $8 and ("agents"."published" = $9 and "agents"."is_draft" = $10 and "agents"."public" = $11)) limit $12 returning "id", "owner_user_id", "owner_visitor_id", "source", "source_id", "title", "pinned", "current_leaf_id", "created_at", "updated_at"`;
 

@@ -8,9 +8,11 @@ const PLENTY_BYTES = 1024 ** 4;
  * as many made-up visitors, in seconds. Far past the public defaults on purpose; the defaults
  * themselves are proven by server/test/quotas.test.ts and server/test/abuse.test.ts.
  */
+const PLENTY_CREATED = { conversationsPerMinute: PLENTY, conversationsPerDay: PLENTY };
+
 export const generousLimits = {
-  visitorQuotas: { questionsPerMinute: PLENTY, questionsPerDay: PLENTY, uploadBytesPerDay: PLENTY_BYTES, storedBytes: PLENTY_BYTES },
-  userQuotas: { questionsPerMinute: PLENTY, questionsPerDay: PLENTY, uploadBytesPerDay: PLENTY_BYTES, storedBytes: PLENTY_BYTES },
-  addressQuotas: { questionsPerMinute: PLENTY, questionsPerDay: PLENTY, uploadBytesPerDay: PLENTY_BYTES },
+  visitorQuotas: { questionsPerMinute: PLENTY, questionsPerDay: PLENTY, uploadBytesPerDay: PLENTY_BYTES, storedBytes: PLENTY_BYTES, ...PLENTY_CREATED, sharesPerMinute: PLENTY, sharesPerDay: PLENTY },
+  userQuotas: { questionsPerMinute: PLENTY, questionsPerDay: PLENTY, uploadBytesPerDay: PLENTY_BYTES, storedBytes: PLENTY_BYTES, ...PLENTY_CREATED, sharesPerMinute: PLENTY, sharesPerDay: PLENTY },
+  addressQuotas: { questionsPerMinute: PLENTY, questionsPerDay: PLENTY, uploadBytesPerDay: PLENTY_BYTES, ...PLENTY_CREATED },
   streamingAnswersPerIdentity: PLENTY,
 } satisfies Partial<ServerConfig>;

@@ -13,6 +13,7 @@ import ChatScreen from './chat-screen';
 /** What a person reads when the server refuses because a quota is used up (429 with Retry-After). */
 
 const QUESTIONS_SPENT = 'You have reached the limit of 20 questions a minute for a visitor. Please wait 42 seconds and try again.';
+const CONVERSATIONS_SPENT = 'You have reached the limit of 30 new conversations a minute for a visitor. Please wait 42 seconds and try again.';
 const UPLOADS_SPENT = 'You have reached the limit of 100 MB of uploads a day for a visitor. Please wait 3600 seconds and try again.';
 
 const openChat = async (locale = 'en-US') => {
@@ -77,6 +78,33 @@ describe('a question refused for a used-up quota', () => {
 
     expect(await screen.findByRole('alert')).toHaveTextContent('You’ve reached the limit on questions for now. Please try again later.');
     expect(box()).toHaveValue('Hello');
+  });
+});
+
+describe('a new conversation refused because too many were started lately', () => {
+  const creationRefused = (headers: Record<string, string>) =>
+    server.use(http.post(endpoints.conversationCreate.path, () => HttpResponse.json(failBody(CONVERSATIONS_SPENT), { status: 429, headers })));
+
+  it('says so in English with when to try again, and keeps the question in the box', async () => {
+    creationRefused({ 'Retry-After': '42' });
+    const view = await openChat();
+
+    await view.user.type(box(), 'A new topic{Enter}');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('You’ve started the most new conversations allowed for now. Please try again in 42 seconds.');
+    expect(alert).not.toHaveTextContent('You have reached the limit of 30');
+    expect(box()).toHaveValue('A new topic');
+  });
+
+  it('says so in German, and says later when the refusal does not say when', async () => {
+    creationRefused({});
+    const view = await openChat('de-DE');
+
+    await view.user.type(box(), 'Ein neues Thema{Enter}');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Sie haben das Limit für neue Chats vorerst erreicht. Bitte versuchen Sie es später erneut.');
+    expect(box()).toHaveValue('Ein neues Thema');
   });
 });
 

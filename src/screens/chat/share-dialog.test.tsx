@@ -1,9 +1,11 @@
 import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { Route, Switch } from 'wouter';
 import { endpoints } from '../../contract/endpoints';
 import { db, seedConversation, seedUser, userOwner, visitorOwner } from '../../../tests/msw/db';
-import { recordRequests } from '../../../tests/msw/server';
+import { failBody } from '../../../tests/msw/handlers';
+import { recordRequests, server } from '../../../tests/msw/server';
 import { renderWithRuntime } from '../../../tests/spa/harness';
 import { holdRequests } from '../../../tests/spa/models/held-calls';
 import { getVisitorId } from '../../services/visitor';
@@ -68,6 +70,28 @@ describe('sharing a conversation from the chat', () => {
       expect(within(dialog).getByRole('button', { name })).toBeEnabled();
     }
     for (const revoke of within(dialog).getAllByRole('button', { name: 'Revoke link' })) expect(revoke).toBeEnabled();
+  });
+
+  it('says when a link is refused because too many were made lately, and makes one once allowed again', async () => {
+    const { user } = seedUser({ nickname: 'Ada' });
+    const conversation = seedConversation({ owner: userOwner(user.id), title: 'Picnic', messages: MESSAGES });
+    server.use(
+      http.post(
+        endpoints.shareCreate.path,
+        () => HttpResponse.json(failBody('You have reached the limit of 20 new share links a minute for a signed-in user. Please wait 60 seconds and try again.'), { status: 429, headers: { 'Retry-After': '60' } }),
+        { once: true },
+      ),
+    );
+    const view = await renderWithRuntime(routes, { url: `/chat/${conversation.conversationId}`, signedInAs: user });
+    await view.user.click(await screen.findByRole('button', { name: 'Share or export' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Share or export this chat' });
+    await view.user.click(await within(dialog).findByRole('button', { name: 'Create link' }));
+    expect(await within(dialog).findByText('You’ve made the most share links allowed for now. Please try again later.')).toBeInTheDocument();
+    expect(within(dialog).queryAllByTestId('share-link')).toHaveLength(0);
+
+    await view.user.click(within(dialog).getByRole('button', { name: 'Create link' }));
+    await expect.poll(() => within(dialog).queryAllByTestId('share-link').length).toBe(1);
+    expect(within(dialog).queryByText('You’ve made the most share links allowed for now. Please try again later.')).toBeNull();
   });
 
   it('lets a visitor export but tells them sharing needs an account', async () => {
