@@ -224,6 +224,18 @@ export const fitDraft = (platform: Platform, draft: Draft, language?: PostLangua
 };
 
 /**
+ * A title for a post that has none (a LinkedIn draft): its first line of words, without the
+ * markdown and hashtags around them, cut at a word to the platform's title.
+ */
+export const titleFromPost = (platform: Platform, body: string, language?: PostLanguage): string => {
+  const line = body
+    .split('\n')
+    .map((one) => one.replace(/^[#>*\-\s]+|[*_`]/g, '').replace(/(^|\s)#[^\s#]+/g, '').trim())
+    .find((one) => one.length > 0);
+  return line ? fitText(line, Math.min(PLATFORM_LIMITS[platform].titleMax, TASK_TITLE_MAX), countChars, { cutAt: 'word', locale: language }) : '';
+};
+
+/**
  * Splits a writer agent's answer into drafts, each cut to fit the platform. Text before the first
  * marker is the agent's preamble and dropped; an answer with no marker at all is one draft. For
  * Xiaohongshu the first line of a draft is its title.

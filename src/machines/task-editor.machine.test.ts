@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import type { ChatRequest } from '../contract/chat';
 import type { FileRef } from '../contract/media';
-import { PLATFORM_LIMITS, type Brief, type DraftingSession, type Platform, type Task } from '../contract/tasks';
+import { contentIssues, PLATFORM_LIMITS, type Brief, type DraftingSession, type Platform, type PostLanguage, type Task } from '../contract/tasks';
 import type { ChatStreamReport } from './chat-stream.actor';
 import {
   formIssues,
@@ -56,7 +56,7 @@ type Received = {
   upload: File[][];
 };
 
-const start = (fakes: Fakes, input: { taskId: string | null; platform?: Platform } = { taskId: 't1' }) => {
+const start = (fakes: Fakes, input: { taskId: string | null; platform?: Platform; language?: PostLanguage } = { taskId: 't1' }) => {
   const calls: string[] = [];
   const received: Received = { load: [], save: [], transition: [], drafting: [], upload: [] };
   const taskCreated = vi.fn();
@@ -486,6 +486,25 @@ describe('asking for drafts', () => {
     await editing(xiaohongshu.actor);
     xiaohongshu.actor.send({ type: 'drafts.pick', index: 0 });
     expect(xiaohongshu.actor.getSnapshot().context.form).toMatchObject({ title: '露营', body: '帐篷和睡袋。', chosenDraft: 0 });
+  });
+
+  it("names an unnamed LinkedIn task after the picked post's first line, so it can be marked ready", async () => {
+    const post = '**Three lessons from our launch week** #launch\n\nWe shipped on Monday. Here is what we learned.';
+    const { actor } = start({ load: async () => task({ title: '', drafts: [{ title: '', body: post }] }) });
+    await editing(actor);
+    actor.send({ type: 'drafts.pick', index: 0 });
+    expect(actor.getSnapshot().context.form).toMatchObject({ title: 'Three lessons from our launch week', body: post, chosenDraft: 0 });
+    const { form } = actor.getSnapshot().context;
+    expect(contentIssues('linkedin', { title: form.title, body: form.body, imageCount: 0 }, true)).toEqual([]);
+  });
+
+  it("writes a new task's posts in the interface's language, and an existing task's in its own", async () => {
+    const fresh = start({}, { taskId: null, language: 'en-US' });
+    expect(fresh.actor.getSnapshot().context.form.brief.language).toBe('en-US');
+    expect(fresh.actor.getSnapshot().context.baseline.brief.language).toBe('en-US');
+    const stored = start({ load: async () => task({ brief: { ...task().brief, language: 'de-DE' } }) }, { taskId: 't1', language: 'en-US' });
+    await editing(stored.actor);
+    expect(stored.actor.getSnapshot().context.form.brief.language).toBe('de-DE');
   });
 });
 

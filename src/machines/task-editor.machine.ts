@@ -8,10 +8,12 @@ import {
   isEditable,
   fitDraft,
   splitDrafts,
+  titleFromPost,
   type Brief,
   type Draft,
   type DraftingSession,
   type Platform,
+  type PostLanguage,
   type Task,
   type TransitionRequest,
 } from '../contract/tasks';
@@ -85,7 +87,8 @@ export type TaskEditorEvent =
   | { type: 'leave.stay' }
   | ChatStreamReport;
 
-export type TaskEditorInput = { taskId: string | null; platform: Platform };
+/** `language`: the interface's, which a new task's posts are written in until the operator picks another. */
+export type TaskEditorInput = { taskId: string | null; platform: Platform; language?: PostLanguage };
 
 export const blankBrief = (language: Brief['language'] = 'zh-CN'): Brief => ({ topic: '', audience: '', tone: '', keywords: [], language });
 
@@ -98,7 +101,7 @@ export const formOf = (task: Task): TaskForm => ({
   images: task.images,
 });
 
-const blankForm = (): TaskForm => ({ title: '', brief: blankBrief(), drafts: [], chosenDraft: null, body: '', images: [] });
+const blankForm = (language?: PostLanguage): TaskForm => ({ title: '', brief: blankBrief(language), drafts: [], chosenDraft: null, body: '', images: [] });
 
 const idleDrafting = (): DraftingState => ({ session: null, answer: '', userMessageId: null, accepted: false, lastDraftPartial: false, failure: null });
 
@@ -189,7 +192,10 @@ export const taskEditorMachine = setup({
     }),
     /** Between one and five drafts, whole. */
     setDraftCount: assign((_, params: { count: number }) => ({ draftCount: Math.min(5, Math.max(1, Math.round(params.count))) })),
-    /** The chosen draft becomes the text (and, on Xiaohongshu, its title the task's title). */
+    /**
+     * The chosen draft becomes the text, and its title the task's: on Xiaohongshu the draft's own;
+     * on LinkedIn, whose posts have none, the post's first line, when the operator has not named it.
+     */
     pickDraft: assign(({ context }, params: { index: number }) => {
       const stored = context.form.drafts[params.index];
       if (!stored) return { form: context.form };
@@ -200,6 +206,9 @@ export const taskEditorMachine = setup({
           chosenDraft: params.index,
           body: draft.body,
           ...(context.platform === 'xiaohongshu' && draft.title ? { title: draft.title } : {}),
+          ...(context.platform === 'linkedin' && context.form.title.trim() === ''
+            ? { title: titleFromPost(context.platform, draft.body, context.form.brief.language) }
+            : {}),
         },
       };
     }),
@@ -283,8 +292,8 @@ export const taskEditorMachine = setup({
     taskId: input.taskId,
     platform: input.platform,
     saved: null,
-    form: blankForm(),
-    baseline: blankForm(),
+    form: blankForm(input.language),
+    baseline: blankForm(input.language),
     pendingAction: null,
     sentForm: null,
     draftCount: DRAFT_COUNT_DEFAULT,

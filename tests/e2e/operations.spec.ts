@@ -193,12 +193,15 @@ test('a LinkedIn post: drafts, "see more" preview, a failed save keeps the text,
   await expect(page.getByText('LinkedIn posts are published automatically at their time.')).toHaveCount(0);
 
   await page.getByLabel('Topic').fill('Shipping weekly');
-  await page.getByLabel('Language of the post').selectOption('en-US');
+  // The post is written in the interface's language unless the operator picks another.
+  await expect(page.getByLabel('Language of the post')).toHaveValue('en-US');
   await page.getByLabel('Number of drafts').selectOption('2');
   await page.getByRole('button', { name: 'Generate drafts' }).click();
   await expect(page.getByTestId('draft')).toHaveCount(2, { timeout: 15_000 });
   await expect(page.getByTestId('drafting-status')).toHaveAttribute('data-phase', 'done');
   await page.getByRole('button', { name: 'Use draft 1' }).click();
+  // The draft names the task (its first line); the operator may rename it.
+  await expect(page.getByLabel('Title (for your team only)')).not.toHaveValue('');
   await page.getByLabel('Title (for your team only)').fill('Release cycle story');
   const long = `We cut our release cycle from 6 weeks to 6 days. ${'Every team can do it with small steps and honest reviews. '.repeat(5)}#engineering`;
   await page.getByLabel('Post text').fill(long);

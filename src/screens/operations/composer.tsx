@@ -25,6 +25,13 @@ const Counter = ({ used, limit, id }: { used: number; limit: number; id: string 
 );
 
 /** The text and images that will be posted, counted against the platform's limits as they are typed. */
+/** What a task needs before it can be marked ready; the field itself says so to assistive technology. */
+const RequiredMark = () => (
+  <span aria-hidden="true" className="ms-0.5 text-danger">
+    *
+  </span>
+);
+
 export const Composer = ({ platform, title, body, images, issues, editable, uploading, onChange, onAddImages, onRemoveImage, onMoveImage }: ComposerProps) => {
   const { t } = useTranslation();
   const limits = PLATFORM_LIMITS[platform];
@@ -40,13 +47,17 @@ export const Composer = ({ platform, title, body, images, issues, editable, uplo
       </h2>
       <div className="flex flex-col gap-1 text-sm">
         <span className="flex items-center justify-between">
-          <label htmlFor={titleId}>{t(`operations.composer.titleLabel.${platform}`)}</label>
+          <label htmlFor={titleId}>
+            {t(`operations.composer.titleLabel.${platform}`)}
+            <RequiredMark />
+          </label>
           <Counter id="title-counter" used={countChars(title)} limit={limits.titleMax} />
         </span>
         <input
           id={titleId}
           className="field"
           value={title}
+          aria-required
           disabled={!editable}
           aria-describedby="title-counter"
           aria-invalid={countChars(title) > limits.titleMax}
@@ -56,13 +67,17 @@ export const Composer = ({ platform, title, body, images, issues, editable, uplo
       </div>
       <div className="flex flex-col gap-1 text-sm">
         <span className="flex items-center justify-between">
-          <label htmlFor={bodyId}>{t(`operations.composer.bodyLabel.${platform}`)}</label>
+          <label htmlFor={bodyId}>
+            {t(`operations.composer.bodyLabel.${platform}`)}
+            <RequiredMark />
+          </label>
           <Counter id="body-counter" used={countChars(body)} limit={limits.bodyMax} />
         </span>
         <textarea
           id={bodyId}
           className="field min-h-64 font-[inherit] leading-relaxed"
           value={body}
+          aria-required
           disabled={!editable}
           aria-describedby="body-counter"
           aria-invalid={countChars(body) > limits.bodyMax}

@@ -151,7 +151,12 @@ const testParams = (world: () => World): Params => ({
     },
     PICK: async () => {
       await world().view.user.click(screen.getByRole('button', { name: 'Use draft 2' }));
-      await world().view.user.type(screen.getByRole('textbox', { name: 'Title (for your team only)' }), 'Weekly story');
+      // The post's first line names the task; the operator renames it.
+      const title = screen.getByRole('textbox', { name: 'Title (for your team only)' });
+      expect(title).toHaveValue('Weekly releases build trust.');
+      expect(title).toHaveAttribute('aria-required', 'true');
+      await world().view.user.clear(title);
+      await world().view.user.type(title, 'Weekly story');
     },
     SAVE_FAILS: async () => {
       server.use(http.post(endpoints.taskCreate.path, () => HttpResponse.json({ code: 1, msg: 'The database is busy.', data: null }, { status: 503 }), { once: true }));

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { taskEditorLogic } from '../../app/operations-actors';
 import { useRuntime } from '../../app/runtime-context';
-import type { Platform } from '../../contract/tasks';
+import { POST_LANGUAGES, type Platform, type PostLanguage } from '../../contract/tasks';
 import { formIssues, taskEditorView } from '../../machines/task-editor.machine';
 import { Composer } from './composer';
 import { DraftsPanel, type DraftingPhase } from './drafts-panel';
@@ -13,17 +13,22 @@ import { usePublishModes } from './publish-modes';
 import { PublishPanel } from './publish-panel';
 import { useScreenActor } from '../../app/use-screen-actor';
 
+const postLanguageOf = (locale: string): PostLanguage | undefined => POST_LANGUAGES.find((one) => one === locale);
+
 type TaskEditorScreenProps = { taskId: string | null; platform: Platform; onCreated: (taskId: string) => void };
 
 /** Writing one task: brief and drafts on the left, the composer, the live preview and publishing beside it. */
 export const TaskEditorScreen = ({ taskId, platform, onCreated }: TaskEditorScreenProps) => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { app, toast } = useRuntime();
   const [, navigate] = useLocation();
   const modes = usePublishModes();
   const author = useSelector(app, (state) => state.context.user?.nickname || state.context.user?.username || '');
 
-  const editor = useScreenActor(taskEditorLogic({ navigate, toast, onCreated }), { input: { taskId, platform } });
+  const editor = useScreenActor(taskEditorLogic({ navigate, toast, onCreated }), {
+    // A new task's posts are written in the interface's language until the operator picks another.
+    input: { taskId, platform, language: postLanguageOf(i18n.language) },
+  });
 
   const context = useSelector(editor, (state) => state.context);
   const phase = useSelector(editor, (state) => (state.value as { drafting: DraftingPhase }).drafting);
