@@ -55,3 +55,15 @@ describe('the site header offers each area to whom it is for', () => {
     expect(nav().queryByRole('link', { name: 'Admin' })).toBeNull();
   });
 });
+
+describe("the header's login link comes back to the page", () => {
+  it.each([
+    ['/chat/c-42', '/login?redirect_url=%2Fchat%2Fc-42'],
+    ['/chat/agents?category=writing', '/login?redirect_url=%2Fchat%2Fagents%3Fcategory%3Dwriting'],
+    ['/download', '/login?redirect_url=%2Fdownload'],
+    ['/', '/login'],
+  ])('on %s it leads to %s', async (url, href) => {
+    await renderWithRuntime(<SiteHeader />, { url });
+    expect(await screen.findByRole('link', { name: 'Log in' })).toHaveAttribute('href', href);
+  });
+});

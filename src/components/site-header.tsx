@@ -1,9 +1,10 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { useRuntime } from '../app/runtime-context';
 import { mayAdminister, mayOperate } from '../contract/roles';
 import { isCheckingSession, isSignedIn } from '../machines/app.machine';
+import { loginReturningTo } from '../services/redirect';
 import { lazyPart } from './lazy-part';
 
 /** The menus are their own chunks: their buttons appear a moment after the page, in a reserved place. */
@@ -35,6 +36,7 @@ export const SiteHeader = () => {
   // While a stored session is checked, neither "Log in" nor the user menu: the place stays reserved.
   const checkingSession = useSelector(app, isCheckingSession);
   const [location] = useLocation();
+  const search = useSearch();
   return (
     <header className="flex items-center gap-2 border-b border-line bg-surface px-2 py-2 sm:gap-4 sm:px-4">
       <Link
@@ -60,7 +62,7 @@ export const SiteHeader = () => {
       ) : signedIn ? (
         <UserMenu />
       ) : (
-        <Link href="/login" className="btn-primary shrink-0 whitespace-nowrap">
+        <Link href={loginReturningTo(location, search ? `?${search}` : '')} className="btn-primary shrink-0 whitespace-nowrap">
           {t('nav.login')}
         </Link>
       )}

@@ -49,6 +49,13 @@ export const loginToApprove = (scanId: string) => `/login?redirect_url=${encodeU
 export const isOperationsPath = (pathname: string): boolean =>
   pathname === OPERATIONS_PREFIX || pathname.startsWith(`${OPERATIONS_PREFIX}/`);
 
+/**
+ * The login page that brings the person back to where they asked to log in (the header's link):
+ * the page itself, not the home page, unless they were there or on a login page already.
+ */
+export const loginReturningTo = (pathname: string, search: string): string =>
+  pathname === '/' || pathname === '/login' || pathname.startsWith('/login/') ? '/login' : `/login?redirect_url=${encodeURIComponent(`${pathname}${search}`)}`;
+
 /** Where the operations guard sends someone without a valid session, so login can bring them back. */
 export const loginUrlFor = (pathname: string, search: string): string =>
   `/login?source=kraken&redirect_url=${encodeURIComponent(`${pathname}${search}`)}`;
