@@ -1,5 +1,5 @@
-import { Lexer, type Token, type Tokens } from 'marked';
-import { LEXER_OPTIONS } from './math-syntax';
+import type { Token, Tokens } from 'marked';
+import { lexMarkdown } from './budgeted-lexer';
 
 type Link = { href: string | null; title: string | null };
 type Links = Record<string, Link>;
@@ -47,9 +47,7 @@ export class BlockSplitter {
   }
 
   private lex(text: string, links: Links): Token[] {
-    const lexer = new Lexer(LEXER_OPTIONS);
-    Object.assign(lexer.tokens.links, links);
-    return lexer.lex(text);
+    return lexMarkdown(text, links);
   }
 
   /** How many leading tokens are final; none when the tokens do not cover the text exactly. */

@@ -115,3 +115,32 @@ export const HOSTILE_PAYLOADS: readonly string[] = [
   '```mermaid\nsequenceDiagram\n  participant A\n  link A: Evil @ javascript:window.__pwned=1\n  A->>A: <script>window.__pwned=1</script>\n```',
   '```mermaid\ngraph TD\n' + '  A --> B\n'.repeat(400) + '```',
 ];
+
+const mindmap = (children: number): string =>
+  '```mermaid\nmindmap\n  root((Plan))\n' + Array.from({ length: children }, (_, index) => `    Idea ${index + 1}\n`).join('') + '```';
+
+const matrix = (chars: number): string => {
+  const row = `${'x_{1} & '.repeat(39)}x_{1} \\\\\n`;
+  return `$$\n\\begin{pmatrix}\n${row.repeat(Math.ceil(chars / row.length))}\\end{pmatrix}\n$$`;
+};
+
+/**
+ * Answers that would hold the page's main thread for seconds to minutes if rendered naively
+ * (issue 40: a mind map of 300 children froze Chromium 18 s, `_a` × 25,000 took 6.4 s in marked,
+ * a 60 kB matrix 27 s in KaTeX). Each one is past a rendering budget (render-budgets.ts), so it
+ * is shown as its source. The unit tests count that the budgets trigger; the browser test renders
+ * them all, live and on a share page, and watches for long tasks.
+ */
+export const HEAVY_ANSWERS: Readonly<Record<string, string>> = {
+  'mind map of 300 children': mindmap(300),
+  'mind map of 600 children': mindmap(600),
+  'mind map of 1,500 children': mindmap(1_500),
+  'flowchart of 400 edges': '```mermaid\ngraph TD\n' + Array.from({ length: 400 }, (_, index) => `  N${index} --> N${index + 1}\n`).join('') + '```',
+  'underscores × 25,000': '_a'.repeat(25_000),
+  'asterisks × 100,000': '*a'.repeat(100_000),
+  'mixed emphasis × 20,000': '_*a '.repeat(20_000),
+  'blockquotes 3,000 deep': '> '.repeat(3_000) + 'deep',
+  'list 300 deep': Array.from({ length: 300 }, (_, index) => `${'  '.repeat(index)}- level ${index + 1}`).join('\n'),
+  '60 kB matrix': matrix(60_000),
+  'formula nested 300 deep': `$$${'\\sqrt{'.repeat(300)}x${'}'.repeat(300)}$$`,
+};

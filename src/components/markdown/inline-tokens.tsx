@@ -4,6 +4,7 @@ import { decodeEntities } from './entities';
 import { MarkdownImage } from './markdown-image';
 import { MarkdownLink } from './markdown-link';
 import { MathFormula } from './math-formula';
+import { OverBudgetText } from './over-budget-text';
 import type { MathToken } from './math-syntax';
 import { TaskCheckbox } from './task-checkbox';
 
@@ -42,6 +43,8 @@ const renderInlineToken = (token: Token, key: number): ReactNode => {
       return <TaskCheckbox key={key} checked={(token as Tokens.Checkbox).checked} />;
     case 'math':
       return <MathFormula key={key} tex={(token as MathToken).text} display={(token as MathToken).display} />;
+    case 'overBudget':
+      return <OverBudgetText key={key} text={token.raw} block={false} />;
     default:
       // Raw HTML (`html`) and anything unknown: literal source text.
       return token.raw;

@@ -7,6 +7,7 @@ import { MarkdownTable } from './markdown-table';
 import { MathFormula } from './math-formula';
 import type { MathToken } from './math-syntax';
 import { MermaidDiagram } from './mermaid-diagram';
+import { OverBudgetText } from './over-budget-text';
 import { TaskCheckbox } from './task-checkbox';
 
 type MarkdownBlockProps = { token: Token; inProgress: boolean };
@@ -61,6 +62,8 @@ const renderBlock = (token: Token, key: number, inProgress: boolean): ReactNode 
       return <hr key={key} className="my-4 border-0 border-t border-line" />;
     case 'checkbox':
       return <TaskCheckbox key={key} checked={(token as Tokens.Checkbox).checked} />;
+    case 'overBudget':
+      return <OverBudgetText key={key} text={token.raw} block />;
     default:
       // Raw HTML blocks and anything unknown: the source text, shown as written.
       return (

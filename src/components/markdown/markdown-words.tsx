@@ -18,6 +18,13 @@ const KEYS = [
   'diagram',
   'showDiagramCode',
   'diagramAlt',
+  'overBudget',
+  'mathOverBudget',
+  'diagramOverBudget',
+  'leaveTitle',
+  'leaveBody',
+  'leaveOpen',
+  'leaveCancel',
 ] as const;
 
 /** The words an answer's blocks show: their buttons, labels and notices (`markdown.*`). */

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
-import { Lexer, type Token } from 'marked';
+import type { Token } from 'marked';
 import { BlockSplitter } from './block-splitter';
+import { lexMarkdown } from './budgeted-lexer';
 import { MarkdownBlock } from './markdown-block';
 import { MarkdownWordsProvider } from './markdown-words';
-import { LEXER_OPTIONS } from './math-syntax';
 import { TailCuts } from './tail-cut';
 
 export type MarkdownProps = {
@@ -51,7 +51,7 @@ const Markdown = ({ source, streaming = false, painted, className }: MarkdownPro
   const inOrder = painted === undefined || painted >= source.length ? source : source.slice(0, painted);
   const blocks = useMemo(() => placed(splitter.split(inOrder), 0), [splitter, inOrder]);
   const cut = inOrder === source ? null : cuts.cutNear(source, inOrder.length);
-  const ahead = useMemo(() => (cut === null ? [] : placed(new Lexer(LEXER_OPTIONS).lex(source.slice(cut)), cut)), [source, cut]);
+  const ahead = useMemo(() => (cut === null ? [] : placed(lexMarkdown(source.slice(cut)), cut)), [source, cut]);
   const last = ahead.at(-1) ?? blocks.at(-1);
   return (
     <MarkdownWordsProvider>

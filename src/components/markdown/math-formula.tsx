@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { importOnce } from './import-once';
 import { useMarkdownWords } from './markdown-words';
+import { texOverBudget } from './render-budgets';
 
 type Renderer = typeof import('./katex-render');
 
@@ -38,29 +39,37 @@ type MathFormulaProps = { tex: string; display: boolean };
 /**
  * A formula: its TeX source until KaTeX has arrived, then the typeset formula; the source again,
  * marked as such, when it is not valid TeX. Once KaTeX is loaded it renders before the browser
- * paints, so a streaming answer does not flicker between source and formula.
+ * paints, so a streaming answer does not flicker between source and formula. A formula past its
+ * budget (see render-budgets.ts) is never given to KaTeX: it stays its source, with a note.
  */
 export const MathFormula = ({ tex, display }: MathFormulaProps) => {
   const words = useMarkdownWords();
   const katex = useKatex();
   const target = useRef<HTMLSpanElement>(null);
   const [rendered, setRendered] = useState<string | null>(null);
+  const tooLong = texOverBudget(tex);
 
   useLayoutEffect(() => {
-    if (!katex || !target.current) return;
+    if (!katex || !target.current || tooLong) return;
     setRendered(katex.renderMath(tex, target.current, display) ? tex : null);
-  }, [katex, tex, display]);
+  }, [katex, tex, display, tooLong]);
 
-  const showSource = rendered !== tex;
+  const showSource = rendered !== tex || tooLong;
+  const note = tooLong ? words.mathOverBudget : katex ? words.mathInvalid : undefined;
   // A span either way: a display formula may stand inside a paragraph (`\[…\]` mid-sentence).
   return (
-    <span data-math={display ? 'display' : 'inline'} className={display ? 'my-3 block overflow-x-auto overflow-y-hidden' : undefined}>
+    <span
+      data-math={display ? 'display' : 'inline'}
+      data-over-budget={tooLong ? '' : undefined}
+      className={display ? 'my-3 block overflow-x-auto overflow-y-hidden' : undefined}
+    >
       <span ref={target} hidden={showSource} />
       {showSource && (
-        <code className="rounded bg-raised px-1 py-0.5 font-mono text-[0.9em]" title={katex ? words.mathInvalid : undefined}>
+        <code className="rounded bg-raised px-1 py-0.5 font-mono text-[0.9em]" title={note}>
           {tex}
         </code>
       )}
+      {tooLong && display && <span className="mt-1 block text-xs text-muted">{note}</span>}
     </span>
   );
 };

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { importOnce } from './import-once';
 import { useMarkdownWords } from './markdown-words';
 import { CodeBlock } from './code-block';
+import { diagramOverBudget } from './render-budgets';
 
 type Drawn = { source: string; url: string; width: number | undefined; height: number | undefined };
 
@@ -20,15 +21,18 @@ const loadMermaid = importOnce(() => import('./mermaid-render'));
  * first time an answer holds one; until then, while the block is still being written, and when
  * the source is not a valid diagram, the block shows as code. The drawing is shown as an image
  * from a `blob:` address: an SVG in an image can neither run script nor load anything, whatever
- * the diagram says. A changed source keeps the previous drawing until the new one is ready.
+ * the diagram says. A changed source keeps the previous drawing until the new one is ready. A
+ * diagram past its budget (see render-budgets.ts) is never given to Mermaid: it stays code, with a
+ * note.
  */
 export const MermaidDiagram = ({ code, inProgress }: { code: string; inProgress: boolean }) => {
   const words = useMarkdownWords();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [showCode, setShowCode] = useState(false);
+  const tooLarge = !inProgress && diagramOverBudget(code);
 
   useEffect(() => {
-    if (inProgress) return;
+    if (inProgress || tooLarge) return;
     let current = true;
     const dark = document.documentElement.classList.contains('dark');
     loadMermaid()
@@ -47,11 +51,19 @@ export const MermaidDiagram = ({ code, inProgress }: { code: string; inProgress:
     return () => {
       current = false;
     };
-  }, [code, inProgress]);
+  }, [code, inProgress, tooLarge]);
 
   const url = outcome && 'url' in outcome ? outcome.url : null;
   useEffect(() => (url ? () => URL.revokeObjectURL(url) : undefined), [url]);
 
+  if (tooLarge) {
+    return (
+      <div data-over-budget="">
+        <CodeBlock code={code} language="mermaid" inProgress={false} />
+        <p className="-mt-2 mb-3 text-xs text-muted">{words.diagramOverBudget}</p>
+      </div>
+    );
+  }
   if (!outcome || !('url' in outcome) || (outcome.source !== code && inProgress)) {
     return <CodeBlock code={code} language="mermaid" inProgress={inProgress} />;
   }
