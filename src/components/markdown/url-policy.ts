@@ -114,3 +114,18 @@ export const openableImageHref = (raw: string): string | null => {
   const href = safeLinkHref(raw);
   return href && schemeOf(href) !== 'mailto' ? href : null;
 };
+
+/**
+ * Whether a link (already passed by `safeLinkHref`) leaves this site: another origin, or another
+ * kind of address (`mailto:`). Such a link shows where it goes and asks before leaving, since an
+ * answer's link text can say anything and its address can carry data out.
+ */
+export const leavesSite = (href: string): boolean => {
+  const page = pageLocation();
+  if (!page) return true;
+  try {
+    return new URL(href, page).origin !== page.origin;
+  } catch {
+    return true;
+  }
+};
