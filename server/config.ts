@@ -151,6 +151,11 @@ export type ServerConfig = {
   uploadMaxParts: number;
   /** An upload that sends nothing for this long is cut. */
   uploadIdleMs: number;
+  /**
+   * Uploads received at once per identity, and how many more wait unread for a turn (a message's
+   * files together); the same for the whole instance. Past them an upload is refused unread.
+   */
+  uploadsAtOnce: { perIdentity: number; waitingPerIdentity: number; perInstance: number; waitingPerInstance: number };
   /** Connections one instance keeps to PostgreSQL (DATABASE_URL); unused on the embedded database. */
   databasePoolMax: number;
   /** What of the attachments reaches the model (see server/services/attachment-reading.ts). */
@@ -255,6 +260,7 @@ export const defaultConfig: ServerConfig = {
   databaseUpkeepMs: 2 * 1000,
   uploadMaxParts: 8,
   uploadIdleMs: 30 * 1000,
+  uploadsAtOnce: { perIdentity: 3, waitingPerIdentity: 6, perInstance: 16, waitingPerInstance: 64 },
   databasePoolMax: DEFAULT_POOL_MAX,
   attachments: {
     textCharBudget: 40_000,
@@ -388,6 +394,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     databaseUpkeepMs: defaultConfig.databaseUpkeepMs,
     uploadMaxParts: defaultConfig.uploadMaxParts,
     uploadIdleMs: positiveNumber(env, 'UPLOAD_IDLE_SECONDS', defaultConfig.uploadIdleMs / 1000) * 1000,
+    uploadsAtOnce: defaultConfig.uploadsAtOnce,
     databasePoolMax: poolSize(env.DATABASE_POOL_MAX),
     attachments: {
       textCharBudget: positiveNumber(env, 'ATTACHMENT_TEXT_CHARS', defaultConfig.attachments.textCharBudget),

@@ -1,4 +1,5 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { Readable } from 'node:stream';
 import type { S3Settings } from '../config';
 import { checkKey, readAll, type FileStorage } from './storage';
 
@@ -27,8 +28,11 @@ export function createS3Storage(client: S3Client, bucket: string, prefix: string
   };
   const storage: FileStorage = {
     async put(key, source, contentType) {
-      const body = source instanceof Uint8Array ? source : source.stream;
-      const size = source instanceof Uint8Array ? source.byteLength : source.size;
+      // S3 wants the length first: a stream of unknown size (an upload, bounded by its limit and
+      // admitted before a byte was read) is collected before it is sent.
+      const bytes = source instanceof Uint8Array ? source : source.size === undefined ? await readAll(Readable.toWeb(source.stream) as ReadableStream<Uint8Array>) : null;
+      const body = bytes ?? (source as { stream: Readable }).stream;
+      const size = bytes ? bytes.byteLength : (source as { size: number }).size;
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: keyOf(key), Body: body, ContentType: contentType, ContentLength: size }));
     },
     async get(key) {

@@ -7,8 +7,11 @@ import { pipeline } from 'node:stream/promises';
 /** A stored file opened for reading: its bytes come as they are read, never all at once. */
 export type StoredObject = { body: ReadableStream<Uint8Array>; size: number; contentType: string };
 
-/** What is written: bytes in memory, or a stream of a known size (an installer). */
-export type PutSource = Uint8Array | { stream: Readable; size: number };
+/**
+ * What is written: bytes in memory, or a stream, of a known size (an installer) or not (an upload
+ * as it arrives; a store that must know the size first collects it).
+ */
+export type PutSource = Uint8Array | { stream: Readable; size?: number };
 
 /**
  * Where file bytes live; the database keeps only uploads' metadata and key. One store holds one
@@ -73,7 +76,13 @@ export function createDiskStorage(dir: string): FileStorage {
       }
       // Written aside and renamed, so a reader never sees half an installer.
       const partial = `${path}.partial`;
-      await pipeline(source.stream, createWriteStream(partial, { mode: 0o600 }));
+      try {
+        await pipeline(source.stream, createWriteStream(partial, { mode: 0o600 }));
+      } catch (error) {
+        // A stream cut on its way (an upload past its limit) leaves nothing behind.
+        await rm(partial, { force: true });
+        throw error;
+      }
       await rename(partial, path);
     },
     async get(key) {

@@ -1,13 +1,16 @@
-import type { Hono } from 'hono';
+import { randomUUID } from 'node:crypto';
+import type { Context, Hono } from 'hono';
 import type { Services } from '../deps';
-import { ownerOf } from '../http/caller';
-import { badRequest, notFound, tooLarge } from '../http/errors';
+import { ownerOf, type Owner } from '../http/caller';
+import { badRequest, notFound, tooLarge, tooManyRequests } from '../http/errors';
 import { clientAddress } from '../http/client-address';
 import { defineRoute, type AppEnv } from '../http/route';
-import { storedBytesLimit, uploadQuotas } from '../limits/identity-quotas';
+import { createAtOnce } from '../limits/at-once';
+import { identityLockKey, storedBytesLimit, uploadQuotas } from '../limits/identity-quotas';
 import { refuseIfSpent, spend } from '../limits/quotas';
-import { readMultipart } from '../media/read-multipart';
-import { cleanFileName, findUpload, storeUpload } from '../services/uploads';
+import { receiveFile } from '../media/receive-file';
+import { sniff } from '../media/sniff';
+import { cleanFileName, findUpload, recordUpload, refuseIfStoredOver } from '../services/uploads';
 
 /** Room for the multipart framing around the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -15,6 +18,15 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 export const FILE_PATH = '/api/media/file/:fileId';
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+/** An upload under way ends in seconds: when one refused for too many at once may try again. */
+const AT_ONCE_RETRY_SECONDS = 5;
+
+/** Content-Length as a number; null when absent (a chunked body) or not a length. */
+function declaredLength(c: Context): number | null {
+  const raw = c.req.header('content-length');
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null;
+}
 
 /** RFC 6266: an ASCII fallback with no quote, backslash or control, and the exact name in RFC 8187 form. */
 function contentDisposition(kind: string, storedName: string): string {
@@ -30,32 +42,92 @@ export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
   const limit = services.config.uploadLimitBytes;
   const tooLargeMsg = `The file is too large: the limit is ${megabytes(limit)}.`;
 
+  const atOnce = services.config.uploadsAtOnce;
+  const perIdentity = createAtOnce({ running: atOnce.perIdentity, waiting: atOnce.waitingPerIdentity });
+  const perInstance = createAtOnce({ running: atOnce.perInstance, waiting: atOnce.waitingPerInstance });
+
+  /**
+   * A turn to be read: waits (unread) behind the identity's own uploads and the instance's, or is
+   * refused at once when too many are already waiting.
+   */
+  async function takeTurn(owner: Owner): Promise<() => void> {
+    const mine = await perIdentity.enter(identityLockKey('uploading', owner));
+    if (!mine) {
+      throw tooManyRequests(
+        `You have ${atOnce.perIdentity + atOnce.waitingPerIdentity} uploads under way, the most at once. Please wait ${AT_ONCE_RETRY_SECONDS} seconds and try again.`,
+        AT_ONCE_RETRY_SECONDS,
+      );
+    }
+    const instance = await perInstance.enter('instance');
+    if (!instance) {
+      mine();
+      throw tooManyRequests(`The server is receiving many uploads just now. Please wait ${AT_ONCE_RETRY_SECONDS} seconds and try again.`, AT_ONCE_RETRY_SECONDS);
+    }
+    return () => {
+      instance();
+      mine();
+    };
+  }
+
+  /** Streams the body's file to storage, as it arrives; a refusal on the way cuts the body and keeps nothing. */
+  async function receive(c: Context) {
+    const incoming = await receiveFile(c.req.raw, {
+      maxFileBytes: limit,
+      maxParts: services.config.uploadMaxParts,
+      idleMs: services.config.uploadIdleMs,
+      tooLargeMessage: tooLargeMsg,
+    });
+    const { kind, mimeType } = sniff(incoming.head);
+    const id = randomUUID();
+    const [stored, read] = await Promise.allSettled([services.storage.put(id, { stream: incoming.stream }, mimeType), incoming.finished]);
+    const size = incoming.size();
+    if (stored.status === 'rejected' || read.status === 'rejected' || size === 0) {
+      await services.storage.delete(id).catch(() => {});
+      if (read.status === 'rejected') throw read.reason;
+      if (stored.status === 'rejected') throw stored.reason;
+      throw badRequest('Invalid request: the file is empty.');
+    }
+    return { id, name: incoming.name, kind, mimeType, size };
+  }
+
+  /**
+   * Everything that can refuse an upload is asked before its body is read: its declared length,
+   * the day's quota (the bytes it is sure to hold are taken at once, so uploads sent together add
+   * up), the stored room, and a turn. Its bytes are then counted as they arrive and streamed on.
+   */
   defineRoute(app, services, 'upload', async ({ caller, c }) => {
     const owner = ownerOf(caller);
     if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
       throw badRequest('Invalid request: send the file as multipart/form-data in the field "file".');
     }
+    const declared = declaredLength(c);
+    if (declared !== null && declared > limit + MULTIPART_OVERHEAD) throw tooLarge(tooLargeMsg);
+    // The least the file can be: the body less the most framing allowed around it.
+    const atLeast = declared === null ? 0 : Math.min(limit, Math.max(0, declared - MULTIPART_OVERHEAD));
     const quotas = uploadQuotas(services.config, owner, clientAddress(c, services.config.trustProxy));
+    const keys = quotas.map((quota) => quota.key);
     await refuseIfSpent(services.counters, quotas, services.clock.now());
-    const form = await readMultipart(c.req.raw, {
-      maxParts: services.config.uploadMaxParts,
-      idleMs: services.config.uploadIdleMs,
-      maxBytes: limit + MULTIPART_OVERHEAD,
-      tooLargeMessage: tooLargeMsg,
-    });
-    const file = form.get('file');
-    if (!(file instanceof File)) throw badRequest('Invalid request: the field "file" must hold a file.');
-    if (file.size > limit) throw tooLarge(tooLargeMsg);
-    if (file.size === 0) throw badRequest('Invalid request: the file is empty.');
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    await spend(services.counters, quotas, bytes.byteLength, services.clock.now());
+    if (atLeast > 0) await spend(services.counters, quotas, atLeast, services.clock.now());
+    let spent = atLeast;
     try {
-      return await storeUpload(services.db, services.storage, services.clock, owner, { name: file.name, bytes }, storedBytesLimit(services.config, owner));
+      await refuseIfStoredOver(services.db, owner, Math.max(1, atLeast), storedBytesLimit(services.config, owner));
+      const leave = await takeTurn(owner);
+      try {
+        const file = await receive(c);
+        try {
+          if (file.size > spent) await spend(services.counters, quotas, file.size - spent, services.clock.now());
+          else if (file.size < spent) await services.counters.takeBack(keys, spent - file.size);
+          spent = file.size;
+        } catch (error) {
+          await services.storage.delete(file.id).catch(() => {});
+          throw error;
+        }
+        return await recordUpload(services.db, services.storage, services.clock, owner, file, storedBytesLimit(services.config, owner));
+      } finally {
+        leave();
+      }
     } catch (error) {
-      await services.counters.takeBack(
-        quotas.map((quota) => quota.key),
-        bytes.byteLength,
-      );
+      if (spent > 0) await services.counters.takeBack(keys, spent);
       throw error;
     }
   });

@@ -44,26 +44,41 @@ export async function storeUpload(
   const id = randomUUID();
   const { kind, mimeType } = sniff(file.bytes);
   await storage.put(id, file.bytes, mimeType);
+  return recordUpload(db, storage, clock, owner, { id, name: file.name, kind, mimeType, size: file.bytes.byteLength }, stored);
+}
+
+/**
+ * Records bytes already stored under `file.id` as the owner's upload, within what they may keep
+ * stored; when it cannot, the bytes are deleted and the refusal thrown.
+ */
+export async function recordUpload(
+  db: Db,
+  storage: FileStorage,
+  clock: Clock,
+  owner: Owner,
+  file: { id: string; name: string; kind: FileRef['kind']; mimeType: string; size: number },
+  stored?: { limit: number; name: string },
+): Promise<FileRef> {
   try {
     const [row] = await db.transaction(async (tx) => {
-      if (stored) await refuseOverStoredLimit(tx as unknown as Db, owner, file.bytes.byteLength, stored);
+      if (stored) await refuseOverStoredLimit(tx as unknown as Db, owner, file.size, stored);
       return tx
         .insert(uploads)
         .values({
-          id,
+          id: file.id,
           ...ownerColumns(owner),
           name: cleanFileName(file.name),
-          kind,
-          mimeType,
-          size: file.bytes.byteLength,
-          storageKey: id,
+          kind: file.kind,
+          mimeType: file.mimeType,
+          size: file.size,
+          storageKey: file.id,
           createdAt: clock.now(),
         })
         .returning();
     });
     return toFileRef(row!);
   } catch (error) {
-    await storage.delete(id).catch(() => {});
+    await storage.delete(file.id).catch(() => {});
     throw error;
   }
 }
@@ -77,7 +92,15 @@ const STORED_RETRY_SECONDS = 24 * 3600;
  */
 async function refuseOverStoredLimit(tx: Db, owner: Owner, size: number, stored: { limit: number; name: string }): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${identityLockKey('stored', owner)}, 0))`);
-  const [row] = await tx.select({ bytes: sum(uploads.size) }).from(uploads).where(ownedBy(uploads, owner));
+  await refuseIfStoredOver(tx, owner, size, stored);
+}
+
+/**
+ * Refuses when `size` more bytes would take the owner past what they may keep stored; alone (no
+ * lock), it refuses an upload early, before its body is read.
+ */
+export async function refuseIfStoredOver(db: Db, owner: Owner, size: number, stored: { limit: number; name: string }): Promise<void> {
+  const [row] = await db.select({ bytes: sum(uploads.size) }).from(uploads).where(ownedBy(uploads, owner));
   if (Number(row?.bytes ?? 0) + size > stored.limit) {
     throw tooManyRequests(
       `You have reached the limit of ${stored.name}. Please wait ${STORED_RETRY_SECONDS} seconds and try again.`,
