@@ -31,6 +31,7 @@ import { taskRoutes } from './routes/tasks';
 import { shareRoutes } from './routes/shares';
 import { userRoutes } from './routes/users';
 import { localLiveAnswers } from './services/live-answers';
+import { createOpenStreams } from './services/open-streams';
 import { wechatRoutes } from './wechat/routes';
 
 export type { AppDeps } from './deps';
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     log,
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     counters: createCounters(deps.db, deps.clock),
+    streams: createOpenStreams(deps.db, deps.clock, { perIdentity: deps.config.openStreamsPerIdentity, checkMs: deps.config.sessionCheckMs }),
     instanceId: deps.instanceId ?? randomUUID(),
     sealer: deps.sealer ?? null,
     mailer: deps.mailer ?? null,

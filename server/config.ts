@@ -105,6 +105,10 @@ export type ServerConfig = {
   addressQuotas: AddressQuotas;
   /** Answers one visitor or user may have streaming at once, on all instances together. */
   streamingAnswersPerIdentity: number;
+  /** Answer and resume streams one visitor or user may have open at once on one instance. */
+  openStreamsPerIdentity: number;
+  /** How often the sessions of open streams are read again, so a signed-out session's streams end. */
+  sessionCheckMs: number;
   /** Characters of conversation sent to the model with a question, the question included. */
   historyCharBudget: number;
   /** WeChat's real API, the local simulator, or neither (see server/wechat/settings.ts). */
@@ -241,6 +245,8 @@ export const defaultConfig: ServerConfig = {
   },
   addressQuotas: { questionsPerMinute: 60, questionsPerDay: 1000, uploadBytesPerDay: 1024 * MB, conversationsPerMinute: 60, conversationsPerDay: 1000 },
   streamingAnswersPerIdentity: 2,
+  openStreamsPerIdentity: 8,
+  sessionCheckMs: 2000,
   historyCharBudget: 24_000,
   wechat: { mode: 'simulator' },
   google: null,
@@ -375,6 +381,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
       conversationsPerDay: positiveNumber(env, 'ADDRESS_CONVERSATIONS_PER_DAY', defaultConfig.addressQuotas.conversationsPerDay),
     },
     streamingAnswersPerIdentity: positiveNumber(env, 'STREAMING_ANSWERS_PER_IDENTITY', defaultConfig.streamingAnswersPerIdentity),
+    openStreamsPerIdentity: positiveNumber(env, 'OPEN_STREAMS_PER_IDENTITY', defaultConfig.openStreamsPerIdentity),
+    sessionCheckMs: defaultConfig.sessionCheckMs,
     historyCharBudget: positiveNumber(env, 'HISTORY_CHAR_BUDGET', defaultConfig.historyCharBudget),
     wechat: wechatSettingsFromEnv(env, listen),
     google: googleConfigFromEnv(env),

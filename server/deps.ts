@@ -8,6 +8,7 @@ import type { FileStorage } from './media/storage';
 import type { TextReader } from './media/text-reader';
 import type { Publishing } from './publishing/types';
 import type { LiveAnswers } from './services/live-answers';
+import type { OpenStreams } from './services/open-streams';
 
 /** Everything the app talks to, injected so tests can swap any of it. */
 export type AppDeps = {
@@ -47,4 +48,6 @@ export type AppDeps = {
 export type Services = Required<Omit<AppDeps, 'spaDir' | 'draining' | 'textReader'>> & {
   /** Every limit and quota, counted in the database so all instances share them. */
   counters: Counters;
+  /** The answer and resume streams open here, bounded per identity and ended with their session. */
+  streams: OpenStreams;
 };

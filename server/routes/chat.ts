@@ -1,12 +1,12 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { failureReference } from '../../src/contract/agent-failure';
 import type { ChatEvent } from '../../src/contract/chat';
 import type { Services } from '../deps';
-import { ownerOf, type Owner } from '../http/caller';
+import { ownerOf, type Caller, type Owner } from '../http/caller';
 import { clientAddress } from '../http/client-address';
 import { preferredLanguage } from '../http/language';
-import { defineRoute, type AppEnv } from '../http/route';
+import { defineRoute, type AppEnv, type Handler } from '../http/route';
 import { deltaBatcher } from './delta-batcher';
 import { questionQuotas } from '../limits/identity-quotas';
 import { spend } from '../limits/quotas';
@@ -15,6 +15,9 @@ import { findOwnedAnswer } from '../services/answers';
 import { prepareChat, type PreparedChat } from '../services/chat';
 import { toMessage, type MessageRow } from '../services/conversations';
 import { localLiveAnswers, type AnswerOutcome, type AnswerUpdate, type LiveAnswer, type LiveAnswers } from '../services/live-answers';
+import type { StreamSlot } from '../services/open-streams';
+
+type ChatInput = Parameters<Handler<'chat'>>[0]['input'];
 
 /** How a retry waits for the answer it replaces to be stored, once told to stop. */
 const REPLACED_ANSWER_WAIT_MS = 3000;
@@ -57,7 +60,15 @@ const resumeClosing = (answer: Pick<LiveAnswer, 'questionId' | 'messageId'>): Cl
  * gets bigger events instead of a growing queue. Pending text always goes before any other
  * event, in order, so offsets stay exact.
  */
-function relay(services: Services, stream: SSEStreamingApi, answer: LiveAnswer, offset: number, first: (offset: number) => ChatEvent, closing: Closing) {
+function relay(
+  services: Services,
+  stream: SSEStreamingApi,
+  answer: LiveAnswer,
+  offset: number,
+  first: (offset: number) => ChatEvent,
+  closing: Closing,
+  slot: StreamSlot,
+) {
   return new Promise<void>((resolve) => {
     let queue: Promise<unknown> = Promise.resolve();
     const write = (text: string) => {
@@ -85,6 +96,9 @@ function relay(services: Services, stream: SSEStreamingApi, answer: LiveAnswer, 
       void queue.then(() => resolve());
     };
     stream.onAbort(close);
+    // Signed out (here or on another instance): the reader's stream ends; the answer goes on and is stored.
+    if (slot.ended.aborted) close();
+    else slot.ended.addEventListener('abort', close, { once: true });
     const tell = (update: AnswerUpdate) => {
       if (over) return;
       if (update.type === 'delta') {
@@ -135,6 +149,16 @@ async function replayStored(stream: SSEStreamingApi, row: MessageRow, offset: nu
 export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveAnswers = localLiveAnswers()) {
   defineRoute(app, services, 'chat', async ({ input, caller, c }) => {
     const owner = ownerOf(caller);
+    const slot = services.streams.open(caller, owner);
+    try {
+      return await answerStream(input, caller, owner, c, slot);
+    } catch (error) {
+      slot.close();
+      throw error;
+    }
+  });
+
+  async function answerStream(input: ChatInput, caller: Caller, owner: Owner, c: Context, slot: StreamSlot) {
     if (input.retryMessageId !== undefined) await stopRunningAnswer(answers, input.retryMessageId, ownerKey(owner));
     // Everything that can be refused is refused here, as a JSON error, before the stream opens.
     const quotas = questionQuotas(services.config, owner, clientAddress(c, services.config.trustProxy));
@@ -162,22 +186,30 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveA
       userMessageCreatedAt: chat.userMessageCreatedAt.toISOString(),
       replyMessageCreatedAt: chat.replyMessageCreatedAt.toISOString(),
     };
-    return streamSSE(c, (stream) => relay(services, stream, answer, 0, () => start, chatClosing(answer)));
-  });
+    return streamSSE(c, (stream) => relay(services, stream, answer, 0, () => start, chatClosing(answer), slot).finally(slot.close));
+  }
 
   defineRoute(app, services, 'chatResume', async ({ input, caller, c }) => {
     const owner = ownerOf(caller);
-    const row = await findOwnedAnswer(services.db, owner, input.conversationId, input.messageId);
-    const live = await answers.find(row.id);
-    c.header('X-Accel-Buffering', 'no');
-    if (live && live.owner === ownerKey(owner)) {
-      return streamSSE(c, (stream) =>
-        relay(services, stream, live, input.offset, (offset) => ({ type: 'resume', messageId: live.messageId, offset }), resumeClosing(live)),
-      );
+    const slot = services.streams.open(caller, owner);
+    try {
+      const row = await findOwnedAnswer(services.db, owner, input.conversationId, input.messageId);
+      const live = await answers.find(row.id);
+      c.header('X-Accel-Buffering', 'no');
+      if (live && live.owner === ownerKey(owner)) {
+        return streamSSE(c, (stream) =>
+          relay(services, stream, live, input.offset, (offset) => ({ type: 'resume', messageId: live.messageId, offset }), resumeClosing(live), slot).finally(
+            slot.close,
+          ),
+        );
+      }
+      // Read again: it may have been stored since it was looked for among the running answers.
+      const stored = await findOwnedAnswer(services.db, owner, input.conversationId, input.messageId);
+      return streamSSE(c, (stream) => replayStored(stream, stored, input.offset).finally(slot.close));
+    } catch (error) {
+      slot.close();
+      throw error;
     }
-    // Read again: it may have been stored since it was looked for among the running answers.
-    const stored = await findOwnedAnswer(services.db, owner, input.conversationId, input.messageId);
-    return streamSSE(c, (stream) => replayStored(stream, stored, input.offset));
   });
 
   defineRoute(app, services, 'chatStop', async ({ input, caller }) => {

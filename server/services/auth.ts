@@ -35,11 +35,13 @@ export async function openSession(
   return token;
 }
 
-export async function revokeSession(services: Pick<Services, 'db' | 'clock'>, tokenHash: string): Promise<void> {
+/** Logs a session out; its open streams on this instance end at once, on the others at their next check. */
+export async function revokeSession(services: Pick<Services, 'db' | 'clock'> & Partial<Pick<Services, 'streams'>>, tokenHash: string): Promise<void> {
   await services.db
     .update(sessions)
     .set({ revokedAt: services.clock.now() })
     .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+  await services.streams?.recheck();
 }
 
 /** A visitor who logs in keeps what they started: their conversations and uploads move to the account. */

@@ -48,8 +48,11 @@ export async function listSessions(
   }));
 }
 
+/** Who signs sessions out: with `streams` (a server's), their open streams end at once rather than at the next check. */
+type Revoking = Pick<Services, 'db' | 'clock'> & Partial<Pick<Services, 'streams'>>;
+
 /** Signs out one of the user's own sessions; anyone else's id is unknown (404), never revoked. */
-export async function revokeSessionById(services: Pick<Services, 'db' | 'clock'>, userId: string, sessionId: string): Promise<void> {
+export async function revokeSessionById(services: Revoking, userId: string, sessionId: string): Promise<void> {
   const now = services.clock.now();
   const revoked = await services.db
     .update(sessions)
@@ -57,21 +60,23 @@ export async function revokeSessionById(services: Pick<Services, 'db' | 'clock'>
     .where(and(eq(sessions.id, sessionId), active(userId, now)))
     .returning({ id: sessions.id });
   if (revoked.length === 0) throw notFound('Session');
+  await services.streams?.recheck();
 }
 
 /** Signs out every session of the user, or every one but `keep`; answers how many. */
-export async function revokeSessions(services: Pick<Services, 'db' | 'clock'>, userId: string, keep?: string): Promise<number> {
+export async function revokeSessions(services: Revoking, userId: string, keep?: string): Promise<number> {
   const now = services.clock.now();
   const revoked = await services.db
     .update(sessions)
     .set({ revokedAt: now })
     .where(and(active(userId, now), keep === undefined ? undefined : ne(sessions.id, keep)))
     .returning({ id: sessions.id });
+  if (revoked.length > 0) await services.streams?.recheck();
   return revoked.length;
 }
 
 /** Signs out every session of the user but the one making the call; answers how many. */
-export const revokeOtherSessions = (services: Pick<Services, 'db' | 'clock'>, userId: string, currentSessionId: string): Promise<number> =>
+export const revokeOtherSessions = (services: Revoking, userId: string, currentSessionId: string): Promise<number> =>
   revokeSessions(services, userId, currentSessionId);
 
 /** Records that the session was used now, unless that was already recorded within the resolution. */
