@@ -6,8 +6,10 @@ import { DEFAULT_POOL_MAX } from './db/pool-size';
 import { isOn } from './env-switch';
 import { PROVIDER_PICTURE_SOURCES, type PictureSources } from './media/provider-picture';
 import { wechatSettingsFromEnv, type WechatSettings } from './wechat/settings';
+import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from './agents/model-request';
 
-export type LlmConfig = { baseUrl: string; apiKey?: string; model: string };
+/** `timeouts`: how long the model may keep a reader waiting (server/agents/model-request.ts). */
+export type LlmConfig = { baseUrl: string; apiKey?: string; model: string; timeouts?: ModelTimeouts };
 
 /** An S3-compatible bucket for uploads and the desktop downloads (server/media/file-stores.ts). */
 export type S3Settings = {
@@ -358,7 +360,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     invitationTtlMs: positiveNumber(env, 'INVITATION_TTL_HOURS', defaultConfig.invitationTtlMs / 3600_000) * 3600_000,
     resetLinkTtlMs: positiveNumber(env, 'RESET_LINK_TTL_HOURS', defaultConfig.resetLinkTtlMs / 3600_000) * 3600_000,
     llm: baseUrl
-      ? { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey: env.LLM_API_KEY || undefined, model: env.LLM_MODEL || DEFAULT_MODEL }
+      ? {
+          baseUrl: baseUrl.replace(/\/+$/, ''),
+          apiKey: env.LLM_API_KEY || undefined,
+          model: env.LLM_MODEL || DEFAULT_MODEL,
+          timeouts: {
+            firstByteMs: positiveNumber(env, 'MODEL_FIRST_BYTE_TIMEOUT_SECONDS', DEFAULT_MODEL_TIMEOUTS.firstByteMs / 1000) * 1000,
+            silenceMs: positiveNumber(env, 'MODEL_SILENCE_TIMEOUT_SECONDS', DEFAULT_MODEL_TIMEOUTS.silenceMs / 1000) * 1000,
+          },
+        }
       : null,
     offlineTokenDelayMs: positiveNumber(env, 'OFFLINE_TOKEN_DELAY_MS', defaultConfig.offlineTokenDelayMs),
     uploadLimitBytes: positiveNumber(env, 'UPLOAD_LIMIT_BYTES', defaultConfig.uploadLimitBytes),

@@ -95,7 +95,7 @@ describe('a request to the model service', () => {
     server.on('request', (req: IncomingMessage) => ports.add(req.socket.remotePort));
     try {
       const controller = new AbortController();
-      const first = await postToModel(`${origin}/v1`, {}, '{}', controller.signal, 100);
+      const first = await postToModel(`${origin}/v1`, {}, '{}', controller.signal, { firstByteMs: 100, silenceMs: 100 });
       expect(await read(first.body)).toBe('data: [DONE]\n\n');
       first.release();
       // Later than the idle limit, and aborted as an answer's end aborts it.
@@ -118,20 +118,49 @@ describe('a request to the model service', () => {
     expect(closed).toHaveLength(before);
   });
 
-  it('gives up on a connection that has sent nothing for the idle time, and says so', async () => {
+  it('gives up on an answer that falls silent for the silence time, and says so', async () => {
     handle = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: one\n\n');
     };
-    const response = await postToModel(`${origin}/v1`, {}, '{}', new AbortController().signal, 200);
+    const response = await postToModel(`${origin}/v1`, {}, '{}', new AbortController().signal, { firstByteMs: 5000, silenceMs: 200 });
     await expect(read(response.body)).rejects.toThrow('nothing arrived for 0.2 s');
     await closed.at(-1);
   });
 
   it('gives up, and says so, on a service that never answers at all', async () => {
     handle = () => {};
-    await expect(postToModel(`${origin}/v1`, {}, '{}', new AbortController().signal, 200)).rejects.toThrow('nothing arrived for 0.2 s');
+    await expect(postToModel(`${origin}/v1`, {}, '{}', new AbortController().signal, { firstByteMs: 5000, silenceMs: 200 })).rejects.toThrow('nothing arrived for 0.2 s');
     await closed.at(-1);
+  });
+
+  it('gives up on an answer whose head came but whose first byte does not, before the silence limit', async () => {
+    handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+    };
+    const response = await postToModel(`${origin}/v1`, {}, '{}', new AbortController().signal, { firstByteMs: 300, silenceMs: 5000 });
+    await expect(read(response.body)).rejects.toThrow('no answer began within 0.3 s');
+    await closed.at(-1);
+  });
+
+  it('keeps reading an answer that began in time, however long it then takes', async () => {
+    handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+      let sent = 0;
+      const more = setInterval(() => {
+        sent += 1;
+        if (sent < 6) res.write(`data: ${sent}\n\n`);
+        else {
+          clearInterval(more);
+          res.end('data: [DONE]\n\n');
+        }
+      }, 100);
+    };
+    // Six pieces 100 ms apart: longer in all than the first-byte limit, never silent for as long as the silence limit.
+    const response = await postToModel(`${origin}/v1`, {}, '{}', new AbortController().signal, { firstByteMs: 150, silenceMs: 2000 });
+    expect(await read(response.body)).toContain('data: [DONE]');
   });
 
   it('speaks TLS to an https address', async () => {

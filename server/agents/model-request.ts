@@ -15,8 +15,14 @@ export type ModelResponse = {
   close(): void;
 };
 
-/** With no byte from the model service for this long, the request is given up (a hung connection). */
-export const MODEL_IDLE_TIMEOUT_MS = 300_000;
+/**
+ * How long the model service may keep a reader waiting: for the first byte of its answer after the
+ * question is sent (`firstByteMs`), and between two pieces of it (`silenceMs`, also the limit on a
+ * connection that sends nothing at all). Past either the answer ends as failed and its streaming
+ * slot is free again. MODEL_FIRST_BYTE_TIMEOUT_SECONDS and MODEL_SILENCE_TIMEOUT_SECONDS.
+ */
+export type ModelTimeouts = { firstByteMs: number; silenceMs: number };
+export const DEFAULT_MODEL_TIMEOUTS: ModelTimeouts = { firstByteMs: 60_000, silenceMs: 90_000 };
 
 /**
  * POSTs `body` to the model service and answers once its response's head has arrived. Node's own
@@ -32,7 +38,7 @@ export function postToModel(
   headers: Record<string, string>,
   body: string,
   signal: AbortSignal,
-  idleTimeoutMs = MODEL_IDLE_TIMEOUT_MS,
+  timeouts: ModelTimeouts = DEFAULT_MODEL_TIMEOUTS,
 ): Promise<ModelResponse> {
   const target = new URL(url);
   const client = target.protocol === 'https:' ? https : http;
@@ -48,7 +54,16 @@ export function postToModel(
         response.once('close', done);
         response.setEncoding('utf8');
         // Leaving the iterator does not close the connection: `release` or `close` says what becomes of it.
-        const body = response.iterator({ destroyOnReturn: false }) as AsyncIterator<string>;
+        const pieces = response.iterator({ destroyOnReturn: false }) as AsyncIterator<string>;
+        // The first piece ends the wait for the answer to begin; leaving lets go of the response.
+        const body: AsyncIterator<string> = {
+          next: async () => {
+            const next = await pieces.next();
+            clearTimeout(firstByte);
+            return next;
+          },
+          return: (value?: unknown) => pieces.return!(value),
+        };
         resolve({
           status: response.statusCode ?? 0,
           body,
@@ -72,12 +87,16 @@ export function postToModel(
     // and an abort then would break whatever call the kept connection serves next.
     const onAbort = () => (answered ?? request).destroy(new Error('aborted'));
     function done() {
+      clearTimeout(firstByte);
       signal.removeEventListener('abort', onAbort);
     }
     signal.addEventListener('abort', onAbort, { once: true });
     request.once('close', done);
     // Said to whoever is reading: the answer's reader once it has begun, else the request's.
-    request.setTimeout(idleTimeoutMs, () => (answered ?? request).destroy(new Error(`nothing arrived for ${idleTimeoutMs / 1000} s`)));
+    const giveUp = (why: string) => (answered ?? request).destroy(new Error(why));
+    const firstByte = setTimeout(() => giveUp(`no answer began within ${timeouts.firstByteMs / 1000} s`), timeouts.firstByteMs);
+    request.once('close', () => clearTimeout(firstByte));
+    request.setTimeout(timeouts.silenceMs, () => giveUp(`nothing arrived for ${timeouts.silenceMs / 1000} s`));
     request.on('error', reject);
     request.end(body);
   });

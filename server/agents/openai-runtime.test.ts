@@ -119,6 +119,22 @@ describe('OpenAI-compatible runtime', () => {
     );
   });
 
+  it("gives the answer up once the model keeps it waiting past the configured limits, saying which", async () => {
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+    };
+    const waiting = createOpenAiRuntime({ baseUrl, model: 'm', timeouts: { firstByteMs: 200, silenceMs: 60_000 } });
+    await expect(collect(waiting.streamAnswer({ agent, history, signal: new AbortController().signal }))).rejects.toThrow(/no answer began within 0.2 s/);
+
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk('half'));
+    };
+    const silent = createOpenAiRuntime({ baseUrl, model: 'm', timeouts: { firstByteMs: 60_000, silenceMs: 200 } });
+    await expect(collect(silent.streamAnswer({ agent, history, signal: new AbortController().signal }))).rejects.toThrow(/nothing arrived for 0.2 s/);
+  });
+
   it('fails clearly when the stream is cut before it ends', async () => {
     behaviour = (res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -29,7 +29,7 @@ export function createOpenAiRuntime(llm: LlmConfig): AgentRuntime {
       try {
         // include_usage: the last chunk reports the tokens spent, shown under the answer.
         const body = JSON.stringify({ model: llm.model, stream: true, stream_options: { include_usage: true }, messages });
-        response = await postToModel(url, headers, body, signal);
+        response = await postToModel(url, headers, body, signal, llm.timeouts);
       } catch (error) {
         if (signal.aborted) throw error;
         throw new AgentError(`The model service at ${llm.baseUrl} could not be reached (${(error as Error).message}).`);
