@@ -100,7 +100,9 @@ describe('sharing a conversation from the chat', () => {
     const view = await renderWithRuntime(routes, { url: `/chat/${conversation.conversationId}` });
     await view.user.click(await screen.findByRole('button', { name: 'Share or export' }));
     const dialog = await screen.findByRole('dialog', { name: 'Share or export this chat' });
-    expect(within(dialog).getByText('Log in to share chats by link and revoke them any time.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Log in to share chats by link and revoke them any time.', { exact: false })).toBeInTheDocument();
+    // The way to log in is right there, and it comes back to this chat.
+    expect(within(dialog).getByRole('link', { name: 'Log in' })).toHaveAttribute('href', `/login?redirect_url=${encodeURIComponent(`/chat/${conversation.conversationId}`)}`);
     expect(within(dialog).queryByRole('button', { name: 'Create link' })).toBeNull();
     expect(within(dialog).getByRole('button', { name: 'Export as Markdown' })).toBeEnabled();
     expect(lists).toHaveLength(0);

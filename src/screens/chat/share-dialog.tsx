@@ -1,8 +1,10 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useSearch } from 'wouter';
 import { conversationSharesLogic } from '../../app/share-actors';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { ModalDialog } from '../../components/modal-dialog';
+import { loginReturningTo } from '../../services/redirect';
 import { ShareLinks } from './share-links';
 
 /** Export the open conversation, or share a snapshot of it by link (and revoke the links). */
@@ -16,6 +18,8 @@ const ShareDialogBody = ({ conversationId, signedIn }: { conversationId: string;
   const canExport = useSelector(shares, (state) => state.can({ type: 'export', format: 'markdown' }));
   const canCreate = useSelector(shares, (state) => state.can({ type: 'share.create' }));
   const canRevoke = useSelector(shares, (state) => state.can({ type: 'share.revoke', shareId: '' }));
+  const [location] = useLocation();
+  const search = useSearch();
   return (
     <div className="flex flex-col gap-4 p-4">
       <section aria-labelledby="export-title" className="flex flex-col gap-2">
@@ -39,7 +43,12 @@ const ShareDialogBody = ({ conversationId, signedIn }: { conversationId: string;
           {t('share.title')}
         </h3>
         {!signedIn ? (
-          <p className="m-0 text-sm text-muted">{t('share.signInToShare')}</p>
+          <p className="m-0 text-sm text-muted">
+            {t('share.signInToShare')}{' '}
+            <Link href={loginReturningTo(location, search ? `?${search}` : '')} className="text-accent underline">
+              {t('nav.login')}
+            </Link>
+          </p>
         ) : phase === 'loading' ? (
           <p role="status" className="m-0 text-sm text-muted">
             {t('share.loading')}
