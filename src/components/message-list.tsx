@@ -93,6 +93,8 @@ const TokenUsageLine = ({ usage }: { usage: NonNullable<ChatMessage['usage']> })
 export const MessageList = ({ messages, canRetry, onRetry, versions, feedback, live }: MessageListProps) => {
   const { t } = useTranslation();
   const last = messages.at(-1);
+  /** A cut-short or failed last answer offers Retry, and then not also a new answer: one way to ask again. */
+  const offersRetry = (message: ChatMessage) => canRetry && message === last && (message.status === 'incomplete' || message.status === 'failed');
   const answerComing = last?.role === 'assistant' && last.status === 'streaming';
   // The renderer is fetched once the conversation is shown and the page is idle, and at once when
   // an answer is awaited, so a first answer that comes in a burst is laid out from its end as it
@@ -147,7 +149,7 @@ export const MessageList = ({ messages, canRetry, onRetry, versions, feedback, l
                   {t('chat.edit')}
                 </button>
               )}
-              {versions && versioned?.(message) && message.role === 'assistant' && (
+              {versions && versioned?.(message) && message.role === 'assistant' && !offersRetry(message) && (
                 <button type="button" className="btn-ghost h-7 gap-1 px-1.5 py-0 text-xs text-muted" disabled={!versions.can({ type: 'regenerate', key: message.key })} onClick={() => versions.onRegenerate(message.key)}>
                   <span className="i-lucide-refresh-cw" aria-hidden="true" />
                   {t('chat.regenerate')}
@@ -170,7 +172,7 @@ export const MessageList = ({ messages, canRetry, onRetry, versions, feedback, l
                 {message.status === 'failed' ? t('chat.failed') : t('chat.incomplete')}
                 {message.error ? `: ${describeAgentFailure(t, message.error)}` : ''}
               </span>
-              {canRetry && message === last && (
+              {offersRetry(message) && (
                 <button type="button" className="btn-outline" onClick={onRetry}>
                   <span className="i-lucide-rotate-ccw" aria-hidden="true" />
                   {t('chat.retry')}

@@ -182,6 +182,9 @@ describe('the chat screen', () => {
     const view = await openChat(`/chat/${conversation.conversationId}`, user);
     expect(await screen.findByText('The answer is incomplete')).toBeInTheDocument();
     expect(answer()).toHaveTextContent('The first half, saved as it streamed');
+    // One way to ask again: Retry, not also a new answer beside it.
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'New answer' })).toBeNull();
 
     queueAnswer('The whole answer.');
     await view.user.click(screen.getByRole('button', { name: 'Retry' }));
