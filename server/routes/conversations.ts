@@ -30,7 +30,7 @@ export function conversationRoutes(app: Hono<AppEnv>, services: Services) {
   );
   defineRoute(app, services, 'conversationUpdate', ({ input, caller }) => updateConversation(db, caller, ownerOf(caller), input));
   defineRoute(app, services, 'conversationDelete', async ({ input, caller }) => {
-    await deleteConversation(db, ownerOf(caller), input.conversationId);
+    await deleteConversation(services, ownerOf(caller), input.conversationId);
     return null;
   });
   defineRoute(app, services, 'messages', ({ input, caller }) => listMessages(db, ownerOf(caller), input.conversationId));

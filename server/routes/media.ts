@@ -10,7 +10,7 @@ import { identityLockKey, storedBytesLimit, uploadQuotas } from '../limits/ident
 import { refuseIfSpent, spend } from '../limits/quotas';
 import { receiveFile } from '../media/receive-file';
 import { sniff } from '../media/sniff';
-import { cleanFileName, findUpload, recordUpload, refuseIfStoredOver } from '../services/uploads';
+import { cleanFileName, deleteOwnUpload, findUpload, recordUpload, refuseIfStoredOver } from '../services/uploads';
 
 /** Room for the multipart framing around the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -132,22 +132,33 @@ export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
     }
   });
 
+  defineRoute(app, services, 'uploadDelete', async ({ input, caller }) => {
+    await deleteOwnUpload(services, ownerOf(caller), input.fileId);
+    return null;
+  });
+
   /**
    * Files are served by their unguessable id, like a capability link, because <img> and <audio>
    * cannot send the Authorization header. Anything not an image, audio or video is a download.
+   * Never kept by a shared cache, and checked again at every use (a file's bytes never change, so
+   * its id is its ETag): a deleted file is gone from the next view on, not a year later.
    */
   app.get(FILE_PATH, async (c) => {
     const row = await findUpload(services.db, c.req.param('fileId'));
+    if (!row) throw notFound('File');
+    const etag = `"${row.id}"`;
+    const revalidated = { etag, 'cache-control': 'private, no-cache' };
+    if (c.req.header('if-none-match')?.split(',').some((tag) => tag.trim() === etag)) return c.body(null, 304, revalidated);
     // Streamed from whichever store holds it (another instance may have taken the upload).
-    const stored = row ? await services.storage.open(row.storageKey) : null;
-    if (!row || !stored) throw notFound('File');
+    const stored = await services.storage.open(row.storageKey);
+    if (!stored) throw notFound('File');
     return c.body(stored.body, 200, {
+      ...revalidated,
       'content-type': row.mimeType,
       'content-length': String(stored.size),
       'content-disposition': contentDisposition(row.kind, row.name),
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; sandbox",
-      'cache-control': 'private, max-age=31536000, immutable',
     });
   });
 }

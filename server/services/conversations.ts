@@ -12,7 +12,7 @@ import type { Caller, Owner } from '../http/caller';
 import { notFound } from '../http/errors';
 import { applicationTranslations } from './applications';
 import { ownedBy, ownerColumns } from './ownership';
-import { cleanFileName } from './uploads';
+import { cleanFileName, deleteUnusedUploads, type UploadDeletion } from './uploads';
 import { agentVisibleTo, applicationVisibleTo, audienceCompany, audienceOf, companyOf, containsPattern, visibleApplication, type Audience } from './visibility';
 import { readTree, type MessageTree } from './message-tree';
 
@@ -239,13 +239,21 @@ export async function updateConversation(
   return describeConversation(db, caller, row);
 }
 
-/** Deletes the conversation; its messages go with it (foreign key cascade). */
-export async function deleteConversation(db: Db, owner: Owner, conversationId: string): Promise<void> {
-  const deleted = await db
-    .delete(conversations)
-    .where(and(eq(conversations.id, conversationId), ownedBy(conversations, owner)))
-    .returning({ id: conversations.id });
-  if (deleted.length === 0) throw notFound('Conversation');
+/**
+ * Deletes the conversation; its messages go with it (foreign key cascade), and so do the files
+ * attached to them that no other message of the owner's (nor a task or an avatar) still uses.
+ */
+export async function deleteConversation(deps: UploadDeletion, owner: Owner, conversationId: string): Promise<void> {
+  const attached = await deps.db.transaction(async (tx) => {
+    const rows = await tx.select({ files: messages.files }).from(messages).where(eq(messages.conversationId, conversationId));
+    const deleted = await tx
+      .delete(conversations)
+      .where(and(eq(conversations.id, conversationId), ownedBy(conversations, owner)))
+      .returning({ id: conversations.id });
+    if (deleted.length === 0) throw notFound('Conversation');
+    return [...new Set(rows.flatMap((row) => row.files.map((file) => file.fileId)))];
+  });
+  await deleteUnusedUploads(deps, owner, attached);
 }
 
 /** The chosen path, first message first, each with the ids of its versions. */

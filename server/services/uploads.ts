@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, sql, sum } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, sum, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FileRef } from '../../src/contract/media';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
-import { uploads, type StoredFileRef } from '../db/schema';
+import { conversations, messages, tasks, uploads, users, type StoredFileRef } from '../db/schema';
 import type { Owner } from '../http/caller';
-import { ApiError, tooManyRequests } from '../http/errors';
+import { ApiError, notFound, tooManyRequests } from '../http/errors';
 import { identityLockKey } from '../limits/identity-quotas';
 import { withoutUnsafeChars } from '../http/unsafe-chars';
 import { sniff } from '../media/sniff';
@@ -131,4 +132,58 @@ export async function resolveOwnFiles(db: Db, owner: Owner, refs: { fileId: stri
     if (!row) throw new ApiError(404, `Attached file not found among your uploads: ${id}`);
     return toFileRef(row);
   });
+}
+
+/** What deleting uploads needs: the bytes' store, and where to say what could not be removed. */
+export type UploadDeletion = { db: Db; storage: FileStorage; log: (line: string) => void };
+
+/** Rows whose jsonb list of file references holds one of these ids. */
+const refersToAny = (column: PgColumn, ids: string[]): SQL =>
+  or(...ids.map((id) => sql`${column} @> ${JSON.stringify([{ fileId: id }])}::jsonb`))!;
+
+/** Of these uploads, the ones still used: by one of the owner's messages, a task's images, or an avatar. */
+async function stillUsed(db: Db, owner: Owner, ids: string[]): Promise<Set<string>> {
+  const wanted = new Set(ids);
+  const [attached, pictured, avatars] = await Promise.all([
+    db
+      .select({ files: messages.files })
+      .from(messages)
+      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+      .where(and(ownedBy(conversations, owner), refersToAny(messages.files, ids))),
+    db.select({ images: tasks.images }).from(tasks).where(refersToAny(tasks.images, ids)),
+    db.select({ avatar: users.avatar }).from(users).where(inArray(users.avatar, ids.map(fileUrl))),
+  ]);
+  const used = [
+    ...attached.flatMap((row) => row.files.map((file) => file.fileId)),
+    ...pictured.flatMap((row) => row.images.map((image) => image.fileId)),
+    ...avatars.map((row) => row.avatar.slice(fileUrl('').length)),
+  ];
+  return new Set(used.filter((id) => wanted.has(id)));
+}
+
+/**
+ * Deletes the owner's uploads among `ids` (their rows, their text, then their bytes), except
+ * those still used elsewhere; what they took counts no more against what the owner may keep.
+ */
+export async function deleteUnusedUploads(deps: UploadDeletion, owner: Owner, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const used = await stillUsed(deps.db, owner, ids);
+  await deleteUploads(deps, owner, ids.filter((id) => !used.has(id)));
+}
+
+/** Deletes one of the owner's uploads, wherever it is used; 404 for anyone else's. */
+export async function deleteOwnUpload(deps: UploadDeletion, owner: Owner, fileId: string): Promise<void> {
+  if ((await deleteUploads(deps, owner, [fileId])) === 0) throw notFound('File');
+}
+
+async function deleteUploads(deps: UploadDeletion, owner: Owner, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const gone = await deps.db
+    .delete(uploads)
+    .where(and(inArray(uploads.id, ids), ownedBy(uploads, owner)))
+    .returning({ id: uploads.id, key: uploads.storageKey });
+  for (const file of gone) {
+    await deps.storage.delete(file.key).catch((error: unknown) => deps.log(`uploads: the bytes of deleted upload ${file.id} could not be removed: ${(error as Error).message}`));
+  }
+  return gone.length;
 }

@@ -61,6 +61,7 @@ const samples: Partial<Record<EndpointName, (ids: Ids) => Sample>> = {
   sessionRevoke: () => ({ body: { id: '00000000-0000-0000-0000-000000000000' } }),
   sessionRevokeOthers: () => ({}),
   upload: () => ({ form: pngForm }),
+  uploadDelete: (ids) => ({ body: { fileId: ids.fileId } }),
   operationsSession: () => ({}),
   taskList: () => ({ body: {} }),
   taskDetail: (ids) => ({ query: { id: ids.taskId } }),

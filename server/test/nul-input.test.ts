@@ -50,6 +50,7 @@ const samples: Record<EndpointName, Input | null> = {
   sessionRevoke: { id: ID },
   sessionRevokeOthers: null,
   upload: null,
+  uploadDelete: { fileId: ID },
   appDownloadManifest: null,
   wxConfig: { url: 'https://example.com/page' },
   wxLogin: { code: 'abc' },

@@ -49,7 +49,7 @@ import {
   deleteConversationRequestSchema,
   updateConversationRequestSchema,
 } from './conversations';
-import { fileRefSchema } from './media';
+import { deleteUploadRequestSchema, fileRefSchema } from './media';
 import {
   createShareRequestSchema,
   revokeShareRequestSchema,
@@ -139,6 +139,7 @@ export const endpoints = {
   shareRevoke: { ...routes.shareRevoke, request: revokeShareRequestSchema, response: nothing },
   sharedConversation: { ...routes.sharedConversation, request: sharedConversationQuerySchema, response: sharedConversationSchema },
   upload: { ...routes.upload, response: fileRefSchema },
+  uploadDelete: { ...routes.uploadDelete, request: deleteUploadRequestSchema, response: nothing },
   appDownloadManifest: { ...routes.appDownloadManifest, response: downloadManifestSchema },
   wxConfig: { ...routes.wxConfig, request: wxConfigQuerySchema, response: wxConfigSchema },
   wxLogin: { ...routes.wxLogin, request: wxLoginQuerySchema, response: loginResultSchema },

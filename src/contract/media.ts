@@ -16,4 +16,7 @@ export const fileRefSchema = v.object({
 });
 export type FileRef = v.InferOutput<typeof fileRefSchema>;
 
+export const deleteUploadRequestSchema = v.object({ fileId: idSchema });
+export type DeleteUploadRequest = v.InferInput<typeof deleteUploadRequestSchema>;
+
 export { DEFAULT_UPLOAD_LIMIT_BYTES } from './constants';

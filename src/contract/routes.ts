@@ -149,6 +149,10 @@ export const routes = {
     method: 'POST', path: '/api/media/upload', access: 'visitor', input: 'multipart',
     summary: 'Store one file (multipart field `file`); its kind comes from its content.',
   },
+  uploadDelete: {
+    method: 'POST', path: '/api/media/delete', access: 'visitor', input: 'body',
+    summary: "Delete one of the caller's uploads: its bytes, its text and the room it took.",
+  },
   appDownloadManifest: {
     method: 'GET', path: '/api/app/download-manifest', access: 'public', input: 'none',
     summary: 'The desktop app per platform: version, release date, installers and their links.',

@@ -465,6 +465,11 @@ export const handlers = {
     db.uploads.set(fileId, ref);
     return ok('upload', ref);
   }),
+  uploadDelete: route('uploadDelete', ({ input, caller }) => {
+    ownerOf(caller);
+    if (!db.uploads.delete(input.fileId)) throw new FakeApiError(404, 'File not found');
+    return ok('uploadDelete', null);
+  }),
   appDownloadManifest: route('appDownloadManifest', () => ok('appDownloadManifest', sampleManifest)),
   wxConfig: route('wxConfig', () => {
     if (db.wechat.configFailure) throw new FakeApiError(502, db.wechat.configFailure);
