@@ -60,7 +60,7 @@ describe('caching', () => {
     const form = new FormData();
     form.set('file', new File([PNG], 'pic.png'));
     const upload = (await (await t.raw('/api/media/upload', { method: 'POST', headers: account.headers, body: form })).json()) as { data: { url: string } };
-    expect((await t.raw(upload.data.url)).headers.get('cache-control')).toContain('max-age=31536000');
+    expect((await t.raw(upload.data.url, { headers: account.headers })).headers.get('cache-control')).toBe('private, no-cache');
     expect((await spaApp().request('/assets/app-1234.js')).headers.get('cache-control')).toContain('immutable');
     // The service worker and the manifest are checked on every visit, so a new version is found at once.
     const worker = await spaApp().request('/sw.js');
