@@ -1,7 +1,6 @@
 import { createActor, fromPromise, type ActorOptions, type AnyActorLogic } from 'xstate';
 import { chatMachine } from '../machines/chat.machine';
-import { createChatStreamActor, type ChatTransport, type ResumeTransport } from '../machines/chat-stream.actor';
-import type { DraftBook } from '../machines/draft-book';
+import { createChatStreamCall, type ChatTransport, type ResumeTransport } from '../machines/chat-stream.actor';
 import type { ScreenEvents } from '../services/screen-events';
 import { selectVersionActor } from './chat-versions-actors';
 import { startingConversation } from './creation-refusal';
@@ -29,12 +28,11 @@ export type ChatWiring = {
   navigate: Navigate;
   screenEvents: ScreenEvents;
   inspect: RuntimeOptions['inspect'];
-  persistDrafts: (drafts: DraftBook) => void;
   /** What the chat's waits (reading a lost answer again) are timed by; tests pass a simulated clock. */
   clock?: ActorOptions<AnyActorLogic>['clock'];
 };
 
-export const createChatActor = ({ navigate, screenEvents, inspect, persistDrafts, clock }: ChatWiring) =>
+export const createChatActor = ({ navigate, screenEvents, inspect, clock }: ChatWiring) =>
   createActor(
     chatMachine.provide({
       actors: {
@@ -49,13 +47,12 @@ export const createChatActor = ({ navigate, screenEvents, inspect, persistDrafts
             (await conversationsApi()).createConversation({ sourceId: input.agentId, source: input.source, title: input.title || undefined }, { silent: true }),
           ),
         ),
-        chatStream: createChatStreamActor(streamChatOnDemand),
+        chatStream: createChatStreamCall(streamChatOnDemand),
         selectVersion: selectVersionActor,
-        resumeStream: createChatStreamActor(resumeChatOnDemand),
+        resumeStream: createChatStreamCall(resumeChatOnDemand),
         stopAnswer: fromPromise(async ({ input }) => (await conversationsApi()).stopAnswer(input.conversationId, input.messageId, { silent: true })),
       },
       actions: {
-        persistDrafts: (_, { drafts }) => persistDrafts(drafts),
         conversationCreated: (_, { conversationId }) => {
           navigate(`/chat/${conversationId}`, { replace: true });
           screenEvents.emit('updateChatList');

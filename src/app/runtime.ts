@@ -16,7 +16,7 @@ import { forgetPersonalPreferences, PREFERENCE_KEYS, readPreference, writePrefer
 import { chatDrafts } from './chat-versions-actors';
 import type { ChatActor, createChatActor } from './chat-runtime';
 import { DEFAULT_AGENT_ID } from '../contract/constants';
-import { draftIn, newChatScope, writeDraft, type DraftBook } from '../machines/draft-book';
+import { draftIn, keepDrafts, newChatScope, writeDraft, type DraftBook, type HandedDrafts } from '../machines/draft-book';
 
 /**
  * Services arrive with their first use: a visitor's home page makes no call, so it downloads
@@ -82,14 +82,22 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     { inspect, systemId: 'app' },
   );
 
-  // Whose preferences and drafts are in use: the app machine says who is here (its `presence`).
-  let knownUserId: string | null = null;
+  /**
+   * Whose preferences and drafts are in use: the person the app machine says is here (its
+   * `presence`; a visitor's are kept as VISITOR_USER_ID's), or null before it has settled who.
+   */
+  const personHere = (): string | null => {
+    const presence = app.getSnapshot().context.presence;
+    return presence ? (presence.account ?? VISITOR_USER_ID) : null;
+  };
   /**
    * The chat actor is created on first use (the chat page, or the first question asked from
    * home), so the home page carries no chat machine; until then the home page keeps its own
    * draft, in the same book as the chat's drafts (a new chat with the default agent).
    */
   let chat: ChatActor | null = null;
+  /** Hands the chat a person's stored drafts, which it does not write back (see `keepDrafts`). */
+  let handDrafts: (event: HandedDrafts) => void = () => undefined;
   const homeScope = newChatScope(DEFAULT_AGENT_ID);
   // `loaded`: the same person's saved draft, behind anything they typed already; `replaced`: another
   // person's, as the one before left nothing of theirs.
@@ -98,20 +106,27 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
       event.type === 'loaded' ? draft || event.text : event.text, ''),
   );
   const persistDrafts = (drafts: DraftBook) => {
-    if (knownUserId !== null) chatDrafts.write(knownUserId, drafts);
+    const person = personHere();
+    if (person !== null) chatDrafts.write(person, drafts);
   };
   const attachChat = (create: typeof createChatActor): ChatActor => {
     if (chat) return chat;
-    const created = create({ navigate, screenEvents, inspect, persistDrafts, ...(chatClock ? { clock: chatClock } : {}) });
+    const created = create({ navigate, screenEvents, inspect, ...(chatClock ? { clock: chatClock } : {}) });
     chat = created;
+    // Only what changed is passed on: an answer's text arriving changes neither.
+    handDrafts = keepDrafts(created, (drafts) => {
+      persistDrafts(drafts);
+      homeDraft.send({ type: 'change', text: draftIn(drafts, homeScope) });
+    }).hand;
     created.subscribe(({ context }) => {
-      homeDraft.send({ type: 'change', text: draftIn(context.drafts, homeScope) });
       if (!context.conversationId) return;
-      preferences.send({ type: 'agent.used', agentId: context.agentId });
-      preferences.send({ type: 'chat.opened', chatId: context.conversationId });
+      const known = preferences.getSnapshot().context;
+      if (context.agentId !== known.lastAgentId) preferences.send({ type: 'agent.used', agentId: context.agentId });
+      if (context.conversationId !== known.lastChatId) preferences.send({ type: 'chat.opened', chatId: context.conversationId });
     });
     created.start();
-    if (knownUserId !== null) created.send({ type: 'drafts.loaded', drafts: chatDrafts.read(knownUserId) });
+    const person = personHere();
+    if (person !== null) handDrafts({ type: 'drafts.loaded', drafts: chatDrafts.read(person) });
     return created;
   };
   const loadChat = (): Promise<ChatActor> => import('./chat-runtime').then(({ createChatActor }) => attachChat(createChatActor));
@@ -121,10 +136,11 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     // The chat's code starts downloading with the first keystroke, ready when the question goes.
     if (!chat) void import('./chat-runtime');
     homeDraft.send({ type: 'change', text });
-    if (knownUserId === null) return;
-    const drafts = writeDraft(chatDrafts.read(knownUserId), homeScope, text);
+    const person = personHere();
+    if (person === null) return;
+    const drafts = writeDraft(chatDrafts.read(person), homeScope, text);
     persistDrafts(drafts);
-    chat?.send({ type: 'drafts.loaded', drafts });
+    handDrafts({ type: 'drafts.loaded', drafts });
   };
 
   /** The question asked on the home page goes to a new chat with the default agent. */
@@ -153,18 +169,18 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     { inspect, systemId: 'preferences', input: {} },
   );
 
-  // Preferences and drafts follow whoever the app machine says is here (see `nextPresence`).
-  let presence: Presence | null = null;
-  app.subscribe((state) => {
-    if (state.context.presence === presence || state.context.presence === null) return;
-    presence = state.context.presence;
-    const { samePerson } = presence;
-    const userId = presence.account ?? VISITOR_USER_ID;
-    knownUserId = userId;
+  // Preferences and drafts follow whoever the app machine says is here (see `nextPresence`): each
+  // presence it settles is passed on once (the app's snapshot is already the new one when it is).
+  let passedOn: Presence | null = null;
+  app.subscribe(({ context: { presence } }) => {
+    if (presence === passedOn || presence === null) return;
+    passedOn = presence;
+    const { account, samePerson } = presence;
+    const userId = account ?? VISITOR_USER_ID;
     preferences.send({ type: 'user.changed', userId, stored: readStoredPreferences(userId) });
     const drafts = chatDrafts.read(userId);
     homeDraft.send({ type: samePerson ? 'loaded' : 'replaced', text: draftIn(drafts, homeScope) });
-    chat?.send(samePerson ? { type: 'drafts.loaded', drafts } : { type: 'session.changed', drafts });
+    handDrafts({ type: samePerson ? 'drafts.loaded' : 'session.changed', drafts });
     // The chat on screen is a new one now: its address no longer names the conversation that was.
     if (!samePerson && isConversationPath(location.pathname)) navigate('/chat', { replace: true });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { conversation, message } from '../../tests/spa/chat-fixtures';
-import { recordedStream, type RecordedStream } from '../../tests/spa/recorded-stream';
+import { chatAt, conversation, message, type ChatStateName } from '../../tests/spa/chat-fixtures';
+import { recordedChatStream, type RecordedStream } from '../../tests/spa/recorded-stream';
 import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import { titleFromQuestion } from '../contract/chat-title';
 import type { Conversation, ConversationApplication } from '../contract/conversations';
@@ -9,7 +9,7 @@ import type { FileRef } from '../contract/media';
 import type { Message } from '../contract/messages';
 import type { ChatStreamReport } from './chat-stream.actor';
 import { chatMachine, isAnswering, type ChatInput } from './chat.machine';
-import { draftIn, newChatScope, type DraftBook } from './draft-book';
+import { draftIn, keepDrafts, newChatScope, type DraftBook } from './draft-book';
 
 /**
  * The chat machine state by state: what each settled state lets a person do next, what every way
@@ -50,8 +50,8 @@ const harness = (
           creates.push(input);
           return (options.create ?? (async () => conversation({ conversationId: 'conv-new' })))();
         }),
-        chatStream: recordedStream(streams),
-        resumeStream: recordedStream(resumes),
+        chatStream: recordedChatStream(streams),
+        resumeStream: recordedChatStream(resumes),
         stopAnswer: fromPromise(async ({ input }) => {
           stops.push(input);
           return (options.stop ?? (async () => ({ ...message(input.messageId, 'assistant', 'Stored.'), status: 'incomplete' as const })))(input);
@@ -62,13 +62,15 @@ const harness = (
         }),
       },
       actions: {
-        persistDrafts: (_, { drafts }) => void persisted.push(drafts),
         exchangeSettled: (_, { conversationId }) => void settled.push(conversationId),
         conversationCreated: (_, { conversationId }) => void created.push(conversationId),
       },
     }),
     { input: options.input ?? { conversationId: 'conv-1' } },
-  ).start();
+  );
+  // The drafts are kept as the app keeps them: by a subscription to the chat.
+  const { hand } = keepDrafts(actor, (drafts) => void persisted.push(drafts));
+  actor.start();
   const context = () => actor.getSnapshot().context;
   const keyOf = (serverId: string) => context().messages.find((m) => m.serverId === serverId)!.key;
   const last = () => context().messages.at(-1)!;
@@ -78,7 +80,7 @@ const harness = (
   };
   const accept = (n: number, userMessageId: string, replyMessageId: string, patch: Partial<Extract<ChatStreamReport, { type: 'stream.accepted' }>> = {}) =>
     streams[n]!.report({ type: 'stream.accepted', conversationId: context().conversationId ?? 'conv-new', userMessageId, replyMessageId, ...patch });
-  return { actor, streams, resumes, stops, selects, creates, persisted, settled, created, context, keyOf, last, ask, accept };
+  return { actor, hand, streams, resumes, stops, selects, creates, persisted, settled, created, context, keyOf, last, ask, accept };
 };
 
 type Harness = ReturnType<typeof harness>;
@@ -90,7 +92,7 @@ type SettledState = 'idle' | 'done' | 'incomplete' | 'failed' | 'cancelled';
  */
 const reach = async (state: SettledState): Promise<Harness> => {
   const h = harness();
-  await waitFor(h.actor, (s) => s.matches('idle'));
+  await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
   if (state === 'idle') return h;
   h.ask('More?');
   h.accept(0, 'q2', 'r2');
@@ -99,7 +101,7 @@ const reach = async (state: SettledState): Promise<Harness> => {
   if (state === 'incomplete') h.streams[0]!.report({ type: 'stream.failed', kind: 'malformed', message: 'Garbled' });
   if (state === 'failed') h.streams[0]!.report({ type: 'stream.failed', kind: 'agent-error', message: 'The agent failed' });
   if (state === 'cancelled') h.actor.send({ type: 'stop' });
-  await waitFor(h.actor, (s) => s.matches(state));
+  await waitFor(h.actor, (s) => s.matches(chatAt(state)));
   return h;
 };
 
@@ -131,7 +133,7 @@ describe('what a settled chat lets a person do', () => {
     const asked = h.streams.length;
     h.actor.send({ type: 'draft.change', text: '   ' });
     h.actor.send({ type: 'send' });
-    expect(h.actor.getSnapshot().value).toBe(state);
+    expect(h.actor.getSnapshot().value).toEqual(chatAt(state));
     expect(h.streams).toHaveLength(asked);
   });
 
@@ -171,7 +173,7 @@ describe('what a settled chat lets a person do', () => {
     h.actor.send({ type: 'edit.start', key: h.keyOf('q') });
     h.actor.send({ type: 'edit.change', text: '   ' });
     h.actor.send({ type: 'edit.send' });
-    expect(h.actor.getSnapshot().value).toBe(state);
+    expect(h.actor.getSnapshot().value).toEqual(chatAt(state));
     expect(h.actor.getSnapshot().status).toBe('active');
     expect(h.streams).toHaveLength(asked);
   });
@@ -190,7 +192,7 @@ describe('what a settled chat lets a person do', () => {
     ]);
     // refused: the thread as it was, the edit open again on that question
     h.streams.at(-1)!.report({ type: 'stream.failed', kind: 'rejected', message: 'No' });
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     expect(h.context().messages.map((m) => m.serverId)).toEqual(['q', 'a2', 'q2', 'r2']);
     expect(h.context().editing).toEqual({ key: h.keyOf('q2'), text: 'Less?' });
   });
@@ -200,7 +202,7 @@ describe('what a settled chat lets a person do', () => {
     h.actor.send({ type: 'version.show', key: h.keyOf('a2'), offset: -1 });
     expect(h.actor.getSnapshot().value).toBe('switchingVersion');
     expect(h.selects).toEqual([{ conversationId: 'conv-1', messageId: 'a1' }]);
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     expect(h.context().messages.map((m) => m.content)).toEqual(['Which flour?', 'Spelt.']);
   });
 
@@ -216,7 +218,7 @@ describe('what a settled chat lets a person do', () => {
     const h = await reach(state);
     const asked = h.streams.length;
     h.actor.send({ type: 'retry' });
-    expect(h.actor.getSnapshot().value).toBe(state);
+    expect(h.actor.getSnapshot().value).toEqual(chatAt(state));
     expect(h.streams).toHaveLength(asked);
   });
 
@@ -229,7 +231,7 @@ describe('what a settled chat lets a person do', () => {
     h.actor.send({ type: 'regenerate', key: 'nobody' });
     h.actor.send({ type: 'version.show', key: h.keyOf('r2'), offset: 1 });
     h.actor.send({ type: 'version.show', key: 'nobody', offset: 1 });
-    expect(h.actor.getSnapshot().value).toBe(state);
+    expect(h.actor.getSnapshot().value).toEqual(chatAt(state));
     expect(h.actor.getSnapshot().status).toBe('active');
   });
 
@@ -239,10 +241,10 @@ describe('what a settled chat lets a person do', () => {
     if (state === 'incomplete') h.resumes[0]!.report({ type: 'stream.stopped' });
     if (state === 'failed') h.resumes[0]!.report({ type: 'stream.failed', kind: 'agent-error', message: 'Broke' });
     if (state === 'cancelled') h.actor.send({ type: 'stop' });
-    await waitFor(h.actor, (s) => s.matches(state));
+    await waitFor(h.actor, (s) => s.matches(chatAt(state)));
     h.actor.send({ type: 'retry' });
     h.actor.send({ type: 'regenerate', key: h.keyOf('a') });
-    expect(h.actor.getSnapshot().value).toBe(state);
+    expect(h.actor.getSnapshot().value).toEqual(chatAt(state));
     expect(h.actor.getSnapshot().status).toBe('active');
     expect(h.streams).toHaveLength(0);
   });
@@ -277,12 +279,12 @@ describe('every way an exchange ends tells the app, once, with the conversation'
     expect(stopped.last()).toMatchObject({ content: 'Stored.', status: 'incomplete' });
 
     const h = harness({ stop: async () => Promise.reject(new Error('offline')) });
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     h.ask('More?');
     h.accept(0, 'q2', 'r2');
     h.streams[0]!.report({ type: 'stream.delta', text: 'Shown' });
     h.actor.send({ type: 'stop' });
-    await waitFor(h.actor, (s) => s.matches('cancelled'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('cancelled')));
     expect(h.settled).toEqual(['conv-1']);
     expect(h.last()).toMatchObject({ content: 'Shown', status: 'incomplete', error: null });
   });
@@ -297,7 +299,7 @@ describe('every way an exchange ends tells the app, once, with the conversation'
       const h = harness({ messages: writing });
       await waitFor(h.actor, (s) => s.matches('resuming'));
       h.resumes[0]!.report(report as ChatStreamReport);
-      await waitFor(h.actor, (s) => s.matches(state));
+      await waitFor(h.actor, (s) => s.matches(chatAt(state)));
       expect(h.settled).toEqual(['conv-1']);
       expect(h.last().status).toBe(status);
     }
@@ -307,7 +309,7 @@ describe('every way an exchange ends tells the app, once, with the conversation'
     const h = await reach('idle');
     h.ask('More?');
     h.streams[0]!.report({ type: 'stream.failed', kind: 'rejected', message: 'Refused' });
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     expect(h.settled).toEqual([]);
     expect(h.context().draft).toBe('More?');
     expect(draftIn(h.persisted.at(-1)!, 'conv-1')).toBe('More?');
@@ -318,7 +320,7 @@ describe('every way an exchange ends tells the app, once, with the conversation'
     const h = harness({ input: { agentId: 'baker' }, create: async () => Promise.reject(new Error('Full')) });
     h.actor.send({ type: 'attachments.change', files: [photo] });
     h.ask('Bread?');
-    await waitFor(h.actor, (s) => s.matches('idle') && s.context.failure !== null);
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')) && s.context.failure !== null);
     expect(h.context().failure).toEqual({ kind: 'create', message: 'Full' });
     expect(h.context().draft).toBe('Bread?');
     expect(h.context().attachments).toEqual([photo]);
@@ -332,7 +334,7 @@ describe('retry and Stop, in detail', () => {
     const h = await reach('failed');
     h.actor.send({ type: 'retry' });
     h.streams[1]!.report({ type: 'stream.failed', kind: 'rate-limited', message: 'Later', retryAfterSeconds: 30 });
-    await waitFor(h.actor, (s) => s.matches('failed'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('failed')));
     expect(h.last()).toMatchObject({ serverId: 'r2', content: 'Par', status: 'failed', error: 'Later' });
     expect(h.context().failure).toEqual({ kind: 'rate-limited', message: 'Later', retryAfterSeconds: 30 });
   });
@@ -341,7 +343,7 @@ describe('retry and Stop, in detail', () => {
     const h = await reach('done');
     h.actor.send({ type: 'regenerate', key: h.keyOf('r2') });
     h.streams[1]!.report({ type: 'stream.failed', kind: 'rate-limited', message: 'Later', retryAfterSeconds: 5 });
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     expect(h.context().failure).toEqual({ kind: 'rate-limited', message: 'Later', retryAfterSeconds: 5, newAnswer: true });
     expect(h.last()).toMatchObject({ serverId: 'r2', content: 'Par', status: 'complete' });
     expect(h.context().draft).toBe('');
@@ -351,7 +353,7 @@ describe('retry and Stop, in detail', () => {
     const h = await reach('failed');
     h.actor.send({ type: 'retry' });
     h.streams[1]!.report({ type: 'stream.failed', kind: 'rejected', message: '' });
-    await waitFor(h.actor, (s) => s.matches('failed'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('failed')));
     expect(h.last()).toMatchObject({ content: 'Par', status: 'failed', error: 'The agent failed' });
     expect(h.context().failure).toEqual({ kind: 'rejected', message: '' });
   });
@@ -360,7 +362,7 @@ describe('retry and Stop, in detail', () => {
     const h = await reach('idle');
     h.ask('More?');
     h.streams[0]!.report({ type: 'stream.failed', kind: 'rate-limited', message: 'Slow down' });
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     expect(h.context().failure).toEqual({ kind: 'rate-limited', message: 'Slow down' });
     expect(Object.keys(h.context().failure!)).not.toContain('retryAfterSeconds');
   });
@@ -386,7 +388,7 @@ describe('retry and Stop, in detail', () => {
     h.actor.send({ type: 'stop' });
     expect(h.context().stopWanted).toBe(true);
     h.accept(0, 'q2', 'r2');
-    await waitFor(h.actor, (s) => s.matches('cancelled'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('cancelled')));
     expect(h.context().stopWanted).toBe(false);
     expect(h.stops).toEqual([{ conversationId: 'conv-1', messageId: 'r2' }]);
   });
@@ -397,11 +399,11 @@ describe('retry and Stop, in detail', () => {
       ['complete', 'complete'],
     ] as const) {
       const h = harness({ stop: async (input) => ({ ...message(input.messageId, 'assistant', 'Par and more'), status }) });
-      await waitFor(h.actor, (s) => s.matches('idle'));
+      await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
       h.ask('More?');
       h.accept(0, 'q2', 'r2');
       h.actor.send({ type: 'stop' });
-      await waitFor(h.actor, (s) => s.matches('cancelled'));
+      await waitFor(h.actor, (s) => s.matches(chatAt('cancelled')));
       expect(h.last()).toMatchObject({ content: 'Par and more', status: shown, error: null });
     }
   });
@@ -424,7 +426,7 @@ describe('an answer read again', () => {
     const h = harness({ messages: writing() });
     await waitFor(h.actor, (s) => s.matches('resuming'));
     h.resumes[0]!.report({ type: 'stream.failed', kind: 'malformed', message: 'Garbled' });
-    await waitFor(h.actor, (s) => s.matches('incomplete'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('incomplete')));
     expect(h.last()).toMatchObject({ content: 'Ry', status: 'incomplete', error: 'Garbled' });
     expect(h.context().failure).toEqual({ kind: 'malformed', message: 'Garbled' });
     expect(h.settled).toEqual([]);
@@ -434,7 +436,7 @@ describe('an answer read again', () => {
     const h = harness({ messages: writing() });
     await waitFor(h.actor, (s) => s.matches('resuming'));
     h.resumes[0]!.report({ type: 'stream.failed', kind: 'agent-error', message: 'Broke' });
-    await waitFor(h.actor, (s) => s.matches('failed'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('failed')));
     expect(h.last()).toMatchObject({ status: 'failed', error: 'Broke' });
   });
 
@@ -523,9 +525,9 @@ describe('what each call is given', () => {
       ['not an error', ''],
     ] as const) {
       const h = harness({ select: async () => Promise.reject(error) });
-      await waitFor(h.actor, (s) => s.matches('idle'));
+      await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
       h.actor.send({ type: 'version.show', key: h.keyOf('a2'), offset: -1 });
-      await waitFor(h.actor, (s) => s.matches('idle') && s.context.failure !== null);
+      await waitFor(h.actor, (s) => s.matches(chatAt('idle')) && s.context.failure !== null);
       expect(h.context().failure).toEqual({ kind: 'version', message: said });
       expect(h.context().versionTarget).toBeNull();
       expect(h.context().messages.map((m) => m.content)).toEqual(['Which flour?', 'Rye.']);
@@ -545,7 +547,7 @@ describe('what each call is given', () => {
     fail = false;
     h.actor.send({ type: 'reload' });
     expect(h.context().failure).toBeNull();
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
   });
 });
 
@@ -557,7 +559,7 @@ describe('a loaded conversation', () => {
         message('a', 'assistant', 'Rye.', { status: 'failed', error: 'Broke', feedback: { rating: 'up' }, usage: { promptTokens: 3, completionTokens: 4 } } as Partial<Message>),
       ],
     });
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     const [question, answer] = h.context().messages;
     expect(question).toEqual({ key: 'q', serverId: 'q', role: 'user', content: 'Which flour?', status: 'complete', files: [], error: null, siblingIds: ['q'], sentAt: '2025-01-01T00:00:00.000Z' });
     expect(answer).toMatchObject({ status: 'failed', error: 'Broke', feedback: { rating: 'up' }, usage: { promptTokens: 3, completionTokens: 4 } });
@@ -580,16 +582,16 @@ describe('a loaded conversation', () => {
 
   it("a workflow conversation keeps its application; an agent's has none", async () => {
     const workflow = harness({ loaded: conversation({ source: 'workflow', sourceId: 'app-1', application }) });
-    await waitFor(workflow.actor, (s) => s.matches('idle'));
+    await waitFor(workflow.actor, (s) => s.matches(chatAt('idle')));
     expect(workflow.context()).toMatchObject({ source: 'workflow', agentId: 'app-1', application });
     const agent = harness();
-    await waitFor(agent.actor, (s) => s.matches('idle'));
+    await waitFor(agent.actor, (s) => s.matches(chatAt('idle')));
     expect(agent.context().application).toBeNull();
   });
 
   it.each(['incomplete', 'failed'] as const)('opened on an answer left %s, Retry answers its question again', async (status) => {
     const h = harness({ messages: [message('q', 'user', 'Which flour?'), message('a', 'assistant', 'Ry', { status })] });
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     h.actor.send({ type: 'retry' });
     expect(h.actor.getSnapshot().value).toBe('streaming');
     expect(h.streams[0]!.request).toEqual({ conversationId: 'conv-1', agentId: 'SpecialNoAgentFallback', retryMessageId: 'q' });
@@ -597,31 +599,31 @@ describe('a loaded conversation', () => {
 
   it('a stored conversation with nothing in it yet offers no starter question', async () => {
     const h = harness({ messages: [] });
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     h.actor.send({ type: 'starter.ask', text: 'Bake bread' });
-    expect(h.actor.getSnapshot().value).toBe('idle');
+    expect(h.actor.getSnapshot().value).toEqual(chatAt('idle'));
     expect(h.streams).toHaveLength(0);
   });
 
   it('a Retry with no stored question before the answer is not offered', async () => {
     const h = harness({ messages: [message('a', 'assistant', 'Hello', { status: 'incomplete' })] });
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     h.actor.send({ type: 'retry' });
-    expect(h.actor.getSnapshot().value).toBe('idle');
+    expect(h.actor.getSnapshot().value).toEqual(chatAt('idle'));
     expect(h.streams).toHaveLength(0);
   });
 
   it('a conversation ending in a question, with no answer, offers no Retry', async () => {
     const h = harness({ messages: [message('q', 'user', 'Hello?'), message('a', 'assistant', 'Hi', { status: 'incomplete' }), message('q2', 'user', 'And?')] });
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     h.actor.send({ type: 'retry' });
-    expect(h.actor.getSnapshot().value).toBe('idle');
+    expect(h.actor.getSnapshot().value).toEqual(chatAt('idle'));
     expect(h.streams).toHaveLength(0);
   });
 
   it('a stored answer being written cannot be asked again, and one whose question is not stored neither', async () => {
     const h = harness({ messages: [message('q', 'user', 'Hello?'), message('a', 'assistant', 'Hi')] });
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     h.ask('More?');
     // the question is not stored yet: its answer cannot be asked again
     h.actor.send({ type: 'regenerate', key: h.last().key });
@@ -659,7 +661,7 @@ describe('new chats', () => {
       h.ask('More?');
       h.accept(0, 'q2', 'r2');
       h.actor.send(leave);
-      expect(h.actor.getSnapshot().value).toBe('idle');
+      expect(h.actor.getSnapshot().value).toEqual(chatAt('idle'));
       expect(h.context()).toMatchObject({ agentId: 'baker', conversationId: null, messages: [] });
     }
   });
@@ -677,7 +679,7 @@ describe('new chats', () => {
       go();
       h.actor.send({ type: 'stop' });
       h.streams[0]!.report({ type: 'stream.failed', kind: 'rejected', message: 'No' });
-      await waitFor(h.actor, (s) => s.matches('idle'));
+      await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
       expect(h.context().stopWanted).toBe(true);
       h.actor.send({ type: 'edit.cancel' });
       go();
@@ -713,10 +715,10 @@ describe('new chats', () => {
     h.actor.send({ type: 'route.changed', market: true, conversationId: null, agentId: 'baker' });
     h.actor.send({ type: 'route.changed', market: true, conversationId: null, agentId: null });
     expect(h.context()).toMatchObject({ conversationId: 'conv-1', agentId: 'SpecialNoAgentFallback' });
-    expect(h.actor.getSnapshot().value).toBe('idle');
+    expect(h.actor.getSnapshot().value).toEqual(chatAt('idle'));
     // the address naming the open conversation is no news
     h.actor.send({ type: 'route.changed', market: false, conversationId: 'conv-1', agentId: null });
-    expect(h.actor.getSnapshot().value).toBe('idle');
+    expect(h.actor.getSnapshot().value).toEqual(chatAt('idle'));
     expect(h.context().messages).toHaveLength(2);
     // a new chat created here: the address naming it is only noted
     h.actor.send({ type: 'conversation.new', agentId: 'baker' });
@@ -729,7 +731,7 @@ describe('new chats', () => {
 
   it('"/chat" after an application\'s conversation starts a new one with that application', async () => {
     const h = harness({ loaded: conversation({ source: 'workflow', sourceId: 'app-1', application }) });
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     h.actor.send({ type: 'route.changed', market: false, conversationId: null, agentId: null });
     expect(h.context()).toMatchObject({ conversationId: null, agentId: 'app-1', source: 'workflow', application, messages: [] });
   });
@@ -745,7 +747,7 @@ describe('new chats', () => {
     expect(h.actor.getSnapshot().value).toBe('streaming');
     // later, "/chat" is the new-chat button
     h.actor.send({ type: 'route.changed', market: false, conversationId: null, agentId: null });
-    expect(h.actor.getSnapshot().value).toBe('idle');
+    expect(h.actor.getSnapshot().value).toEqual(chatAt('idle'));
     expect(h.context()).toMatchObject({ conversationId: null, agentId: 'baker', messages: [] });
   });
 });
@@ -754,7 +756,7 @@ describe('another person at the browser (a sign-out, another account)', () => {
   const never = <T,>(): Promise<T> => new Promise<T>(() => undefined);
   const writing = () => [message('q', 'user', 'Which flour?'), message('a2', 'assistant', 'Ry', { status: 'streaming' })];
   const asked = async (h: Harness) => {
-    await waitFor(h.actor, (s) => s.matches('idle'));
+    await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
     h.ask('More?');
     return h;
   };
@@ -798,7 +800,7 @@ describe('another person at the browser (a sign-out, another account)', () => {
     },
     switchingVersion: async () => {
       const h = harness({ select: never });
-      await waitFor(h.actor, (s) => s.matches('idle'));
+      await waitFor(h.actor, (s) => s.matches(chatAt('idle')));
       h.actor.send({ type: 'version.show', key: h.keyOf('a2'), offset: -1 });
       return h;
     },
@@ -806,22 +808,25 @@ describe('another person at the browser (a sign-out, another account)', () => {
   const newcomer: DraftBook = { [newChatScope('SpecialNoAgentFallback')]: { text: 'Theirs, from before', at: 1 } };
 
   it('every state the chat can rest in is reached here', () => {
-    const declared = Object.keys(chatMachine.root.states).filter((state) => state !== 'choosing' && state !== 'sending');
+    type Node = { key: string; states: Record<string, Node> };
+    const leaves = (node: Node): string[] => Object.values(node.states).flatMap((child) => (Object.keys(child.states).length ? leaves(child) : [child.key]));
+    const declared = leaves(chatMachine.root).filter((state) => state !== 'choosing' && state !== 'sending');
     expect(Object.keys(REACH).sort()).toEqual(declared.sort());
   });
 
   it.each(Object.keys(REACH))('in %s, nothing of the person before stays: a new chat, with the newcomer\'s draft', async (state) => {
     const h = await REACH[state]!();
-    await waitFor(h.actor, (s) => s.matches(state as never));
+    await waitFor(h.actor, (s) => s.matches(chatAt(state as ChatStateName)));
     h.actor.send({ type: 'draft.change', text: 'Unsent, by the one before' });
     h.actor.send({ type: 'attachments.change', files: [photo] });
     const persisted = h.persisted.length;
     const settled = h.settled.length;
     const stops = h.stops.length;
 
-    h.actor.send({ type: 'session.changed', drafts: newcomer });
+    // as the app hands it over: the newcomer's drafts, read from storage
+    h.hand({ type: 'session.changed', drafts: newcomer });
 
-    expect(h.actor.getSnapshot().value).toBe('idle');
+    expect(h.actor.getSnapshot().value).toEqual(chatAt('idle'));
     expect(isAnswering(h.actor.getSnapshot())).toBe(false);
     expect(h.context()).toMatchObject({
       agentId: 'SpecialNoAgentFallback',

@@ -4,7 +4,7 @@ import type { ChatEvent, ChatRequest, ChatResumeRequest } from '../contract/chat
 import type { Conversation } from '../contract/conversations';
 import type { Message } from '../contract/messages';
 import { StreamError, type StreamFailureKind } from '../services/chat-stream';
-import { createChatStreamActor, type ChatTransport, type ResumeTransport } from './chat-stream.actor';
+import { createChatStreamCall, type ChatTransport, type ResumeTransport } from './chat-stream.actor';
 import {
   chatMachine,
   isAnswering,
@@ -15,7 +15,7 @@ import {
   type ChatMessage,
   type LoadedConversation,
 } from './chat.machine';
-import { conversation as storedConversation } from '../../tests/spa/chat-fixtures';
+import { chatAt, conversation as storedConversation } from '../../tests/spa/chat-fixtures';
 
 const conversation = (conversationId: string, sourceId = 'SpecialNoAgentFallback'): Conversation =>
   storedConversation({ conversationId, sourceId, title: 'Bakery plans' });
@@ -74,8 +74,8 @@ const setup = (
   const actor = createActor(
     chatMachine.provide({
       actors: {
-        chatStream: createChatStreamActor(transport, options.frames ?? immediateFrames),
-        resumeStream: createChatStreamActor(resumeTransport, options.frames ?? immediateFrames),
+        chatStream: createChatStreamCall(transport, options.frames ?? immediateFrames),
+        resumeStream: createChatStreamCall(resumeTransport, options.frames ?? immediateFrames),
         stopAnswer: fromPromise(({ input }) => stopAnswer(input)),
         createConversation: fromPromise(({ input }) => createConversation(input)),
         loadConversation: fromPromise(({ input }) => {
@@ -134,7 +134,7 @@ const start = (call: StreamCall, ids = { userMessageId: 'm-user', replyMessageId
 describe('the chat machine: sending', () => {
   it('creates a new conversation first, then streams the question into it', async () => {
     const { actor, ask, createConversation, conversationCreated, streamCall, context, transport } = setup();
-    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().matches(chatAt('idle'))).toBe(true);
 
     ask('What can you do for a small bakery?');
 
@@ -173,14 +173,14 @@ describe('the chat machine: sending', () => {
     actor.send(chatRoute('conv-new'));
     expect(actor.getSnapshot().matches('streaming')).toBe(true);
     actor.send(chatRoute(null));
-    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().matches(chatAt('idle'))).toBe(true);
     expect(context().conversationId).toBeNull();
     expect(context().messages).toEqual([]);
   });
 
   it('does not create a conversation that already exists', async () => {
     const { ask, createConversation, streamCall, actor } = setup({ input: { conversationId: 'conv-7' } });
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
 
     ask('Again');
 
@@ -208,7 +208,7 @@ describe('the chat machine: sending', () => {
   it('does not send an empty or blank draft', () => {
     const { actor, ask, transport, createConversation } = setup();
     ask('   ');
-    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().matches(chatAt('idle'))).toBe(true);
     expect(transport).not.toHaveBeenCalled();
     expect(createConversation).not.toHaveBeenCalled();
   });
@@ -232,6 +232,7 @@ describe('the chat machine: sending', () => {
     // Its end is not only text: the screen shows it.
     call.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
     call.finish();
+    await waitFor(actor, (state) => state.matches(chatAt('done')));
     const ended = actor.getSnapshot();
     expect(sameApartFromAnswerText(after.context.messages, ended.context.messages)).toBe(false);
     expect(sameChatApartFromAnswerText(after, ended)).toBe(false);
@@ -272,7 +273,7 @@ describe('the chat machine: sending', () => {
     call.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
     call.finish();
 
-    expect(actor.getSnapshot().matches('done')).toBe(true);
+    await waitFor(actor, (state) => state.matches(chatAt('done')));
     expect(reply()).toMatchObject({ content: 'Hello!', status: 'complete' });
     expect(context().messageIds).toEqual(['m-user', 'm-reply']);
     expect(exchangeSettled).toHaveBeenCalledWith('conv-new');
@@ -280,7 +281,7 @@ describe('the chat machine: sending', () => {
 
   it('hands deltas on once per frame, however many arrive', async () => {
     const frames: Array<() => void> = [];
-    const { ask, streamCall, reply } = setup({
+    const { actor, ask, streamCall, reply } = setup({
       frames: (flush) => {
         frames.push(flush);
         return () => frames.splice(frames.indexOf(flush), 1);
@@ -300,16 +301,18 @@ describe('the chat machine: sending', () => {
     call.emit({ type: 'delta', messageId: 'm-reply', text: 'e' });
     // the end event flushes what is left without waiting for a frame
     call.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
+    await waitFor(actor, (state) => state.matches(chatAt('done')));
     expect(reply()).toMatchObject({ content: 'abcde', status: 'complete' });
   });
 
   it('calls the transport exactly once per send', async () => {
-    const { ask, streamCall, transport } = setup();
+    const { actor, ask, streamCall, transport } = setup();
     ask('One');
     const first = await streamCall(0);
     start(first);
     first.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
     first.finish();
+    await waitFor(actor, (state) => state.matches(chatAt('done')));
 
     ask('Two');
     const second = await streamCall(1);
@@ -328,7 +331,7 @@ describe('the chat machine: failures', () => {
       const call = await streamCall();
 
       call.fail(kind, kind === 'rejected' ? 'Too many questions today' : '');
-      await waitFor(actor, (state) => state.matches('idle'));
+      await waitFor(actor, (state) => state.matches(chatAt('idle')));
 
       expect(context().draft).toBe('Keep me');
       expect(context().messages).toEqual([]);
@@ -343,7 +346,7 @@ describe('the chat machine: failures', () => {
     actor.send({ type: 'draft.change', text: 'a follow-up' });
 
     call.fail('network');
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
 
     expect(context().draft).toBe('First question\na follow-up');
   });
@@ -351,7 +354,7 @@ describe('the chat machine: failures', () => {
   it('puts the question back when the conversation cannot be created', async () => {
     const { actor, ask, context, transport } = setup({ create: async () => Promise.reject(new Error('No agent')) });
     ask('Hello?');
-    await waitFor(actor, (state) => state.matches('idle') && state.context.failure !== null);
+    await waitFor(actor, (state) => state.matches(chatAt('idle')) && state.context.failure !== null);
 
     expect(context().draft).toBe('Hello?');
     expect(context().messages).toEqual([]);
@@ -373,7 +376,7 @@ describe('the chat machine: failures', () => {
     resume.emit({ type: 'resume', messageId: 'm-reply', offset: 11 });
     resume.emit({ type: 'delta', messageId: 'm-reply', text: ' time.' });
     resume.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
-    await waitFor(actor, (state) => state.matches('done'));
+    await waitFor(actor, (state) => state.matches(chatAt('done')));
 
     expect(question()).toMatchObject({ content: 'Tell me a story', serverId: 'm-user' });
     expect(reply()).toMatchObject({ content: 'Once upon a time.', status: 'complete' });
@@ -392,7 +395,7 @@ describe('the chat machine: failures', () => {
     // The server lost its last unsaved second: it has only "Once upon".
     resume.emit({ type: 'resume', messageId: 'm-reply', offset: 9 });
     resume.emit({ type: 'incomplete', messageId: 'm-reply' });
-    await waitFor(actor, (state) => state.matches('incomplete'));
+    await waitFor(actor, (state) => state.matches(chatAt('incomplete')));
     expect(reply()).toMatchObject({ content: 'Once upon', status: 'incomplete', error: null });
     expect(actor.getSnapshot().can({ type: 'retry' })).toBe(true);
   });
@@ -415,6 +418,7 @@ describe('the chat machine: failures', () => {
     again.emit({ type: 'resume', messageId: 'm-reply', offset: 4 });
     again.emit({ type: 'delta', messageId: 'm-reply', text: ' upon a time.' });
     again.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
+    await waitFor(actor, (state) => state.matches(chatAt('done')));
     expect(reply()).toMatchObject({ content: 'Once upon a time.', status: 'complete' });
   });
 
@@ -467,6 +471,7 @@ describe('the chat machine: failures', () => {
     expect(last.request.offset).toBe('Once upon'.length);
     last.emit({ type: 'resume', messageId: 'm-reply', offset: 9 });
     last.emit({ type: 'end', messageIds: ['m-user', 'm-reply'] });
+    await waitFor(actor, (state) => state.matches(chatAt('done')));
     expect(reply()).toMatchObject({ content: 'Once upon', status: 'complete' });
     expect(transport).toHaveBeenCalledTimes(1);
   });
@@ -480,7 +485,7 @@ describe('the chat machine: failures', () => {
     call.emit({ type: 'error', msg: 'The model is overloaded' });
 
     call.fail('agent-error', 'The model is overloaded');
-    await waitFor(actor, (state) => state.matches('failed'));
+    await waitFor(actor, (state) => state.matches(chatAt('failed')));
 
     expect(reply()).toMatchObject({ content: 'Let me', status: 'failed', error: 'The model is overloaded' });
     expect(context().failure).toEqual({ kind: 'agent-error', message: 'The model is overloaded' });
@@ -497,7 +502,7 @@ describe('the chat machine: failures', () => {
     actor.send({ type: 'stop' });
     expect(actor.getSnapshot().matches('stopping')).toBe(true);
     expect(stopAnswer).toHaveBeenCalledWith({ conversationId: 'conv-new', messageId: 'm-reply' });
-    await waitFor(actor, (state) => state.matches('cancelled'));
+    await waitFor(actor, (state) => state.matches(chatAt('cancelled')));
     expect(call.signal.aborted).toBe(true);
     expect(reply()).toMatchObject({ content: '1, 2, 3, 4', status: 'incomplete', error: null });
     expect(exchangeSettled).toHaveBeenCalled();
@@ -518,7 +523,7 @@ describe('the chat machine: failures', () => {
     expect(stopAnswer).not.toHaveBeenCalled();
     start(call);
     expect(stopAnswer).toHaveBeenCalledWith({ conversationId: 'conv-new', messageId: 'm-reply' });
-    await waitFor(actor, (state) => state.matches('cancelled'));
+    await waitFor(actor, (state) => state.matches(chatAt('cancelled')));
     expect(reply()).toMatchObject({ content: '', status: 'incomplete' });
   });
 
@@ -529,7 +534,7 @@ describe('the chat machine: failures', () => {
     start(call);
     call.emit({ type: 'delta', messageId: 'm-reply', text: '1, 2' });
     actor.send({ type: 'stop' });
-    await waitFor(actor, (state) => state.matches('cancelled'));
+    await waitFor(actor, (state) => state.matches(chatAt('cancelled')));
     expect(reply()).toMatchObject({ content: '1, 2', status: 'incomplete' });
   });
 });
@@ -542,7 +547,7 @@ describe('the chat machine: retry', () => {
     start(first);
     first.emit({ type: 'delta', messageId: 'm-reply', text: 'Once' });
     first.fail('malformed');
-    await waitFor(actor, (state) => state.matches('incomplete'));
+    await waitFor(actor, (state) => state.matches(chatAt('incomplete')));
 
     actor.send({ type: 'retry' });
 
@@ -556,7 +561,7 @@ describe('the chat machine: retry', () => {
     start(second, { userMessageId: 'm-user', replyMessageId: 'm-reply-2' });
     second.emit({ type: 'delta', messageId: 'm-reply-2', text: 'Once upon a time.' });
     second.emit({ type: 'end', messageIds: ['m-user', 'm-reply-2'] });
-    expect(actor.getSnapshot().matches('done')).toBe(true);
+    await waitFor(actor, (state) => state.matches(chatAt('done')));
     expect(reply()).toMatchObject({ content: 'Once upon a time.', status: 'complete' });
     expect(transport).toHaveBeenCalledTimes(2);
   });
@@ -568,12 +573,12 @@ describe('the chat machine: retry', () => {
     start(first);
     first.emit({ type: 'delta', messageId: 'm-reply', text: 'Once upon' });
     first.fail('malformed');
-    await waitFor(actor, (state) => state.matches('incomplete'));
+    await waitFor(actor, (state) => state.matches(chatAt('incomplete')));
 
     actor.send({ type: 'retry' });
     const second = await streamCall(1);
     second.fail('rejected', 'Too many requests, try again in a minute.');
-    await waitFor(actor, (state) => state.matches('incomplete'));
+    await waitFor(actor, (state) => state.matches(chatAt('incomplete')));
 
     expect(reply()).toMatchObject({ content: 'Once upon', status: 'incomplete', error: 'Too many requests, try again in a minute.' });
     expect(actor.getSnapshot().can({ type: 'retry' })).toBe(true);
@@ -584,14 +589,14 @@ describe('the chat machine: retry', () => {
     ask('Hi');
     const first = await streamCall(0);
     first.fail('rejected', 'nope');
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
     expect(actor.getSnapshot().can({ type: 'retry' })).toBe(false);
 
     actor.send({ type: 'send' });
     const second = await streamCall(1);
     start(second);
     actor.send({ type: 'stop' });
-    await waitFor(actor, (state) => state.matches('cancelled'));
+    await waitFor(actor, (state) => state.matches(chatAt('cancelled')));
     expect(actor.getSnapshot().can({ type: 'retry' })).toBe(true);
   });
 });
@@ -607,7 +612,7 @@ describe('the chat machine: another person at the browser', () => {
 
     actor.send({ type: 'session.changed', drafts: {} });
 
-    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().value).toEqual(chatAt('idle'));
     expect(isAnswering(actor.getSnapshot())).toBe(false);
     expect(context()).toMatchObject({ conversationId: null, messages: [], draft: '', drafts: {}, attachments: [], outgoing: null, replyKey: null });
     // the page stops reading; the answer goes on on the server, for its owner to find
@@ -636,7 +641,7 @@ describe('the chat machine: another person at the browser', () => {
 
   it("gives the newcomer their own drafts, never the text the person before left in the box", async () => {
     const { actor, context } = setup({ input: { conversationId: 'conv-3' } });
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
     actor.send({ type: 'draft.change', text: "Ada's unsent words" });
     const theirs = { 'new:SpecialNoAgentFallback': { text: "Grace's own", at: 1 } };
 
@@ -665,7 +670,7 @@ describe('the chat machine: opening a conversation', () => {
     resume.emit({ type: 'resume', messageId: 'b', offset: 6 });
     resume.emit({ type: 'delta', messageId: 'b', text: 're.' });
     resume.emit({ type: 'end', messageIds: ['a', 'b'] });
-    await waitFor(actor, (state) => state.matches('done'));
+    await waitFor(actor, (state) => state.matches(chatAt('done')));
     expect(context().messages.at(-1)).toMatchObject({ content: 'Hi there.', status: 'complete' });
     expect(transport).not.toHaveBeenCalled();
   });
@@ -686,7 +691,7 @@ describe('the chat machine: opening a conversation', () => {
 
     actor.send({ type: 'conversation.open', conversationId: 'conv-9' });
     expect(actor.getSnapshot().matches('loading')).toBe(true);
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
 
     expect(loadConversation).toHaveBeenCalledWith('conv-9');
     expect(context()).toMatchObject({ conversationId: 'conv-9', agentId: 'writer-agent' });
@@ -700,7 +705,7 @@ describe('the chat machine: opening a conversation', () => {
     const older: Message[] = [...streaming, { ...history[0]!, messageId: 'c' }, { ...history[1]!, messageId: 'd', status: 'complete' }];
     const { actor, context } = setup({ load: async (id) => ({ conversation: conversation(id), messages: older }) });
     actor.send({ type: 'conversation.open', conversationId: 'conv-9' });
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
     expect(context().messages.map((message) => message.status)).toEqual(['complete', 'incomplete', 'complete', 'complete']);
   });
 
@@ -709,7 +714,7 @@ describe('the chat machine: opening a conversation', () => {
       load: async (id) => ({ conversation: conversation(id), messages: history }),
     });
     actor.send({ type: 'conversation.open', conversationId: 'conv-9' });
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
     expect(actor.getSnapshot().can({ type: 'retry' })).toBe(true);
     actor.send({ type: 'retry' });
     const call = await streamCall();
@@ -722,7 +727,7 @@ describe('the chat machine: opening a conversation', () => {
     const finished: Message[] = [history[0]!, { ...history[1]!, content: 'Hi there.', status: 'complete' }];
     const { actor } = setup({ load: async (id) => ({ conversation: conversation(id), messages: finished }) });
     actor.send({ type: 'conversation.open', conversationId: 'conv-9' });
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
     expect(actor.getSnapshot().can({ type: 'retry' })).toBe(false);
   });
 
@@ -740,20 +745,20 @@ describe('the chat machine: opening a conversation', () => {
 
     fails = false;
     actor.send({ type: 'reload' });
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
     expect(loadConversation).toHaveBeenCalledTimes(2);
     expect(actor.getSnapshot().context.messages).toHaveLength(2);
   });
 
   it('starts on the conversation given as input', async () => {
     const { actor, loadConversation } = setup({ input: { conversationId: 'conv-3' } });
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
     expect(loadConversation).toHaveBeenCalledWith('conv-3');
   });
 
   it("a new conversation forgets the open one, and its draft stays with it", async () => {
     const { actor, context } = setup({ input: { conversationId: 'conv-3' } });
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
     actor.send({ type: 'draft.change', text: 'half-typed' });
 
     actor.send({ type: 'conversation.new', agentId: 'writer-agent' });
@@ -769,15 +774,15 @@ describe('the chat machine: opening a conversation', () => {
     it('opens the stored conversation it names, once', async () => {
       const { actor, loadConversation } = setup();
       actor.send(route('conv-9'));
-      await waitFor(actor, (state) => state.matches('idle'));
+      await waitFor(actor, (state) => state.matches(chatAt('idle')));
       actor.send(route('conv-9'));
-      expect(actor.getSnapshot().matches('idle')).toBe(true);
+      expect(actor.getSnapshot().matches(chatAt('idle'))).toBe(true);
       expect(loadConversation).toHaveBeenCalledTimes(1);
     });
 
     it('starts a new chat with the agent of a link, and on "/chat" after a conversation was open', async () => {
       const { actor, context } = setup({ input: { conversationId: 'conv-3' } });
-      await waitFor(actor, (state) => state.matches('idle'));
+      await waitFor(actor, (state) => state.matches(chatAt('idle')));
       actor.send({ type: 'draft.change', text: 'half-typed' });
 
       actor.send(route(null));
@@ -801,10 +806,10 @@ describe('the chat machine: opening a conversation', () => {
 
     it('leaves the open conversation as it is while the agents market shows', async () => {
       const { actor, context } = setup({ input: { conversationId: 'conv-3' } });
-      await waitFor(actor, (state) => state.matches('idle'));
+      await waitFor(actor, (state) => state.matches(chatAt('idle')));
       actor.send(route(null, 'writer-agent', true));
       expect(context().conversationId).toBe('conv-3');
-      expect(actor.getSnapshot().matches('idle')).toBe(true);
+      expect(actor.getSnapshot().matches(chatAt('idle'))).toBe(true);
     });
   });
 });
@@ -845,7 +850,7 @@ describe('the chat machine: a question whose acceptance was lost', () => {
     resume.emit({ type: 'delta', messageId: 'a-1', text: ' grain.' });
     resume.emit({ type: 'end', messageIds: ['q-1', 'a-1'] });
     resume.finish();
-    await waitFor(actor, (state) => state.matches('done'));
+    await waitFor(actor, (state) => state.matches(chatAt('done')));
     expect(context().messages.at(-1)).toMatchObject({ content: 'Rye is a grain.', status: 'complete' });
     expect(transport).toHaveBeenCalledTimes(1);
   });
@@ -857,7 +862,7 @@ describe('the chat machine: a question whose acceptance was lost', () => {
     ask('Tell me about rye');
     (await streamCall()).fail('network');
 
-    await waitFor(actor, (state) => state.matches('done'));
+    await waitFor(actor, (state) => state.matches(chatAt('done')));
     expect(context().messages.map((m) => [m.serverId, m.status])).toEqual([
       ['q-1', 'complete'],
       ['a-1', 'complete'],
@@ -877,7 +882,7 @@ describe('the chat machine: a question whose acceptance was lost', () => {
     ask('Tell me about rye');
     (await streamCall()).fail('incomplete');
 
-    await waitFor(actor, (snapshot) => snapshot.matches(state));
+    await waitFor(actor, (snapshot) => snapshot.matches(chatAt(state)));
     expect(context().messages.at(-1)).toMatchObject({ serverId: 'a-1', content: 'Rye', status });
     actor.send({ type: 'retry' });
     expect(actor.getSnapshot().value).toBe('streaming');
@@ -887,7 +892,7 @@ describe('the chat machine: a question whose acceptance was lost', () => {
     const earlier = [storedMessage('q-0', 'user', 'Hello'), storedMessage('a-0', 'assistant', 'Hi!')];
     let messages = earlier;
     const { actor, ask, streamCall, resumeCall, context, transport } = setup({ input: { conversationId: 'conv-new' }, load: async (id) => ({ conversation: conversation(id), messages }) });
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
     messages = [...earlier, storedMessage('q-1', 'user', 'And rye?'), storedMessage('a-1', 'assistant', '', { status: 'streaming' })];
     ask('And rye?');
     (await streamCall()).fail('incomplete');
@@ -920,12 +925,12 @@ describe('the chat machine: a question whose acceptance was lost', () => {
     const earlier = [storedMessage('q-0', 'user', 'Hello'), storedMessage('a-0', 'assistant', 'Hi!')];
     let messages = earlier;
     const { actor, ask, streamCall, context, loadConversation } = setup({ input: { conversationId: 'conv-new' }, load: async (id) => ({ conversation: conversation(id), messages }) });
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
     messages = after;
     ask('Hello');
     (await streamCall()).fail('network');
 
-    await waitFor(actor, (state) => state.matches('idle') && state.context.failure !== null);
+    await waitFor(actor, (state) => state.matches(chatAt('idle')) && state.context.failure !== null);
     expect(loadConversation).toHaveBeenCalledTimes(2);
     expect(context().draft).toBe('Hello');
     expect(context().messages.map((m) => m.serverId)).toEqual(['q-0', 'a-0']);
@@ -934,11 +939,11 @@ describe('the chat machine: a question whose acceptance was lost', () => {
 
   it('looks silently: a failure to read the conversation is the chat\'s to say, not a notice of its own', async () => {
     const { actor, ask, streamCall, loadInputs } = setup({ input: { conversationId: 'conv-1' }, load: stored() });
-    await waitFor(actor, (state) => state.matches('idle'));
+    await waitFor(actor, (state) => state.matches(chatAt('idle')));
     expect(loadInputs).toEqual([{ conversationId: 'conv-1' }]);
     ask('Keep me');
     (await streamCall()).fail('network');
-    await waitFor(actor, (state) => state.matches('idle') && state.context.failure !== null);
+    await waitFor(actor, (state) => state.matches(chatAt('idle')) && state.context.failure !== null);
     expect(loadInputs).toEqual([{ conversationId: 'conv-1' }, { conversationId: 'conv-1', silent: true }]);
   });
 
@@ -947,7 +952,7 @@ describe('the chat machine: a question whose acceptance was lost', () => {
     ask('Keep me');
     (await streamCall()).fail('incomplete');
 
-    await waitFor(actor, (state) => state.matches('idle') && state.context.failure !== null);
+    await waitFor(actor, (state) => state.matches(chatAt('idle')) && state.context.failure !== null);
     expect(context().draft).toBe('Keep me');
     expect(context().messages).toEqual([]);
     expect(context().failure).toEqual({ kind: 'incomplete', message: '' });
@@ -957,7 +962,7 @@ describe('the chat machine: a question whose acceptance was lost', () => {
     const { actor, ask, streamCall, loadConversation } = setup();
     ask('Keep me');
     (await streamCall()).fail('rejected', 'No');
-    await waitFor(actor, (state) => state.matches('idle') && state.context.failure !== null);
+    await waitFor(actor, (state) => state.matches(chatAt('idle')) && state.context.failure !== null);
     expect(loadConversation).not.toHaveBeenCalled();
   });
 
@@ -977,7 +982,7 @@ describe('the chat machine: a question whose acceptance was lost', () => {
       conversation: conversation('conv-new'),
       messages: [storedMessage('q-1', 'user', 'Tell me about rye'), storedMessage('a-1', 'assistant', 'Ry', { status: 'streaming' })],
     });
-    await waitFor(actor, (state) => state.matches('cancelled'));
+    await waitFor(actor, (state) => state.matches(chatAt('cancelled')));
     expect(stopAnswer).toHaveBeenCalledWith({ conversationId: 'conv-new', messageId: 'a-1' });
     expect(actor.getSnapshot().context.messages.at(-1)).toMatchObject({ content: 'Rye', status: 'incomplete' });
   });
@@ -987,7 +992,7 @@ describe('the chat machine: a question whose acceptance was lost', () => {
     ask('Tell me about rye');
     (await streamCall()).fail('incomplete');
 
-    await waitFor(actor, (state) => state.matches('incomplete'));
+    await waitFor(actor, (state) => state.matches(chatAt('incomplete')));
     expect(context().draft).toBe('');
     expect(context().messages.map((m) => [m.role, m.serverId, m.status])).toEqual([
       ['user', 'q-1', 'complete'],

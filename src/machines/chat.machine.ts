@@ -1,98 +1,49 @@
-import { and, assertEvent, assign, fromCallback, fromPromise, setup, type ActorRefFrom, type SnapshotFrom, type StateValue } from 'xstate';
+import { and, assertEvent, assign, fromPromise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { DEFAULT_AGENT_ID } from '../contract/constants';
 import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import { titleFromQuestion } from '../contract/chat-title';
 import type { Conversation, ConversationApplication, ConversationSource } from '../contract/conversations';
-import type { FileRef } from '../contract/media';
-import type { Message, MessageFeedback, TokenUsage } from '../contract/messages';
-import type { StreamFailureKind } from '../services/chat-stream';
-import type { ChatStreamReport } from './chat-stream.actor';
-import { draftIn, newChatScope, writeDraft, type DraftBook } from './draft-book';
+import type { Message, TokenUsage } from '../contract/messages';
+import type { ChatEvent, ChatInput, LoadedConversation } from './chat-events';
+import { answerBeingWritten, editable, foundExchange, fromServer, regenerable, updateMessage, versionAway, type FoundEnding } from './chat-messages';
+import {
+  acceptExchange,
+  blankConversation,
+  chatRequestOf,
+  draftScope,
+  prepareRetry,
+  questionText,
+  replyOf,
+  restoreOutgoing,
+  restorePreviousReply,
+  restoreThread,
+  takeDraft,
+  takeEdit,
+  takeFound,
+  takeRegenerate,
+  type ChatContext,
+  type ChatFailure,
+} from './chat-sending';
+import {
+  agentFailed,
+  answerEndedAs,
+  answerFinished,
+  answerStopped,
+  endedAs,
+  exchangeSettled,
+  foundAs,
+  giveBackLost,
+  marked,
+  withFailure,
+  type EndingKind,
+} from './chat-endings';
+import type { ChatStreamInput, StreamEnding } from './chat-stream.actor';
+import { draftIn, newChatScope, writeDraft } from './draft-book';
 
-export type ChatMessageStatus = 'sending' | 'streaming' | 'complete' | 'incomplete' | 'failed';
-
-export type ChatMessage = {
-  /** Stable key for the screen; the server's id arrives later for messages sent here. */
-  key: string;
-  serverId: string | null;
-  role: 'user' | 'assistant';
-  content: string;
-  status: ChatMessageStatus;
-  files: FileRef[];
-  error: string | null;
-  /** This message and its other versions (server ids, oldest first); empty until the server names it. */
-  siblingIds: string[];
-  /** An answer's rating by its owner, as loaded. */
-  feedback?: MessageFeedback;
-  /** What the answer cost in tokens, when the model service reported it. */
-  usage?: TokenUsage;
-  /**
-   * When the server stored it (ISO 8601), as it says when it loads the message or accepts it;
-   * null until then (never this browser's clock: a stored message shows the stored time).
-   */
-  sentAt: string | null;
-};
-
-export type ChatFailure = {
-  kind: StreamFailureKind | 'create' | 'load' | 'version';
-  message: string;
-  /** A refusal for a used-up quota: when the server says the question may go again. */
-  retryAfterSeconds?: number;
-  /** What failed was a new answer to a stored question (nothing typed is waiting to go again). */
-  newAnswer?: true;
-};
-
-type Outgoing = {
-  text: string;
-  files: FileRef[];
-  retryMessageId: string | null;
-  /** A new version of this stored question (an edit) or of this stored answer. */
-  editMessageId: string | null;
-  regenerateMessageId: string | null;
-  /** For a new version: the thread as it was, put back if the server refuses it. */
-  thread: ChatMessage[] | null;
-  accepted: boolean;
-  /** For a retry: the answer being replaced, put back if the server refuses the retry. */
-  previous: Pick<ChatMessage, 'content' | 'status' | 'error'> | null;
-  /**
-   * The connection broke before the page heard whether the server took the question: how it
-   * broke, said if the conversation shows the question was never stored.
-   */
-  lost: ChatFailure | null;
-};
-
-export type ChatContext = {
-  /** Who answers: an agent, or for a `workflow` conversation the application (its id here). */
-  agentId: string;
-  source: ConversationSource;
-  /** A `workflow` conversation's application as the header shows it, when known. */
-  application: ConversationApplication | null;
-  conversationId: string | null;
-  messages: ChatMessage[];
-  draft: string;
-  attachments: FileRef[];
-  outgoing: Outgoing | null;
-  replyKey: string | null;
-  messageIds: string[];
-  failure: ChatFailure | null;
-  seq: number;
-  /**
-   * A conversation was created here and the address has not named it yet: until it does, a report
-   * of "/chat" is the one that led here (the first send from home), not the new-chat button.
-   */
-  addressPending: boolean;
-  /** A sent question being rewritten in place, before it goes as a new version. */
-  editing: { key: string; text: string } | null;
-  /** The version the page asked the server to show. */
-  versionTarget: string | null;
-  /** Unsent text per conversation (and per agent for a new chat), kept across reloads. */
-  drafts: DraftBook;
-  /** Stop was pressed before the server took the question: it is stopped as soon as it does. */
-  stopWanted: boolean;
-  /** Times in a row the page read a detached answer again by itself without getting new text. */
-  reattachAttempts: number;
-};
-
+export type { ChatMessage, ChatMessageStatus } from './chat-messages';
+export { foundExchange, sameApartFromAnswerText, sameChatApartFromAnswerText } from './chat-messages';
+export type { ChatEvent, ChatInput, ChatRoute, LoadedConversation } from './chat-events';
+export type { ChatContext, ChatFailure, Outgoing, Sending } from './chat-sending';
 export { MAX_DRAFTS, writeDraft, type DraftBook } from './draft-book';
 
 /** The wait before reading a detached answer again: 1 s, doubling, never more than 30 s. */
@@ -102,197 +53,10 @@ export const REATTACH_MAX_MS = 30_000;
  * An answer left `streaming` by a server that stopped gives no new text when read again: the
  * waits keep growing for it, until a sweep stores it as it ended.
  */
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : '');
+
 export const reattachDelayMs = (attempts: number): number => Math.min(REATTACH_MAX_MS, REATTACH_FIRST_MS * 2 ** Math.min(attempts, 10));
 
-const draftScope = (context: Pick<ChatContext, 'conversationId' | 'agentId'>) => context.conversationId ?? newChatScope(context.agentId);
-
-/** What the address says: a stored conversation, a link to a new chat with an agent, or the market. */
-export type ChatRoute = { market: boolean; conversationId: string | null; agentId: string | null };
-
-export type ChatEvent =
-  | ({ type: 'route.changed' } & ChatRoute)
-  | { type: 'conversation.new'; agentId?: string; source?: ConversationSource; application?: ConversationApplication }
-  | { type: 'conversation.open'; conversationId: string }
-  | { type: 'draft.change'; text: string }
-  | { type: 'attachments.change'; files: FileRef[] }
-  | { type: 'send' }
-  /** One of the agent's starter questions, asked at a click in a new chat with nothing typed. */
-  | { type: 'starter.ask'; text: string }
-  | { type: 'stop' }
-  | { type: 'retry' }
-  | { type: 'reload' }
-  | { type: 'edit.start'; key: string }
-  | { type: 'edit.change'; text: string }
-  | { type: 'edit.cancel' }
-  | { type: 'edit.send' }
-  | { type: 'regenerate'; key: string }
-  | { type: 'version.show'; key: string; offset: -1 | 1 }
-  | { type: 'drafts.loaded'; drafts: DraftBook }
-  /** The browser is online again: an answer whose connection was lost is read again. */
-  | { type: 'connection.restored' }
-  /**
-   * Someone else is using the page now (a sign-out, or another account than the last signing in):
-   * with the drafts of the person now here. A visitor who signs in, or an account signing in again
-   * after its session ran out, is the same person: not this event.
-   */
-  | { type: 'session.changed'; drafts: DraftBook }
-  | ChatStreamReport;
-
-export type ChatInput = { agentId?: string; conversationId?: string | null };
-
-export type LoadedConversation = { conversation: Conversation; messages: Message[] };
-
-/** Being written right now: the last message of a conversation, an answer still `streaming`. */
-const answerBeingWritten = (messages: Message[]): Message | null => {
-  const last = messages.at(-1);
-  return last?.role === 'assistant' && last.status === 'streaming' ? last : null;
-};
-
-const fromServer = (message: Message, index: number, messages: Message[]): ChatMessage => ({
-  key: message.messageId,
-  serverId: message.messageId,
-  role: message.role,
-  content: message.content,
-  // Only the last answer can still be being written; an older one left `streaming` was cut off.
-  status: message.status === 'streaming' && index < messages.length - 1 ? 'incomplete' : message.status,
-  files: message.files,
-  error: message.error ?? null,
-  siblingIds: message.siblingIds ?? [message.messageId],
-  ...(message.feedback ? { feedback: message.feedback } : {}),
-  ...(message.usage ? { usage: message.usage } : {}),
-  sentAt: message.createdAt,
-});
-
-const localMessage = (key: string, role: ChatMessage['role'], content: string, files: FileRef[], siblingIds: string[]): ChatMessage => ({
-  key,
-  serverId: null,
-  role,
-  content,
-  status: role === 'user' ? 'sending' : 'streaming',
-  files,
-  error: null,
-  siblingIds,
-  sentAt: null,
-});
-
-const newOutgoing = (patch: Partial<Outgoing>): Outgoing => ({
-  text: '',
-  files: [],
-  retryMessageId: null,
-  editMessageId: null,
-  regenerateMessageId: null,
-  thread: null,
-  accepted: false,
-  previous: null,
-  lost: null,
-  ...patch,
-});
-
-const withId = (ids: string[], id: string) => (ids.includes(id) ? ids : [...ids, id]);
-
-/** The id of the version `offset` away from this message's, if there is one. */
-const versionAway = (messages: ChatMessage[], key: string, offset: number): string | null => {
-  const message = messages.find((item) => item.key === key);
-  if (!message?.serverId) return null;
-  return message.siblingIds[message.siblingIds.indexOf(message.serverId) + offset] ?? null;
-};
-
-const editable = (messages: ChatMessage[], key: string) => {
-  const message = messages.find((item) => item.key === key);
-  return message?.role === 'user' && message.serverId !== null;
-};
-
-const regenerable = (messages: ChatMessage[], key: string) => {
-  const index = messages.findIndex((item) => item.key === key);
-  const answer = messages[index];
-  return answer?.role === 'assistant' && answer.serverId !== null && answer.status !== 'streaming' && Boolean(messages[index - 1]?.serverId);
-};
-
-/** How an exchange the server took, found in the stored conversation, stands now. */
-type FoundEnding = 'writing' | 'complete' | 'incomplete' | 'failed' | 'unanswered';
-
-/**
- * What the page sent but never heard the server take (the connection broke before the start
- * event), looked for in the conversation as the server stores it: right after the messages the
- * page showed before it, a message the page did not know. A question (new, or a new version of
- * one) is the last two messages shown, itself and its answer, and must match in text and
- * attachments; a new answer is the last message shown, and must be a version the page did not
- * know. How the exchange stands, or null when the server never stored it (then, and only then,
- * the page gives back what it sent).
- */
-export const foundExchange = (shown: readonly ChatMessage[], stored: readonly Message[]): FoundEnding | null => {
-  // Not yet named by the server: a question and its answer, or a new answer alone.
-  const sent = shown.at(-2)?.serverId === null ? 2 : 1;
-  const before = shown.slice(0, -sent);
-  if (!before.every((message, index) => message.serverId !== null && message.serverId === stored[index]?.messageId)) return null;
-  const local = shown.at(-sent)!;
-  const taken = stored[before.length];
-  if (taken?.role !== local.role || local.siblingIds.includes(taken.messageId)) return null;
-  const ids = (files: readonly FileRef[]) => files.map((file) => file.fileId).join('\n');
-  if (taken.role === 'user' && (taken.content !== local.content.trim() || ids(taken.files) !== ids(local.files))) return null;
-  const last = stored.at(-1)!;
-  if (last.role === 'user') return 'unanswered';
-  return last.status === 'streaming' ? 'writing' : last.status;
-};
-
-const blankConversation = (
-  agentId: string,
-  source: ConversationSource = 'agent',
-  application: ConversationApplication | null = null,
-): Pick<
-  ChatContext,
-  'agentId' | 'source' | 'application' | 'conversationId' | 'messages' | 'outgoing' | 'replyKey' | 'messageIds' | 'failure' | 'editing' | 'versionTarget' | 'addressPending' | 'stopWanted' | 'reattachAttempts'
-> => ({
-  agentId,
-  source,
-  application: source === 'workflow' ? application : null,
-  conversationId: null,
-  addressPending: false,
-  messages: [],
-  outgoing: null,
-  replyKey: null,
-  messageIds: [],
-  failure: null,
-  editing: null,
-  versionTarget: null,
-  stopWanted: false,
-  reattachAttempts: 0,
-});
-
-const replyOf = (context: ChatContext) => context.messages.find((message) => message.key === context.replyKey);
-
-/** The connection broke (or never opened): the server may have heard the request all the same. */
-const connectionLost = (event: ChatEvent): boolean =>
-  event.type === 'stream.failed' && (event.kind === 'incomplete' || event.kind === 'network');
-
-/**
- * What was sent and not found in the stored conversation (or that could not be read) goes back
- * as the connection's loss left it: a new version restores the thread it replaced, anything
- * else the question into the box.
- */
-const giveBackLost = [
-  {
-    guard: 'isRefusedVersion',
-    target: 'idle',
-    actions: { type: 'restoreThread', params: ({ context }: { context: ChatContext }) => ({ failure: context.outgoing!.lost! }) },
-  },
-  {
-    target: 'idle',
-    actions: [
-      { type: 'restoreOutgoing', params: ({ context }: { context: ChatContext }) => ({ failure: context.outgoing!.lost! }) },
-      { type: 'persistDrafts', params: ({ context }: { context: ChatContext }) => ({ drafts: context.drafts }) },
-    ],
-  },
-] as const;
-
-const failureOf = (event: Extract<ChatStreamReport, { type: 'stream.failed' }>): ChatFailure => ({
-  kind: event.kind,
-  message: event.message,
-  ...(event.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: event.retryAfterSeconds }),
-});
-
-const updateMessage = (messages: ChatMessage[], key: string | null, patch: (message: ChatMessage) => Partial<ChatMessage>) =>
-  messages.map((message) => (message.key === key ? { ...message, ...patch(message) } : message));
 
 /**
  * One chat at a time: open or start a conversation, send a question, stream the answer, stop
@@ -319,11 +83,12 @@ export const chatMachine = setup({
     createConversation: fromPromise<Conversation, { agentId: string; source: ConversationSource; title: string }>(async () => {
       throw new Error('createConversation is provided where the app starts');
     }),
-    chatStream: fromCallback<{ type: 'noop' }, ChatRequest>(() => () => undefined),
+    /** The streams are provided where the app starts; unprovided, a stream never ends. */
+    chatStream: fromPromise<StreamEnding, ChatStreamInput<ChatRequest>>(() => new Promise(() => undefined)),
     selectVersion: fromPromise<Message[], { conversationId: string; messageId: string }>(async () => {
       throw new Error('selectVersion is provided where the app starts');
     }),
-    resumeStream: fromCallback<{ type: 'noop' }, ChatResumeRequest>(() => () => undefined),
+    resumeStream: fromPromise<StreamEnding, ChatStreamInput<ChatResumeRequest>>(() => new Promise(() => undefined)),
     stopAnswer: fromPromise<Message, { conversationId: string; messageId: string }>(async () => {
       throw new Error('stopAnswer is provided where the app starts');
     }),
@@ -333,79 +98,22 @@ export const chatMachine = setup({
     conversationCreated: (_, _params: { conversationId: string }) => undefined,
     /** An exchange ended (any way): the history list should show the new update time. */
     exchangeSettled: (_, _params: { conversationId: string | null }) => undefined,
-    takeDraft: assign(({ context }) => {
-      const userKey = `local-${context.seq}`;
-      const replyKey = `local-${context.seq + 1}`;
-      return {
-        seq: context.seq + 2,
-        outgoing: newOutgoing({ text: context.draft, files: context.attachments }),
-        replyKey,
-        failure: null,
-        stopWanted: false,
-        draft: '',
-        drafts: writeDraft(context.drafts, draftScope(context), ''),
-        attachments: [],
-        messageIds: [],
-        editing: null,
-        messages: [
-          ...context.messages,
-          localMessage(userKey, 'user', context.draft, context.attachments, []),
-          localMessage(replyKey, 'assistant', '', [], []),
-        ],
-      };
-    }),
-    /** The rewritten question goes as a new version: the thread below it gives way to its answer. */
-    takeEdit: assign(({ context }) => {
-      const editing = context.editing!;
-      const index = context.messages.findIndex((message) => message.key === editing.key);
-      const edited = context.messages[index]!;
-      const userKey = `local-${context.seq}`;
-      const replyKey = `local-${context.seq + 1}`;
-      return {
-        seq: context.seq + 2,
-        outgoing: newOutgoing({ text: editing.text.trim(), editMessageId: edited.serverId, thread: context.messages }),
-        replyKey,
-        failure: null,
-        stopWanted: false,
-        editing: null,
-        messageIds: [],
-        messages: [
-          ...context.messages.slice(0, index),
-          localMessage(userKey, 'user', editing.text.trim(), edited.files, edited.siblingIds),
-          localMessage(replyKey, 'assistant', '', [], []),
-        ],
-      };
-    }),
-    /** A new version of an answer takes its place; the old one stays a version away. */
+    takeDraft: assign(({ context }) => takeDraft(context)),
+    takeEdit: assign(({ context }) => takeEdit(context)),
     takeRegenerate: assign(({ context, event }) => {
       assertEvent(event, 'regenerate');
-      const index = context.messages.findIndex((message) => message.key === event.key);
-      const answer = context.messages[index]!;
-      const replyKey = `local-${context.seq}`;
-      return {
-        seq: context.seq + 1,
-        outgoing: newOutgoing({ regenerateMessageId: answer.serverId, thread: context.messages }),
-        replyKey,
-        failure: null,
-        stopWanted: false,
-        editing: null,
-        messageIds: [],
-        messages: [...context.messages.slice(0, index), localMessage(replyKey, 'assistant', '', [], answer.siblingIds)],
-      };
+      return takeRegenerate(context, event.key);
     }),
-    /** A new version the server refused: the thread comes back as it was, an edit's text with it. */
-    restoreThread: assign(({ context }, params: { failure: ChatFailure }) => {
-      const outgoing = context.outgoing!;
-      const question = context.messages.at(-2);
-      const edited = outgoing.editMessageId ? outgoing.thread?.find((message) => message.serverId === outgoing.editMessageId) : undefined;
-      return {
-        messages: outgoing.thread ?? context.messages,
-        outgoing: null,
-        replyKey: null,
-        failure: outgoing.regenerateMessageId ? { ...params.failure, newAnswer: true as const } : params.failure,
-        editing: edited ? { key: edited.key, text: question?.content ?? outgoing.text } : null,
-      };
+    prepareRetry: assign(({ context }) => prepareRetry(context)),
+    restoreThread: assign(({ context }, params: { failure: ChatFailure }) => restoreThread(context, params.failure)),
+    restoreOutgoing: assign(({ context }, params: { failure: ChatFailure }) => restoreOutgoing(context, params.failure)),
+    restorePreviousReply: assign(({ context }, params: { failure: ChatFailure }) => restorePreviousReply(context, params.failure)),
+    acceptExchange: assign(({ context, event }) => {
+      assertEvent(event, 'stream.accepted');
+      return acceptExchange(context, event);
     }),
+    /** The server took the question after all (see `confirming`). */
+    takeFound: assign(({ context }, params: { stored: Message[] }) => takeFound(context, params.stored)),
     startEdit: assign(({ context, event }) => {
       assertEvent(event, 'edit.start');
       const message = context.messages.find((item) => item.key === event.key);
@@ -446,75 +154,15 @@ export const chatMachine = setup({
       assertEvent(event, 'drafts.loaded');
       return { drafts: event.drafts, draft: context.draft || draftIn(event.drafts, draftScope(context)) };
     }),
-    /** The unsent texts, to keep for the person across reloads. */
-    persistDrafts: (_, _params: { drafts: DraftBook }) => undefined,
-    restoreOutgoing: assign(({ context }, params: { failure: ChatFailure }) => {
-      const outgoing = context.outgoing;
-      if (!outgoing) return { failure: params.failure };
-      const sentKeys = new Set([context.replyKey, context.messages.at(-2)?.key]);
-      const draft = context.draft ? `${outgoing.text}\n${context.draft}` : outgoing.text;
-      return {
-        messages: context.messages.filter((message) => !sentKeys.has(message.key)),
-        // Whatever was typed since stays; the unsent question comes back in front of it.
-        draft,
-        drafts: writeDraft(context.drafts, draftScope(context), draft),
-        attachments: [...outgoing.files, ...context.attachments],
-        outgoing: null,
-        replyKey: null,
-        failure: params.failure,
-      };
-    }),
-    restorePreviousReply: assign(({ context }, params: { failure: ChatFailure }) => ({
-      outgoing: null,
-      failure: params.failure,
-      messages: updateMessage(context.messages, context.replyKey, () => ({
-        content: context.outgoing?.previous?.content ?? '',
-        status: context.outgoing?.previous?.status ?? 'incomplete',
-        error: params.failure.message || (context.outgoing?.previous?.error ?? null),
-      })),
-    })),
-    acceptExchange: assign(({ context, event }) => {
-      assertEvent(event, 'stream.accepted');
-      const userIndex = context.messages.findIndex((message) => message.key === context.replyKey) - 1;
-      return {
-        conversationId: event.conversationId,
-        outgoing: context.outgoing ? { ...context.outgoing, accepted: true } : null,
-        messages: context.messages.map((message, index) => {
-          if (message.key === context.replyKey) {
-            // A retry rewrites the answer it replaces: that version's id, not one more version.
-            const ids = message.siblingIds.map((id) => (id === message.serverId ? event.replyMessageId : id));
-            return {
-              ...message,
-              serverId: event.replyMessageId,
-              siblingIds: withId(ids, event.replyMessageId),
-              sentAt: event.replyMessageCreatedAt ?? message.sentAt,
-            };
-          }
-          if (index === userIndex && message.role === 'user') {
-            return {
-              ...message,
-              serverId: event.userMessageId,
-              status: 'complete' as const,
-              siblingIds: withId(message.siblingIds, event.userMessageId),
-              sentAt: event.userMessageCreatedAt ?? message.sentAt,
-            };
-          }
-          return message;
-        }),
-      };
-    }),
     appendDelta: assign(({ context, event }) => {
       assertEvent(event, 'stream.delta');
       return { messages: updateMessage(context.messages, context.replyKey, (message) => ({ content: message.content + event.text })) };
     }),
-    completeReply: assign(({ context, event }) => {
-      assertEvent(event, 'stream.ended');
-      return {
-        messageIds: event.messageIds,
-        outgoing: null,
-        messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'complete' as const, ...(event.usage ? { usage: event.usage } : {}) })),
-      };
-    }),
+    completeReply: assign(({ context }, params: { messageIds: string[]; usage?: TokenUsage }) => ({
+      messageIds: params.messageIds,
+      outgoing: null,
+      messages: updateMessage(context.messages, context.replyKey, () => ({ status: 'complete' as const, ...(params.usage ? { usage: params.usage } : {}) })),
+    })),
     markReply: assign(({ context }, params: { status: 'incomplete' | 'failed'; failure: ChatFailure | null }) => ({
       outgoing: null,
       failure: params.failure,
@@ -546,17 +194,6 @@ export const chatMachine = setup({
     keepLoss: assign(({ context }, params: { failure: ChatFailure }) => ({
       outgoing: context.outgoing ? { ...context.outgoing, lost: params.failure } : null,
     })),
-    /**
-     * The server took the question after all: the conversation as stored, its last answer the
-     * one to show (a question stored without an answer shows its answer as cut short, to retry).
-     */
-    takeFound: assign(({ context }, params: { stored: Message[] }) => {
-      const messages = params.stored.map(fromServer);
-      if (messages.at(-1)?.role === 'assistant') return { messages, replyKey: messages.at(-1)!.key, outgoing: null, failure: null };
-      const lost = context.outgoing?.lost ?? null;
-      const reply: ChatMessage = { ...localMessage(`local-${context.seq}`, 'assistant', '', [], []), status: 'incomplete', error: lost?.message || null };
-      return { seq: context.seq + 1, messages: [...messages, reply], replyKey: reply.key, outgoing: null, failure: lost };
-    }),
     wantStop: assign({ stopWanted: true }),
     forgetStopWish: assign({ stopWanted: false }),
     /** After Stop, the answer shows exactly what the server stored. */
@@ -604,22 +241,6 @@ export const chatMachine = setup({
       messages: params.loaded.messages.map(fromServer),
       replyKey: answerBeingWritten(params.loaded.messages)?.messageId ?? null,
     })),
-    prepareRetry: assign(({ context }) => {
-      const replyIndex = context.messages.findLastIndex((message) => message.role === 'assistant');
-      const question = context.messages[replyIndex - 1];
-      const reply = context.messages[replyIndex];
-      if (!reply || !question?.serverId) return {};
-      return {
-        replyKey: reply.key,
-        failure: null,
-        stopWanted: false,
-        outgoing: newOutgoing({
-          retryMessageId: question.serverId,
-          previous: { content: reply.content, status: reply.status, error: reply.error },
-        }),
-        messages: updateMessage(context.messages, reply.key, () => ({ content: '', status: 'streaming' as const, error: null })),
-      };
-    }),
   },
   delays: {
     reattachDelay: ({ context }) => reattachDelayMs(context.reattachAttempts),
@@ -639,7 +260,22 @@ export const chatMachine = setup({
       return last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed');
     },
     wasAccepted: ({ context }) => context.outgoing?.accepted === true,
-    isRefusedVersion: ({ context }) => context.outgoing?.thread != null && !context.outgoing.accepted,
+    /** A new version of a question or an answer that the server did not take. */
+    isRefusedVersion: ({ context }) => (context.outgoing?.kind === 'edit' || context.outgoing?.kind === 'regenerate') && !context.outgoing.accepted,
+    /** A retry the server did not take. */
+    isRefusedRetry: ({ context }) => context.outgoing?.kind === 'retry' && !context.outgoing.accepted,
+    /** The retry was of a failed answer (which it gives back as failed). */
+    replacedFailedAnswer: ({ context }) => context.outgoing?.kind === 'retry' && context.outgoing.previous.status === 'failed',
+    /**
+     * The connection broke before the server said it took what was sent (a question, an edit, a
+     * new answer): it may have. A retry is not looked for: it asks nothing new.
+     */
+    mayHaveBeenTaken: ({ context }, params: { ending: EndingKind }) =>
+      params.ending === 'lost' && context.outgoing !== null && !context.outgoing.accepted && context.outgoing.kind !== 'retry',
+    /** The stream ended in one of these ways (its actor says which, once). */
+    endedAs: (_, params: { ending: EndingKind; kinds: EndingKind[] }) => params.kinds.includes(params.ending),
+    /** The server had taken what was sent, and the stream of its answer ended in one of these ways. */
+    answerEndedAs: ({ context }, params: { ending: EndingKind; kinds: EndingKind[] }) => context.outgoing?.accepted === true && params.kinds.includes(params.ending),
     canEdit: ({ context, event }) => event.type === 'edit.start' && editable(context.messages, event.key),
     editHasText: ({ context }) => context.editing !== null && context.editing.text.trim().length > 0 && editable(context.messages, context.editing.key),
     canRegenerate: ({ context, event }) => event.type === 'regenerate' && regenerable(context.messages, event.key),
@@ -654,17 +290,6 @@ export const chatMachine = setup({
     },
     /** The path the server now shows ends in an answer still being written. */
     pathBeingWritten: (_, params: { messages: Message[] }) => answerBeingWritten(params.messages) !== null,
-    /**
-     * The connection broke before the server said it took what was sent (a question, an edit, a
-     * new answer): it may have. A retry is not looked for: it asks nothing new.
-     */
-    mayHaveBeenTaken: ({ context, event }) =>
-      connectionLost(event) && context.outgoing !== null && !context.outgoing.accepted && context.outgoing.retryMessageId === null,
-    /** The connection broke (or never opened) while the answer may still be being written. */
-    isConnectionLost: ({ event }) => connectionLost(event),
-    isRefusedRetry: ({ context }) => context.outgoing?.retryMessageId != null && !context.outgoing.accepted,
-    replacedFailedAnswer: ({ context }) => context.outgoing?.previous?.status === 'failed',
-    isAgentError: ({ event }) => event.type === 'stream.failed' && event.kind === 'agent-error',
     /** The address names a stored conversation other than the one open. */
     routeOpensAnother: ({ context, event }) =>
       event.type === 'route.changed' && !event.market && event.conversationId !== null && event.conversationId !== context.conversationId,
@@ -684,8 +309,6 @@ export const chatMachine = setup({
     draft: '',
     attachments: [],
     seq: 1,
-    editing: null,
-    versionTarget: null,
     drafts: {},
   }),
   initial: 'choosing',
@@ -698,12 +321,12 @@ export const chatMachine = setup({
       },
       {
         guard: 'routeLinksAgent',
-        target: '.idle',
+        target: '.settled.idle',
         actions: { type: 'startBlank', params: ({ context, event }) => ({ agentId: event.agentId ?? context.agentId }) },
       },
       {
         guard: 'routeLeavesConversation',
-        target: '.idle',
+        target: '.settled.idle',
         actions: {
           type: 'startBlank',
           params: ({ context }) => ({ agentId: context.agentId, source: context.source, application: context.application }),
@@ -712,7 +335,7 @@ export const chatMachine = setup({
       { guard: 'routeNamesCreated', actions: 'noteAddressReached' },
     ],
     'conversation.new': {
-      target: '.idle',
+      target: '.settled.idle',
       actions: {
         type: 'startBlank',
         params: ({ context, event }) =>
@@ -725,17 +348,17 @@ export const chatMachine = setup({
       target: '.loading',
       actions: { type: 'startOpening', params: ({ event }) => ({ conversationId: event.conversationId }) },
     },
-    'draft.change': { actions: ['setDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
+    'draft.change': { actions: 'setDraft' },
     'attachments.change': { actions: 'setAttachments' },
     'drafts.loaded': { actions: 'loadDrafts' },
     // From any state: whatever the chat was doing was for the person who left.
-    'session.changed': { target: '.idle', actions: 'forgetPerson' },
+    'session.changed': { target: '.settled.idle', actions: 'forgetPerson' },
     'edit.change': { actions: 'changeEdit' },
     'edit.cancel': { actions: 'cancelEdit' },
   },
   states: {
     choosing: {
-      always: [{ guard: 'isNewConversation', target: 'idle' }, { target: 'loading' }],
+      always: [{ guard: 'isNewConversation', target: 'settled.idle' }, { target: 'loading' }],
     },
     loading: {
       invoke: {
@@ -749,13 +372,13 @@ export const chatMachine = setup({
             actions: { type: 'setLoaded', params: ({ event }) => ({ loaded: event.output }) },
           },
           {
-            target: 'idle',
+            target: 'settled.idle',
             actions: { type: 'setLoaded', params: ({ event }) => ({ loaded: event.output }) },
           },
         ],
         onError: {
           target: 'loadFailed',
-          actions: { type: 'setLoadFailure', params: ({ event }) => ({ message: event.error instanceof Error ? event.error.message : '' }) },
+          actions: { type: 'setLoadFailure', params: ({ event }) => ({ message: errorMessage(event.error) }) },
         },
       },
     },
@@ -763,24 +386,35 @@ export const chatMachine = setup({
       // Loading again is not a failure yet: the page stops saying it failed.
       on: { reload: { target: 'loading', actions: 'forgetFailure' } },
     },
-    idle: {
-      // No answer is being written: a question may be edited, an answer asked again, a version shown.
+    /**
+     * No answer is being written: a question may be sent, a sent one edited, an answer asked
+     * again, a version shown. How the last exchange ended decides only whether it offers a retry.
+     */
+    settled: {
       tags: ['settled'],
+      initial: 'idle',
       on: {
-        send: [
-          { guard: { type: 'hasSomethingToSend' }, target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
-        ],
-        'starter.ask': {
-          guard: 'offersStarters',
-          target: 'sending',
-          actions: ['takeStarter', 'takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }],
-        },
+        send: { guard: 'hasSomethingToSend', target: 'sending', actions: 'takeDraft' },
         'edit.start': { guard: 'canEdit', actions: 'startEdit' },
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
         'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
-        // A conversation opened on an answer cut short (a crash, a closed tab) offers its retry too.
-        retry: { guard: and(['canRetry', 'lastAnswerUnfinished']), target: 'streaming', actions: 'prepareRetry' },
+      },
+      states: {
+        /** Opened, new, or given back: a conversation opened on an answer cut short (a crash, a closed tab) offers its retry too. */
+        idle: {
+          on: {
+            'starter.ask': { guard: 'offersStarters', target: '#chat.sending', actions: ['takeStarter', 'takeDraft'] },
+            retry: { guard: and(['canRetry', 'lastAnswerUnfinished']), target: '#chat.streaming', actions: 'prepareRetry' },
+          },
+        },
+        done: {},
+        /** The answer was cut short, failed or was stopped: it may be written again. */
+        unfinished: {
+          initial: 'incomplete',
+          on: { retry: { guard: 'canRetry', target: '#chat.streaming', actions: 'prepareRetry' } },
+          states: { incomplete: {}, failed: {}, cancelled: {} },
+        },
       },
     },
     sending: {
@@ -790,7 +424,7 @@ export const chatMachine = setup({
       invoke: {
         id: 'createConversation',
         src: 'createConversation',
-        input: ({ context }) => ({ agentId: context.agentId, source: context.source, title: titleFromQuestion(context.outgoing?.text ?? '') }),
+        input: ({ context }) => ({ agentId: context.agentId, source: context.source, title: titleFromQuestion(questionText(context.outgoing)) }),
         onDone: {
           target: 'streaming',
           actions: [
@@ -799,14 +433,8 @@ export const chatMachine = setup({
           ],
         },
         onError: {
-          target: 'idle',
-          actions: [
-            {
-              type: 'restoreOutgoing',
-              params: ({ event }) => ({ failure: { kind: 'create' as const, message: event.error instanceof Error ? event.error.message : '' } }),
-            },
-            { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) },
-          ],
+          target: 'settled.idle',
+          actions: { type: 'restoreOutgoing', params: ({ event }) => ({ failure: { kind: 'create' as const, message: errorMessage(event.error) } }) },
         },
       },
     },
@@ -814,76 +442,25 @@ export const chatMachine = setup({
       invoke: {
         id: 'chatStream',
         src: 'chatStream',
-        input: ({ context }) => ({
-          conversationId: context.conversationId ?? '',
-          agentId: context.agentId,
-          ...(context.outgoing?.retryMessageId
-            ? { retryMessageId: context.outgoing.retryMessageId }
-            : context.outgoing?.regenerateMessageId
-              ? { regenerateMessageId: context.outgoing.regenerateMessageId }
-              : context.outgoing?.editMessageId
-                ? { editMessageId: context.outgoing.editMessageId, text: context.outgoing.text }
-                : { text: context.outgoing?.text ?? '', files: context.outgoing?.files ?? [] }),
-        }),
+        input: ({ context, self }) => ({ request: chatRequestOf(context), reportTo: self }),
+        onDone: [
+          answerFinished,
+          answerStopped,
+          // The server may have taken it and only its word of it was lost: look before giving it back.
+          { guard: { type: 'mayHaveBeenTaken', params: ({ event }) => ({ ending: event.output.kind }) }, target: 'confirming', actions: withFailure('keepLoss') },
+          { guard: 'isRefusedVersion', target: 'settled.idle', actions: withFailure('restoreThread') },
+          { guard: and(['isRefusedRetry', 'replacedFailedAnswer']), target: 'settled.unfinished.failed', actions: withFailure('restorePreviousReply') },
+          { guard: 'isRefusedRetry', target: 'settled.unfinished.incomplete', actions: withFailure('restorePreviousReply') },
+          { guard: answerEndedAs('agent-error'), ...agentFailed },
+          // The answer goes on without this connection: it is read again from the text shown.
+          { guard: answerEndedAs('lost'), target: 'resuming' },
+          { guard: 'wasAccepted', target: 'settled.unfinished.incomplete', actions: [marked('incomplete'), exchangeSettled] },
+          { target: 'settled.idle', actions: withFailure('restoreOutgoing') },
+        ],
       },
       on: {
         'stream.accepted': [{ guard: 'stopWanted', target: 'stopping', actions: 'acceptExchange' }, { actions: 'acceptExchange' }],
         'stream.delta': { actions: 'appendDelta' },
-        'stream.ended': {
-          target: 'done',
-          actions: ['completeReply', { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) }],
-        },
-        'stream.failed': [
-          // The server may have taken it and only its word of it was lost: look before giving it back.
-          {
-            guard: 'mayHaveBeenTaken',
-            target: 'confirming',
-            actions: { type: 'keepLoss', params: ({ event }) => ({ failure: failureOf(event) }) },
-          },
-          {
-            guard: 'isRefusedVersion',
-            target: 'idle',
-            actions: { type: 'restoreThread', params: ({ event }) => ({ failure: failureOf(event) }) },
-          },
-          {
-            guard: and(['isRefusedRetry', 'replacedFailedAnswer']),
-            target: 'failed',
-            actions: { type: 'restorePreviousReply', params: ({ event }) => ({ failure: failureOf(event) }) },
-          },
-          {
-            guard: 'isRefusedRetry',
-            target: 'incomplete',
-            actions: { type: 'restorePreviousReply', params: ({ event }) => ({ failure: failureOf(event) }) },
-          },
-          {
-            guard: and(['wasAccepted', 'isAgentError']),
-            target: 'failed',
-            actions: [
-              { type: 'markReply', params: ({ event }) => ({ status: 'failed' as const, failure: failureOf(event) }) },
-              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
-            ],
-          },
-          // The answer goes on without this connection: it is read again from the text shown.
-          { guard: and(['wasAccepted', 'isConnectionLost']), target: 'resuming' },
-          {
-            guard: 'wasAccepted',
-            target: 'incomplete',
-            actions: [
-              { type: 'markReply', params: ({ event }) => ({ status: 'incomplete' as const, failure: failureOf(event) }) },
-              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
-            ],
-          },
-          {
-            target: 'idle',
-            actions: [
-              {
-                type: 'restoreOutgoing',
-                params: ({ event }) => ({ failure: failureOf(event) }),
-              },
-              { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) },
-            ],
-          },
-        ],
         // Before the server took the question there is no answer to stop yet: it is stopped once there is.
         stop: [{ guard: 'wasAccepted', target: 'stopping' }, { actions: 'wantStop' }],
       },
@@ -902,40 +479,11 @@ export const chatMachine = setup({
         src: 'loadConversation',
         input: ({ context }) => ({ conversationId: context.conversationId ?? '', silent: true }),
         onDone: [
-          {
-            guard: { type: 'foundEnding', params: ({ event }) => ({ stored: event.output.messages, endings: ['writing'], stopWanted: true }) },
-            target: 'stopping',
-            actions: { type: 'takeFound', params: ({ event }) => ({ stored: event.output.messages }) },
-          },
-          {
-            guard: { type: 'foundEnding', params: ({ event }) => ({ stored: event.output.messages, endings: ['writing'] }) },
-            target: 'resuming',
-            actions: { type: 'takeFound', params: ({ event }) => ({ stored: event.output.messages }) },
-          },
-          {
-            guard: { type: 'foundEnding', params: ({ event }) => ({ stored: event.output.messages, endings: ['complete'] }) },
-            target: 'done',
-            actions: [
-              { type: 'takeFound', params: ({ event }) => ({ stored: event.output.messages }) },
-              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
-            ],
-          },
-          {
-            guard: { type: 'foundEnding', params: ({ event }) => ({ stored: event.output.messages, endings: ['failed'] }) },
-            target: 'failed',
-            actions: [
-              { type: 'takeFound', params: ({ event }) => ({ stored: event.output.messages }) },
-              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
-            ],
-          },
-          {
-            guard: { type: 'foundEnding', params: ({ event }) => ({ stored: event.output.messages, endings: ['incomplete', 'unanswered'] }) },
-            target: 'incomplete',
-            actions: [
-              { type: 'takeFound', params: ({ event }) => ({ stored: event.output.messages }) },
-              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
-            ],
-          },
+          foundAs(['writing'], 'stopping', { unsettled: true, stopWanted: true }),
+          foundAs(['writing'], 'resuming', { unsettled: true }),
+          foundAs(['complete'], 'settled.done'),
+          foundAs(['failed'], 'settled.unfinished.failed'),
+          foundAs(['incomplete', 'unanswered'], 'settled.unfinished.incomplete'),
           ...giveBackLost,
         ],
         onError: giveBackLost,
@@ -949,46 +497,22 @@ export const chatMachine = setup({
       invoke: {
         id: 'resumeStream',
         src: 'resumeStream',
-        input: ({ context }) => ({
-          conversationId: context.conversationId ?? '',
-          messageId: replyOf(context)?.serverId ?? '',
-          offset: replyOf(context)?.content.length ?? 0,
+        input: ({ context, self }) => ({
+          request: { conversationId: context.conversationId ?? '', messageId: replyOf(context)?.serverId ?? '', offset: replyOf(context)?.content.length ?? 0 },
+          reportTo: self,
         }),
+        onDone: [
+          answerFinished,
+          answerStopped,
+          { guard: endedAs('agent-error'), ...agentFailed },
+          { guard: endedAs('lost'), target: 'detached', actions: withFailure('markDetached') },
+          { target: 'settled.unfinished.incomplete', actions: marked('incomplete') },
+        ],
       },
       on: {
         'stream.resumed': { actions: 'cutReply' },
         // New text: the answer is being written again, so a later loss starts from the shortest wait.
         'stream.delta': { actions: ['appendDelta', 'forgetReattachAttempts'] },
-        'stream.ended': {
-          target: 'done',
-          actions: ['completeReply', { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) }],
-        },
-        'stream.stopped': {
-          target: 'incomplete',
-          actions: [
-            { type: 'markReply', params: { status: 'incomplete', failure: null } },
-            { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
-          ],
-        },
-        'stream.failed': [
-          {
-            guard: 'isAgentError',
-            target: 'failed',
-            actions: [
-              { type: 'markReply', params: ({ event }) => ({ status: 'failed' as const, failure: failureOf(event) }) },
-              { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
-            ],
-          },
-          {
-            guard: 'isConnectionLost',
-            target: 'detached',
-            actions: { type: 'markDetached', params: ({ event }) => ({ failure: failureOf(event) }) },
-          },
-          {
-            target: 'incomplete',
-            actions: { type: 'markReply', params: ({ event }) => ({ status: 'incomplete' as const, failure: failureOf(event) }) },
-          },
-        ],
         stop: { target: 'stopping' },
       },
     },
@@ -1016,18 +540,12 @@ export const chatMachine = setup({
         src: 'stopAnswer',
         input: ({ context }) => ({ conversationId: context.conversationId ?? '', messageId: replyOf(context)?.serverId ?? '' }),
         onDone: {
-          target: 'cancelled',
-          actions: [
-            { type: 'takeStoredReply', params: ({ event }) => ({ stored: event.output }) },
-            { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
-          ],
+          target: 'settled.unfinished.cancelled',
+          actions: [{ type: 'takeStoredReply', params: ({ event }) => ({ stored: event.output }) }, exchangeSettled],
         },
         onError: {
-          target: 'cancelled',
-          actions: [
-            { type: 'markReply', params: { status: 'incomplete', failure: null } },
-            { type: 'exchangeSettled', params: ({ context }) => ({ conversationId: context.conversationId }) },
-          ],
+          target: 'settled.unfinished.cancelled',
+          actions: [{ type: 'markReply', params: { status: 'incomplete', failure: null } }, exchangeSettled],
         },
       },
     },
@@ -1043,90 +561,19 @@ export const chatMachine = setup({
             target: 'resuming',
             actions: { type: 'showPath', params: ({ event }) => ({ messages: event.output }) },
           },
-          { target: 'idle', actions: { type: 'showPath', params: ({ event }) => ({ messages: event.output }) } },
+          { target: 'settled.idle', actions: { type: 'showPath', params: ({ event }) => ({ messages: event.output }) } },
         ],
         onError: {
-          target: 'idle',
-          actions: { type: 'setVersionFailure', params: ({ event }) => ({ message: event.error instanceof Error ? event.error.message : '' }) },
+          target: 'settled.idle',
+          actions: { type: 'setVersionFailure', params: ({ event }) => ({ message: errorMessage(event.error) }) },
         },
-      },
-    },
-    done: {
-      tags: ['settled'],
-      on: {
-        send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
-        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
-        'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
-        regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
-        'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
-      },
-    },
-    incomplete: {
-      tags: ['settled'],
-      on: {
-        send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
-        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
-        'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
-        regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
-        'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
-        retry: { guard: 'canRetry', target: 'streaming', actions: 'prepareRetry' },
-      },
-    },
-    failed: {
-      tags: ['settled'],
-      on: {
-        send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
-        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
-        'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
-        regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
-        'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
-        retry: { guard: 'canRetry', target: 'streaming', actions: 'prepareRetry' },
-      },
-    },
-    cancelled: {
-      tags: ['settled'],
-      on: {
-        send: { guard: 'hasSomethingToSend', target: 'sending', actions: ['takeDraft', { type: 'persistDrafts', params: ({ context }) => ({ drafts: context.drafts }) }] },
-        'edit.start': { guard: 'canEdit', actions: 'startEdit' },
-        'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
-        regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
-        'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
-        retry: { guard: 'canRetry', target: 'streaming', actions: 'prepareRetry' },
       },
     },
   },
 });
 
-/**
- * Whether two lists of messages differ at most in the text of answers being written. The
- * conversation's screen reads the list with this, so an answer's every delta re-renders that
- * answer alone (`selectAnswerText`), not the screen around it (ADR 015).
- */
-export const sameApartFromAnswerText = (a: readonly ChatMessage[], b: readonly ChatMessage[]): boolean =>
-  a === b || (a.length === b.length && a.every((message, index) => message === b[index] || sameButText(message, b[index]!)));
-
-const sameButText = (a: ChatMessage, b: ChatMessage): boolean => {
-  if (a.status !== 'streaming' || b.status !== 'streaming') return false;
-  const keys = Object.keys(a) as (keyof ChatMessage)[];
-  return keys.length === Object.keys(b).length && keys.every((key) => key === 'content' || a[key] === b[key]);
-};
-
 /** A running chat, as the screens read it. */
 export type ChatActorRef = ActorRefFrom<typeof chatMachine>;
-
-/** Whether two snapshots of the chat differ at most in the text of answers being written: what it accepts is the same. */
-export const sameChatApartFromAnswerText = (a: SnapshotFrom<typeof chatMachine>, b: SnapshotFrom<typeof chatMachine>): boolean => {
-  if (a === b) return true;
-  if (a.status !== b.status || !sameStateValue(a.value, b.value)) return false;
-  const keys = Object.keys(a.context) as (keyof ChatContext)[];
-  return keys.every((key) => (key === 'messages' ? sameApartFromAnswerText(a.context.messages, b.context.messages) : a.context[key] === b.context[key]));
-};
-
-const sameStateValue = (a: StateValue, b: StateValue): boolean => {
-  if (typeof a === 'string' || typeof b === 'string') return a === b;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameStateValue(a[key]!, b[key]!));
-};
 
 /** The text of one message as it is now (searched from the end, where an answer being written is). */
 export const selectAnswerText =

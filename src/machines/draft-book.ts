@@ -19,3 +19,32 @@ export const writeDraft = (book: DraftBook, scope: string, text: string): DraftB
 };
 
 export const draftIn = (book: DraftBook, scope: string): string => book[scope]?.text ?? '';
+
+/** A person's stored drafts handed to the chat: their own (`drafts.loaded`), or the next person's. */
+export type HandedDrafts = { type: 'drafts.loaded' | 'session.changed'; drafts: DraftBook };
+
+type DraftsHolder = {
+  getSnapshot: () => { context: { drafts: DraftBook } };
+  subscribe: (observer: (snapshot: { context: { drafts: DraftBook } }) => void) => { unsubscribe: () => void };
+  send: (event: HandedDrafts) => void;
+};
+
+/**
+ * Keeps a person's unsent texts: `write` gets the chat's book each time the chat changes it, by a
+ * subscription, outside the machine's transitions. A book handed to the chat with `hand` came
+ * from storage: it is not written back (storage keeps one person's book, and a book read for
+ * someone else must not replace it).
+ */
+export const keepDrafts = (chat: DraftsHolder, write: (drafts: DraftBook) => void) => {
+  let kept = chat.getSnapshot().context.drafts;
+  const subscription = chat.subscribe(({ context }) => {
+    if (context.drafts === kept) return;
+    kept = context.drafts;
+    write(kept);
+  });
+  const hand = (event: HandedDrafts) => {
+    kept = event.drafts;
+    chat.send(event);
+  };
+  return { hand, unsubscribe: () => subscription.unsubscribe() };
+};

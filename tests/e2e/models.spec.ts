@@ -149,7 +149,14 @@ test.describe('password login with redirect (production machine)', () => {
 type ChatSnapshot = SnapshotFrom<typeof chatMachine>;
 const QUESTION = 'What can you do for a small bakery?';
 const chat = actorAnswers(chatMachine);
-const ANSWERING = new Set(['stream.accepted', 'stream.delta', 'stream.ended', 'stop']);
+/** The answer's stream ended, finished (its actor's output). */
+const answerEnded = chat.done('chatStream', { kind: 'complete', messageIds: [] });
+const ANSWERING = new Set(['stream.accepted', 'stream.delta', answerEnded.type, 'stop']);
+/** A chat state's own name (the settled states live under `settled`, the unfinished of those under `unfinished`). */
+const chatStateOf = (state: { value: unknown }): string => {
+  const leaf = (value: unknown): string => (typeof value === 'string' ? value : leaf(Object.values(value as object)[0]));
+  return leaf(state.value);
+};
 const chatWalks = coveringWalks(chatMachine, {
   events: [
     { type: 'draft.change', text: QUESTION } as ModelEvent,
@@ -157,7 +164,7 @@ const chatWalks = coveringWalks(chatMachine, {
     chat.done('createConversation', { conversationId: 'c1' }),
     { type: 'stream.accepted', conversationId: 'c1', userMessageId: 'm1', replyMessageId: 'm2' } as ModelEvent,
     { type: 'stream.delta', text: 'Some' } as ModelEvent,
-    { type: 'stream.ended', messageIds: [] } as ModelEvent,
+    answerEnded,
     { type: 'stop' },
     chat.done('stopAnswer', { messageId: 'm2', conversationId: 'c1', role: 'assistant', content: '', status: 'incomplete', files: [], createdAt: '2025-01-01T00:00:00.000Z' }),
     { type: 'retry' },
@@ -165,19 +172,19 @@ const chatWalks = coveringWalks(chatMachine, {
   input: {},
   serializeState: (state: ChatSnapshot) =>
     [
-      nameOf(state),
+      chatStateOf(state),
       state.context.draft ? 'draft' : '',
       state.context.outgoing?.accepted ? 'accepted' : '',
-      state.context.outgoing?.retryMessageId ? 'retry' : '',
+      state.context.outgoing?.kind === 'retry' ? 'retry' : '',
       // an answer the server stored can be retried: the person sees its Retry button
       state.context.messages.at(-1)?.serverId ? 'stored' : '',
     ].join('|'),
   allow: (state, event) => {
     // typing happens where the box waits for a question; the real server accepts a question before its first word
-    if (event.type === 'draft.change') return !state.context.draft && (['idle', 'done', 'cancelled'] as const).some((name) => state.matches(name));
+    if (event.type === 'draft.change') return !state.context.draft && ['idle', 'done', 'cancelled'].includes(chatStateOf(state));
     if (event.type === 'stream.accepted') return !state.context.outgoing?.accepted;
     // a retried answer shows no sign of its acceptance on the page, so a stop cannot be timed after it
-    if (event.type === 'stop' && state.context.outgoing?.retryMessageId) return false;
+    if (event.type === 'stop' && state.context.outgoing?.kind === 'retry') return false;
     if (ANSWERING.has(event.type)) return state.context.outgoing?.accepted === true;
     return true;
   },
@@ -211,7 +218,7 @@ const chatParams = ({ page }: Ctx, answers: HeldAnswers, world: ChatWorld): Test
   const stopButton = () => page.getByRole('button', { name: 'Stop generating' });
   const expectState = (state: ChatSnapshot) => {
     const expected = CHAT_EXPECTED_AFTER[world.last]!;
-    expect(expected === 'idle|done|cancelled' ? world.typedIn : expected, `after ${world.last}`).toBe(nameOf(state));
+    expect(expected === 'idle|done|cancelled' ? world.typedIn : expected, `after ${world.last}`).toBe(chatStateOf(state));
   };
   const questions = async () => {
     await expect(page.getByTestId('question')).toHaveCount(world.questions);
@@ -225,7 +232,7 @@ const chatParams = ({ page }: Ctx, answers: HeldAnswers, world: ChatWorld): Test
   };
   return {
     states: {
-      idle: async (state) => {
+      'settled.idle': async (state) => {
         expectState(state);
         await expect(box()).toHaveValue(world.draft ? QUESTION : '');
         await expect(page.getByTestId('answer')).toHaveCount(0);
@@ -234,7 +241,7 @@ const chatParams = ({ page }: Ctx, answers: HeldAnswers, world: ChatWorld): Test
       streaming: underWay,
       // the server answers the stop at once: the page may already show the stopped answer
       stopping: (state) => expectState(state),
-      done: async (state) => {
+      'settled.done': async (state) => {
         expectState(state);
         await expect(reply()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
         await expect(reply().getByTestId('answer')).toContainText('LLM_BASE_URL');
@@ -242,7 +249,7 @@ const chatParams = ({ page }: Ctx, answers: HeldAnswers, world: ChatWorld): Test
         await expect(box()).toHaveValue(world.draft ? QUESTION : '');
         await questions();
       },
-      cancelled: async (state) => {
+      'settled.unfinished.cancelled': async (state) => {
         expectState(state);
         await expect(reply()).toHaveAttribute('data-status', 'incomplete');
         await expect(reply().getByRole('status')).toContainText('The answer is incomplete');
@@ -255,7 +262,7 @@ const chatParams = ({ page }: Ctx, answers: HeldAnswers, world: ChatWorld): Test
     events: {
       'draft.change': async ({ state }) => {
         world.last = 'type a question';
-        world.typedIn = nameOf(state);
+        world.typedIn = chatStateOf(state);
         world.draft = true;
         await box().fill(QUESTION);
       },
@@ -281,7 +288,7 @@ const chatParams = ({ page }: Ctx, answers: HeldAnswers, world: ChatWorld): Test
         world.last = 'words arrive';
         await expect(reply().getByTestId('answer')).toContainText(/\S/);
       },
-      'stream.ended': async () => {
+      [answerEnded.type]: async () => {
         world.last = 'answer ends';
         answers.release();
         await expect(reply()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });

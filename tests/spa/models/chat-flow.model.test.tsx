@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import { Route, Switch } from 'wouter';
-import { SimulatedClock, waitFor as reach, type SnapshotFrom } from 'xstate';
+import { SimulatedClock, waitFor as reach, type SnapshotFrom, type StateValue } from 'xstate';
 import type { TestParam } from 'xstate/graph';
 import { createChatActor, type ChatActor } from '../../../src/app/chat-runtime';
 import { describeAgentFailure, describeFailure } from '../../../src/components/describe-failure';
@@ -13,6 +13,7 @@ import { endpoints } from '../../../src/contract/endpoints';
 import type { Message } from '../../../src/contract/messages';
 import { i18n } from '../../../src/i18n';
 import { chatMachine, isAnswering, REATTACH_FIRST_MS, type ChatMessage, type ChatRoute } from '../../../src/machines/chat.machine';
+import type { StreamEnding } from '../../../src/machines/chat-stream.actor';
 import ChatScreen from '../../../src/screens/chat/chat-screen';
 import { createScreenEvents } from '../../../src/services/screen-events';
 import { getVisitorId } from '../../../src/services/visitor';
@@ -69,6 +70,11 @@ const storedMessages = (conversationId: string, answerStatus: 'complete' | 'inco
   { messageId: 'stored-a', conversationId, role: 'assistant', content: STORED_ANSWER, status: answerStatus, files: [], createdAt: '2025-01-01T00:00:02.000Z' },
 ];
 
+/** How the question's stream ended (its actor's output), as the server's answer to the chat POST. */
+const streamEnded = (output: StreamEnding) => ({ type: 'xstate.done.actor.chatStream', output });
+/** The same ending, of an answer read again. */
+const readAgain = (event: AnyEvent): AnyEvent => (event.type === 'xstate.done.actor.chatStream' ? { ...event, type: 'xstate.done.actor.resumeStream' } : event);
+
 /** The events of the traversal: what people do, and what the server answers. */
 const E = {
   type: { type: 'draft.change', text: QUESTION },
@@ -88,15 +94,15 @@ const E = {
   createRefused: { type: 'xstate.error.actor.createConversation', error: new Error(CREATE_REFUSAL) },
   accepted: { type: 'stream.accepted', conversationId: 'created', userMessageId: 'u', replyMessageId: 'r' },
   delta: { type: 'stream.delta', text: PARTIAL },
-  ended: { type: 'stream.ended', messageIds: ['u', 'r'] },
-  refused: { type: 'stream.failed', kind: 'rejected', message: REFUSAL },
-  unreachable: { type: 'stream.failed', kind: 'network', message: '' },
-  agentError: { type: 'stream.failed', kind: 'agent-error', message: AGENT_ERROR },
-  broke: { type: 'stream.failed', kind: 'incomplete', message: '' },
+  ended: streamEnded({ kind: 'complete', messageIds: ['u', 'r'] }),
+  refused: streamEnded({ kind: 'failed', failure: { kind: 'rejected', message: REFUSAL } }),
+  unreachable: streamEnded({ kind: 'lost', failure: { kind: 'network', message: '' } }),
+  agentError: streamEnded({ kind: 'agent-error', failure: { kind: 'agent-error', message: AGENT_ERROR } }),
+  broke: streamEnded({ kind: 'lost', failure: { kind: 'incomplete', message: '' } }),
   selected: { type: 'xstate.done.actor.selectVersion', output: [] },
   selectFailed: { type: 'xstate.error.actor.selectVersion', error: new Error('down') },
-  malformed: { type: 'stream.failed', kind: 'malformed', message: '' },
-  stoppedElsewhere: { type: 'stream.stopped' },
+  malformed: streamEnded({ kind: 'failed', failure: { kind: 'malformed', message: '' } }),
+  stoppedElsewhere: streamEnded({ kind: 'stopped' }),
   online: { type: 'connection.restored' },
   /** The wait before reading a lost answer again by itself has passed (the server may be back). */
   waited: { type: 'xstate.after.reattachDelay.chat.detached' },
@@ -152,7 +158,9 @@ const lastAnswerKey = (state: Snapshot) => state.context.messages.findLast((mess
 const regenerate = (state: Snapshot): AnyEvent => ({ type: 'regenerate', key: lastAnswerKey(state) });
 const showPrevious = (state: Snapshot): AnyEvent => ({ type: 'version.show', key: lastAnswerKey(state), offset: -1 });
 
-const stateOf = (state: Snapshot) => String(state.value);
+/** The state's own name (the settled states live under `settled`, the unfinished of those under `unfinished`). */
+const leafOf = (value: StateValue): string => (typeof value === 'string' ? value : leafOf(Object.values(value)[0]!));
+const stateOf = (state: Snapshot) => leafOf(state.value);
 
 /** What a person can tell apart in a state (and what decides the events that make sense there). */
 const flagsOf = (state: Snapshot): string[] => {
@@ -160,21 +168,21 @@ const flagsOf = (state: Snapshot): string[] => {
   const flags: string[] = [];
   if (context.draft) flags.push('draft');
   if (context.addressPending) flags.push('address-pending');
-  if (state.matches('idle')) {
+  if (stateOf(state) === 'idle') {
     if (context.conversationId) flags.push('conversation');
     const last = context.messages.at(-1);
     if (last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed')) flags.push('unfinished');
   }
-  if (state.matches('done') && (context.messages.at(-1)?.siblingIds.length ?? 0) > 1) flags.push('versions');
+  if (stateOf(state) === 'done' && (context.messages.at(-1)?.siblingIds.length ?? 0) > 1) flags.push('versions');
   if (state.matches('confirming')) {
-    flags.push(context.outgoing?.regenerateMessageId ? 'new-answer' : 'question');
+    flags.push(context.outgoing?.kind === 'regenerate' ? 'new-answer' : 'question');
     if (context.stopWanted) flags.push('stop-wanted');
   }
   if (state.matches('streaming')) {
     const outgoing = context.outgoing;
-    if (outgoing?.regenerateMessageId) flags.push('new-answer');
-    else if (!outgoing?.retryMessageId) flags.push('question');
-    else flags.push(outgoing.accepted ? 'retry' : `retry-of-${outgoing.previous?.status}`);
+    if (outgoing?.kind === 'regenerate') flags.push('new-answer');
+    else if (outgoing?.kind !== 'retry') flags.push('question');
+    else flags.push(outgoing.accepted ? 'retry' : `retry-of-${outgoing.previous.status}`);
     if (outgoing?.accepted) flags.push(context.messages.at(-1)?.content ? 'answering' : 'accepted');
     if (context.stopWanted) flags.push('stop-wanted');
   }
@@ -206,7 +214,7 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
       if (!has('accepted') && !has('answering')) return [E.accepted, E.refused, E.stop, ...(has('question') ? [E.unreachable, E.agentError] : [])];
       return [...(has('question') && has('accepted') ? [E.delta] : []), E.ended, E.broke, E.malformed, E.agentError, E.stop];
     case 'resuming':
-      return [E.ended, E.stoppedElsewhere, E.agentError, E.broke, E.refused, E.stop];
+      return [E.ended, E.stoppedElsewhere, E.agentError, E.broke, E.refused, E.stop].map(readAgain);
     case 'detached':
       return [E.online, E.waited, E.retry, E.stop];
     case 'confirming':
@@ -232,7 +240,8 @@ const { model, paths, transitionCount } = productionPaths(chatMachine, { events:
 /** "stream.failed rejected": one event as a person or the server would tell it, without the context. */
 const describeEvent = (event: AnyEvent) => {
   const said = describeEvents([event], (done) => (done.output as { messages?: Message[] } | undefined)?.messages?.at(-1)?.status ?? 'ok');
-  if (event.type === 'stream.failed') return `${said} ${String(event.kind)}`;
+  const ending = event.output as StreamEnding | undefined;
+  if (event.type === 'xstate.done.actor.chatStream' || event.type === 'xstate.done.actor.resumeStream') return `${said} ${ending && 'failure' in ending ? ending.failure.kind : ending?.kind}`;
   if (event.type === 'xstate.done.actor.findQuestion') return `looked for what was sent → ${event.found === 'nothing' ? 'not there' : `found, ${String(event.found)}`}`;
   if (event.type === 'xstate.done.actor.loadConversation') return `${said} ${(event.output as { messages: Message[] }).messages[1]!.status}`;
   if (event.type === 'route.changed') return `${said} ${event.conversationId === null ? 'new chat' : event.conversationId === 'created' ? 'new address' : 'stored chat'}`;
@@ -527,6 +536,13 @@ const reading = (world: World) => {
   world.alert = null;
 };
 
+const playEnding = (world: World, event: AnyEvent) => {
+  const ending = event.output as StreamEnding;
+  if (ending.kind === 'complete') return endings.ended(world, event);
+  if (ending.kind === 'stopped') return endings.stopped(world, event);
+  return endings.failed(world, { ...event, kind: ending.failure.kind });
+};
+
 const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   'draft.change': async (world) => {
     await world.person.type(QUESTION);
@@ -776,7 +792,13 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     happened(world, 'server sent part of the answer');
     (await currentPost(world)).say!([{ type: 'delta', messageId: `r-${world.sent}`, text: PARTIAL }]);
   },
-  'stream.ended': async (world) => {
+  'xstate.done.actor.chatStream': (world, event) => playEnding(world, event),
+  'xstate.done.actor.resumeStream': (world, event) => playEnding(world, event),
+};
+
+/** How the server ends the stream being read: `ended`, `stopped` (elsewhere), or `failed` in some way (its `kind`). */
+const endings: Record<'ended' | 'stopped' | 'failed', (world: World, event: AnyEvent) => Promise<void>> = {
+  ended: async (world) => {
     if (world.expected === 'resuming') {
       await answerResume(world, [{ type: 'end', messageIds: [world.question!.id!, world.replyId!] }]);
       world.answer = { ...world.answer!, status: 'complete' };
@@ -787,12 +809,12 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     happened(world, 'server finished the answer');
     (await currentPost(world)).say!([{ type: 'end', messageIds: [world.question!.id!, `r-${world.sent}`] }], true);
   },
-  'stream.stopped': async (world) => {
+  stopped: async (world) => {
     await answerResume(world, [{ type: 'incomplete', messageId: world.replyId! }]);
     world.answer = { ...world.answer!, status: 'incomplete' };
     happened(world, 'the answer was stopped elsewhere');
   },
-  'stream.failed': async (world, event) => {
+  failed: async (world, event) => {
     const kind = event.kind as string;
     if (world.expected === 'resuming') {
       if (kind === 'rejected') {
@@ -1031,7 +1053,7 @@ const checkNoNewVersion = (world: World) => {
 
 const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
   states: {
-    idle: async (state) => {
+    'settled.idle': async (state) => {
       await checkPage(world(), state);
       if (world().answer && world().answer!.status !== 'streaming') checkVersions(world());
       if (world().answer && world().answer!.status !== 'complete') checkKeptAnswer(world(), 'The answer is incomplete');
@@ -1054,7 +1076,7 @@ const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
       await checkPage(world(), state);
       expect(world().page.retryOffered()).toBe(false);
     },
-    done: async (state) => {
+    'settled.done': async (state) => {
       await checkPage(world(), state);
       expect(world().page.retryOffered()).toBe(false);
       expect(world().url()).toMatch(/^\/chat\/conv-\d+$/);
@@ -1065,7 +1087,7 @@ const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
       // nothing else can be asked while the server moves to the version
       expect(world().page.newAnswerEnabled()).toBe(false);
     },
-    incomplete: async (state) => {
+    'settled.unfinished.incomplete': async (state) => {
       await checkPage(world(), state);
       checkKeptAnswer(world(), world().last.startsWith('server refused') ? `The answer is incomplete: ${REFUSAL}` : 'The answer is incomplete');
     },
@@ -1091,13 +1113,13 @@ const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
       checkNoNewVersion(world());
       await eventually(() => expect(world().held.map((held) => held.call)).toContain('stop'));
     },
-    cancelled: async (state) => {
+    'settled.unfinished.cancelled': async (state) => {
       await checkPage(world(), state);
       checkKeptAnswer(world(), 'The answer is incomplete');
       // the server saw the client go away
       await eventually(() => expect(world().posts.at(-1)?.signal.aborted ?? true).toBe(true));
     },
-    failed: async (state) => {
+    'settled.unfinished.failed': async (state) => {
       await checkPage(world(), state);
       checkKeptAnswer(world(), world().last.startsWith('server refused') ? `The answer failed: ${REFUSAL}` : `The answer failed: ${AGENT_ERROR}`);
     },
@@ -1178,19 +1200,23 @@ const fakeServer = (world: () => World | null) => {
   return { ...calls, seen, storedId: stored.conversationId };
 };
 
+/** Every state a person can meet, by its path (`settled.idle`): choosing and sending decide at once where to go, so no one sees them. */
+type StateNode = { key: string; path: string[]; states: Record<string, StateNode> };
+const leavesOf = (node: StateNode): string[] => Object.values(node.states).flatMap((child) => (Object.keys(child.states).length ? leavesOf(child) : [child.path.join('.')]));
+const leafPaths = leavesOf(chatMachine.root).filter((path) => path !== 'choosing' && path !== 'sending');
+
 describe('chat, paths generated from the production machine', () => {
   let world: World | null = null;
   const testParams = params(() => world!);
 
   it('reaches every state a person can meet, and takes every transition', () => {
     const reached = new Set(paths.flatMap((path) => path.steps.map((step) => stateOf(step.state))));
-    // choosing and sending decide at once where to go: no one ever sees them
-    const declared = Object.keys(chatMachine.root.states).filter((state) => state !== 'choosing' && state !== 'sending');
+    const declared = leafPaths.map((path) => path.split('.').at(-1)!);
     expect([...reached].sort()).toEqual(declared.sort());
     // one path per transition, each ending on the transition it checks
     expect(transitionCount).toBe(141);
     expect(paths).toHaveLength(transitionCount);
-    for (const state of declared) expect(testParams.states, `no assertion for ${state}`).toHaveProperty(state);
+    for (const path of leafPaths) expect(testParams.states, `no assertion for ${path}`).toHaveProperty([path]);
     // the walks on the screen take every transition the paths take, as the screen shows it
     expect('error' in screenWalks ? screenWalks.error : undefined).toBeUndefined();
     const shown = new Set(paths.map((path) => screenTransition(path.steps.at(-2)!.state, path.events.at(-1)!, path.state)));
@@ -1209,7 +1235,6 @@ describe('chat, paths generated from the production machine', () => {
         navigate: (to) => void (address.current = to),
         screenEvents: createScreenEvents(),
         inspect: undefined,
-        persistDrafts: () => undefined,
         clock,
       });
       chat.start();
