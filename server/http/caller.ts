@@ -19,7 +19,7 @@ export type Caller =
 export type Owner = { userId: string; visitorId?: undefined } | { visitorId: string; userId?: undefined };
 
 export const VISITOR_HEADER = 'x-visitor-id';
-const VISITOR_ID = /^[A-Za-z0-9-]{16,64}$/;
+export const VISITOR_ID = /^[A-Za-z0-9-]{16,64}$/;
 
 /** The X-Visitor-Id header, checked; undefined when absent. */
 export function visitorIdOf(c: Context): string | undefined {
@@ -30,29 +30,35 @@ export function visitorIdOf(c: Context): string | undefined {
 }
 
 /**
- * Only the Authorization header authenticates; a cookie alone never does. A token that is
- * present but unknown, expired or revoked is refused, rather than quietly downgraded to a visitor.
+ * Only the Authorization header authenticates; a cookie alone never does (one exception: reading
+ * one's own files, see routes/media.ts). A token that is present but unknown, expired or revoked
+ * is refused, rather than quietly downgraded to a visitor.
  */
 export async function resolveCaller(c: Context, services: Services): Promise<Caller> {
   const header = c.req.header('authorization');
   if (header !== undefined && header.trim() !== '') {
     const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/i.exec(header);
     if (!match) throw unauthorized('The Authorization header must be "Bearer <token>".');
-    const tokenHash = hashToken(match[1]!);
-    const [row] = await services.db
-      .select({ user: users, sessionId: sessions.id, lastUsedAt: sessions.lastUsedAt })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, services.clock.now())))
-      .limit(1);
-    if (!row) throw unauthorized('Your session has expired or was ended. Please log in again.');
-    // Disabling signs the account out everywhere too; this refuses a session that slipped past it.
-    if (row.user.disabledAt) throw unauthorized('This account is disabled. Ask an admin.');
-    await touchSession(services, tokenHash, row.lastUsedAt);
-    return { kind: 'user', user: row.user, tokenHash, sessionId: row.sessionId };
+    return callerOfToken(services, match[1]!);
   }
   const visitorId = visitorIdOf(c);
   return visitorId ? { kind: 'visitor', visitorId } : { kind: 'anonymous' };
+}
+
+/** The signed-in caller a session token names; 401 when it is unknown, expired, revoked or its account disabled. */
+export async function callerOfToken(services: Services, token: string): Promise<Extract<Caller, { kind: 'user' }>> {
+  const tokenHash = hashToken(token);
+  const [row] = await services.db
+    .select({ user: users, sessionId: sessions.id, lastUsedAt: sessions.lastUsedAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, services.clock.now())))
+    .limit(1);
+  if (!row) throw unauthorized('Your session has expired or was ended. Please log in again.');
+  // Disabling signs the account out everywhere too; this refuses a session that slipped past it.
+  if (row.user.disabledAt) throw unauthorized('This account is disabled. Ask an admin.');
+  await touchSession(services, tokenHash, row.lastUsedAt);
+  return { kind: 'user', user: row.user, tokenHash, sessionId: row.sessionId };
 }
 
 /** The signed-in caller, for calls only an account may make; 401 for a visitor or nobody. */

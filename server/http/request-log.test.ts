@@ -28,7 +28,7 @@ describe('the request log', () => {
     const form = new FormData();
     form.set('file', new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], 'x.png'));
     const fileId = ((await (await t.raw('/api/media/upload', { method: 'POST', headers: account.headers, body: form })).json()) as { data: { fileId: string } }).data.fileId;
-    await t.raw(`/api/media/file/${fileId}`);
+    await t.raw(`/api/media/file/${fileId}`, { headers: account.headers });
 
     expect(t.logs).toHaveLength(6);
     for (const line of t.logs) expect(line).toMatch(LINE);

@@ -88,7 +88,7 @@ describe.each(['s3', 'database'] as const)('files kept in %s, shared by two inst
     const uploaded = await upload(a.app, headers, BIG_PNG);
     expect(uploaded.status).toBe(200);
 
-    const file = await b.app.raw(uploaded.body.data.url);
+    const file = await b.app.raw(uploaded.body.data.url, { headers });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('image/png');
     expect(file.headers.get('content-length')).toBe(String(BIG_PNG.byteLength));

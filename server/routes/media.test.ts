@@ -30,7 +30,7 @@ describe('upload', () => {
     const ref = v.parse(fileRefSchema, reply.body.data);
     expect(ref).toMatchObject({ name: 'holiday.txt', kind: 'image', mimeType: 'image/png', size: PNG.length });
     expect(ref.url).toBe(`/api/media/file/${ref.fileId}`);
-    const file = await t.raw(ref.url);
+    const file = await t.raw(ref.url, { headers: visitor });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('image/png');
     expect(file.headers.get('x-content-type-options')).toBe('nosniff');
@@ -40,9 +40,10 @@ describe('upload', () => {
 
   it('treats SVG as other and serves it only as a download', async () => {
     const t = h.makeApp();
-    const reply = await upload(t, h.visitor(), SVG, 'logo.svg', 'image/svg+xml');
+    const visitor = h.visitor();
+    const reply = await upload(t, visitor, SVG, 'logo.svg', 'image/svg+xml');
     expect(reply.body.data.kind).toBe('other');
-    const file = await t.raw(reply.body.data.url);
+    const file = await t.raw(reply.body.data.url, { headers: visitor });
     expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="logo.svg"/);
     expect(file.headers.get('x-content-type-options')).toBe('nosniff');
     expect(file.headers.get('content-security-policy')).toContain('sandbox');

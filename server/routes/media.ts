@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { Services } from '../deps';
 import { ownerOf, type Owner } from '../http/caller';
+import { fileReaderOf } from '../http/file-reader';
 import { badRequest, notFound, tooLarge, tooManyRequests } from '../http/errors';
 import { clientAddress } from '../http/client-address';
 import { defineRoute, type AppEnv } from '../http/route';
@@ -10,6 +11,7 @@ import { identityLockKey, storedBytesLimit, uploadQuotas } from '../limits/ident
 import { refuseIfSpent, spend } from '../limits/quotas';
 import { receiveFile } from '../media/receive-file';
 import { sniff } from '../media/sniff';
+import { mayRead } from '../services/file-access';
 import { cleanFileName, deleteOwnUpload, findUpload, recordUpload, refuseIfStoredOver } from '../services/uploads';
 
 /** Room for the multipart framing around the file itself. */
@@ -138,14 +140,15 @@ export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
   });
 
   /**
-   * Files are served by their unguessable id, like a capability link, because <img> and <audio>
-   * cannot send the Authorization header. Anything not an image, audio or video is a download.
-   * Never kept by a shared cache, and checked again at every use (a file's bytes never change, so
-   * its id is its ETag): a deleted file is gone from the next view on, not a year later.
+   * A file, to whoever may read it (its owner; see mayRead), known by headers or, for <img> and
+   * <audio>, by the SPA's cookies (fileReaderOf); anyone else is told it does not exist. Anything
+   * not an image, audio or video is a download. Never kept by a shared cache, and checked again at
+   * every use (a file's bytes never change, so its id is its ETag): a deleted file is gone from
+   * the next view on, not a year later.
    */
   app.get(FILE_PATH, async (c) => {
     const row = await findUpload(services.db, c.req.param('fileId'));
-    if (!row) throw notFound('File');
+    if (!row || !(await mayRead(services.db, row, await fileReaderOf(c, services)))) throw notFound('File');
     const etag = `"${row.id}"`;
     const revalidated = { etag, 'cache-control': 'private, no-cache' };
     if (c.req.header('if-none-match')?.split(',').some((tag) => tag.trim() === etag)) return c.body(null, 304, revalidated);

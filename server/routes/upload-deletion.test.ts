@@ -38,7 +38,7 @@ async function askWith(t: TestApp, who: Record<string, string>, files: Ref[]): P
 const deleteConversation = (t: TestApp, who: Record<string, string>, conversationId: string) =>
   t.post(endpoints.conversationDelete.path, { conversationId }, who);
 const deleteUpload = (t: TestApp, who: Record<string, string>, fileId: string) => t.post(endpoints.uploadDelete.path, { fileId }, who);
-const served = async (t: TestApp, ref: Ref) => (await t.raw(ref.url)).status;
+const served = async (t: TestApp, ref: Ref, who: Record<string, string>) => (await t.raw(ref.url, { headers: who })).status;
 
 describe('deleting a conversation', () => {
   it('deletes its attachments, bytes and all, and frees the room they took', async () => {
@@ -49,7 +49,7 @@ describe('deleting a conversation', () => {
     expect((await upload(t, visitor, 6 * KB)).status).toBe(429);
 
     expect((await deleteConversation(t, visitor, conversationId)).status).toBe(200);
-    expect(await served(t, ref)).toBe(404);
+    expect(await served(t, ref, visitor)).toBe(404);
     expect(await t.storage.get(ref.fileId)).toBeNull();
     expect((await upload(t, visitor, 6 * KB)).status).toBe(200);
   });
@@ -67,11 +67,11 @@ describe('deleting a conversation', () => {
     const third = await askWith(t, user.headers, [avatar]);
 
     await deleteConversation(t, user.headers, first);
-    expect(await served(t, shared)).toBe(200);
+    expect(await served(t, shared, user.headers)).toBe(200);
     await deleteConversation(t, user.headers, second);
-    expect(await served(t, shared)).toBe(404);
+    expect(await served(t, shared, user.headers)).toBe(404);
     await deleteConversation(t, user.headers, third);
-    expect(await served(t, avatar)).toBe(200);
+    expect(await served(t, avatar, user.headers)).toBe(200);
   });
 });
 
@@ -92,7 +92,7 @@ describe('deleting an upload', () => {
       expect(refused.body.msg).toBe('File not found');
     }
     expect((await deleteUpload(t, {}, ref.fileId)).status).toBe(401);
-    expect(await served(t, ref)).toBe(200);
+    expect(await served(t, ref, owner.headers)).toBe(200);
     // a share shows the file by name only: no address to fetch it by, live or revoked
     const shared = await t.get(endpoints.sharedConversation.path, { token: share.body.data.token });
     expect(JSON.stringify(shared.body.data)).not.toContain(ref.fileId);
@@ -100,7 +100,7 @@ describe('deleting an upload', () => {
     expect((await t.get(endpoints.sharedConversation.path, { token: share.body.data.token })).status).toBe(404);
 
     expect((await deleteUpload(t, owner.headers, ref.fileId)).status).toBe(200);
-    expect(await served(t, ref)).toBe(404);
+    expect(await served(t, ref, owner.headers)).toBe(404);
     expect(await t.storage.get(ref.fileId)).toBeNull();
     expect((await deleteUpload(t, owner.headers, ref.fileId)).status).toBe(404);
     // its room is free again, and the conversation says the file is gone
@@ -113,17 +113,71 @@ describe('serving a file', () => {
     const t = h.makeApp();
     const visitor = h.visitor();
     const { ref } = await upload(t, visitor, KB);
-    const first = await t.raw(ref.url);
+    const first = await t.raw(ref.url, { headers: visitor });
     const cache = first.headers.get('cache-control')!;
     expect(cache).toMatch(/\bprivate\b/);
     expect(cache).toMatch(/\bno-cache\b/);
     expect(cache).not.toMatch(/public|immutable|max-age=[1-9]/);
     const etag = first.headers.get('etag')!;
-    const again = await t.raw(ref.url, { headers: { 'if-none-match': etag } });
+    const again = await t.raw(ref.url, { headers: { 'if-none-match': etag, ...visitor } });
     expect(again.status).toBe(304);
     expect(again.headers.get('cache-control')).toBe(cache);
 
     await deleteUpload(t, visitor, ref.fileId);
-    expect((await t.raw(ref.url, { headers: { 'if-none-match': etag } })).status).toBe(404);
+    expect((await t.raw(ref.url, { headers: { 'if-none-match': etag, ...visitor } })).status).toBe(404);
+  });
+});
+
+describe('who a file is served to', () => {
+  it('its owner, by header or by the SPA’s cookies; to no stranger, other organisation, other visitor, nobody, nor a share’s reader', async () => {
+    const t = h.makeApp();
+    const owner = await h.operator(t);
+    const { ref } = await upload(t, owner.headers, KB);
+    const conversationId = await askWith(t, owner.headers, [ref]);
+    const share = (await t.post(endpoints.shareCreate.path, { conversationId }, owner.headers)).body.data as { token: string; shareId: string };
+    const colleague = (await h.operator(t)).headers;
+    const stranger = (await h.loggedIn(t)).headers;
+    const otherOrganisation = (await h.operator(t, { companyId: await h.newCompany('Elsewhere') })).headers;
+    const visitorOwner = h.visitor();
+    const { ref: visitorFile } = await upload(t, visitorOwner, KB);
+
+    expect(await served(t, ref, owner.headers)).toBe(200);
+    expect(await served(t, ref, { cookie: `ai-chat-ops-token=${owner.token}` })).toBe(200);
+    expect(await served(t, visitorFile, visitorOwner)).toBe(200);
+    expect(await served(t, visitorFile, { cookie: `ai-chat-ops-visitor=${visitorOwner['x-visitor-id']}` })).toBe(200);
+    const others: Record<string, string>[] = [colleague, stranger, otherOrganisation, h.visitor(), {}, { cookie: 'ai-chat-ops-token=not-a-session-token-at-all' }];
+    for (const who of others) {
+      expect(await served(t, ref, who)).toBe(404);
+      expect(await served(t, visitorFile, who)).toBe(404);
+    }
+    // a share's reader holds its token, which names no file: the link gives no way in, live or revoked
+    expect(JSON.stringify((await t.get(endpoints.sharedConversation.path, { token: share.token })).body.data)).not.toContain(ref.fileId);
+    expect(await served(t, ref, {})).toBe(404);
+    await t.post(endpoints.shareRevoke.path, { shareId: share.shareId }, owner.headers);
+    expect(await served(t, ref, {})).toBe(404);
+  });
+
+  it('a task’s image to its organisation, and an avatar to anyone', async () => {
+    const t = h.makeApp();
+    const owner = await h.operator(t);
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+    const send = async (who: Record<string, string>) => {
+      const form = new FormData();
+      form.set('file', new File([png], 'picture.png'));
+      return ((await (await t.raw(endpoints.upload.path, { method: 'POST', body: form, headers: who })).json()) as { data: Ref }).data;
+    };
+    const image = await send(owner.headers);
+    expect((await t.post(endpoints.taskCreate.path, { platform: 'linkedin', title: 'Launch', images: [{ fileId: image.fileId }] }, owner.headers)).status).toBe(200);
+    const colleague = (await h.operator(t)).headers;
+    const otherOrganisation = (await h.operator(t, { companyId: await h.newCompany('Elsewhere') })).headers;
+    expect(await served(t, image, colleague)).toBe(200);
+    expect(await served(t, image, otherOrganisation)).toBe(404);
+    expect(await served(t, image, h.visitor())).toBe(404);
+
+    const face = await send(owner.headers);
+    expect(await served(t, face, h.visitor())).toBe(404);
+    await t.post(endpoints.userUpdate.path, { avatar: face.url }, owner.headers);
+    expect(await served(t, face, h.visitor())).toBe(200);
+    expect(await served(t, face, {})).toBe(200);
   });
 });

@@ -111,8 +111,9 @@ const UPLOAD = endpoints.upload.path;
 const upload = async (t: TestApp, bytes: Uint8Array, name: string, type: string) => {
   const form = new FormData();
   form.set('file', new File([bytes as Uint8Array<ArrayBuffer>], name, { type }));
-  const response = await t.raw(UPLOAD, { method: 'POST', body: form, headers: h.visitor() });
-  return { status: response.status, body: (await response.json()) as { msg: string; data: { fileId: string; kind: string; mimeType: string; url: string } } };
+  const uploader = h.visitor();
+  const response = await t.raw(UPLOAD, { method: 'POST', body: form, headers: uploader });
+  return { uploader, status: response.status, body: (await response.json()) as { msg: string; data: { fileId: string; kind: string; mimeType: string; url: string } } };
 };
 const text = (value: string) => new TextEncoder().encode(value);
 
@@ -133,7 +134,7 @@ describe('uploads that lie about what they are', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.data.kind).toBe('other');
     expect(reply.body.data.mimeType).not.toBe(type);
-    const file = await t.raw(reply.body.data.url);
+    const file = await t.raw(reply.body.data.url, { headers: reply.uploader });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-disposition')).toMatch(/^attachment/);
     expect(file.headers.get('content-type')).not.toMatch(/html|svg|javascript|xml|image|audio|video/);

@@ -79,7 +79,7 @@ describe('uploads', () => {
       form.set('file', new File([new TextEncoder().encode('plain text')], sent));
       const reply = (await (await t.raw(UPLOAD, { method: 'POST', headers: visitor, body: form })).json()) as { data: { name: string; url: string } };
       expect(reply.data.name, JSON.stringify(sent)).toBe(kept);
-      const file = await t.raw(reply.data.url);
+      const file = await t.raw(reply.data.url, { headers: visitor });
       const disposition = file.headers.get('content-disposition')!;
       // eslint-disable-next-line no-control-regex
       expect(disposition).not.toMatch(/[\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
