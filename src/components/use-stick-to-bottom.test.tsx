@@ -100,9 +100,11 @@ describe('useStickToBottom', () => {
       // screens from the end, which alone used to let go.
       chat.grow(3 * SCREEN);
       fireEvent.scroll(chat.box);
-      // Scroll anchoring moving the view up a little as content above it settles.
-      chat.grow(SCREEN, { scrollTo: chat.geometry.top - 40 });
+      // Content shrinking as blocks above settle: the view is held at the new end.
+      chat.grow(-SCREEN / 2, { scrollTo: chat.geometry.height - SCREEN / 2 - chat.geometry.client });
       expect(jumpButton()).toBeNull();
+      // Scroll anchoring, which would move the view as blocks above it change size, is off.
+      expect(chat.box.style.overflowAnchor).toBe('none');
       chat.laidOut();
       expect(chat.atEnd()).toBe(true);
     }
@@ -120,6 +122,8 @@ describe('useStickToBottom', () => {
     fireEvent.wheel(chat.box, { deltaY: -120 });
     chat.readerScrollsTo(chat.geometry.top - 120);
     expect(jumpButton()).not.toBeNull();
+    // Where they read, anchoring keeps their place when blocks above change size.
+    expect(chat.box.style.overflowAnchor).toBe('');
     const left = chat.geometry.top;
     chat.grow(5 * SCREEN);
     chat.laidOut();

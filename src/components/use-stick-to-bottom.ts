@@ -14,24 +14,28 @@ const distanceToEnd = (box: HTMLElement): number => box.scrollHeight - box.scrol
 /**
  * Keeps a scroll container pinned to its end while content grows, and lets go only when the reader
  * scrolls up themselves: the wheel, a touch, the keyboard, the scrollbar, or a scroll up that no
- * change of content explains. Content growing by more than a screen between two frames, or the
- * browser's scroll anchoring, never lets go. It holds again on "Jump to latest" or when the reader
- * scrolls back to the end. `atBottom` tells the screen whether to offer "Jump to latest".
+ * change of content explains (only shrinking content moves the view up, as the browser's scroll
+ * anchoring is off while the view follows: it would move the view whenever blocks above it
+ * change size). Content growing by more than a screen between two frames never lets go. It holds
+ * again on "Jump to latest" or when the reader scrolls back to the end. `atBottom` tells the
+ * screen whether to offer "Jump to latest".
  */
 export const useStickToBottom = <T extends HTMLElement>(content: unknown) => {
   const ref = useRef<T>(null);
   const [atBottom, setAtBottom] = useState(true);
   const stuck = useRef(true);
-  /** Where the view was at the last scroll, and whether content changed size since. */
-  const last = useRef({ top: 0, height: 0, resized: false });
+  /** Where the view was at the last scroll, and how tall its content was. */
+  const last = useRef({ top: 0, height: 0 });
 
   const remember = useCallback((box: HTMLElement) => {
-    last.current = { top: box.scrollTop, height: box.scrollHeight, resized: false };
+    last.current = { top: box.scrollTop, height: box.scrollHeight };
   }, []);
 
   const hold = useCallback((value: boolean) => {
     stuck.current = value;
     setAtBottom(value);
+    // Anchoring keeps a reader's place when blocks above it change size; the end needs none.
+    if (ref.current) ref.current.style.overflowAnchor = value ? 'none' : '';
   }, []);
 
   /** The reader scrolls up: let go, if there is anywhere to scroll to. */
@@ -44,10 +48,9 @@ export const useStickToBottom = <T extends HTMLElement>(content: unknown) => {
     const box = ref.current;
     if (!box) return;
     const before = last.current;
-    const explained = before.resized || box.scrollHeight !== before.height;
     if (distanceToEnd(box) <= STICK_THRESHOLD_PX) {
       if (!stuck.current) hold(true);
-    } else if (box.scrollTop < before.top - 1 && !explained) {
+    } else if (box.scrollTop < before.top - 1 && box.scrollHeight >= before.height) {
       letGo();
     }
     remember(box);
@@ -93,6 +96,7 @@ export const useStickToBottom = <T extends HTMLElement>(content: unknown) => {
       // On the scrollbar: on the box itself, past its content's width.
       if (event.target === box && event.clientX - box.getBoundingClientRect().left - box.clientLeft >= box.clientWidth) letGo();
     };
+    if (stuck.current) box.style.overflowAnchor = 'none';
     const options = { passive: true };
     box.addEventListener('wheel', onWheel, options);
     box.addEventListener('touchstart', onTouchStart, options);
@@ -125,10 +129,7 @@ export const useStickToBottom = <T extends HTMLElement>(content: unknown) => {
   useEffect(() => {
     const box = ref.current;
     if (!box || typeof ResizeObserver !== 'function') return undefined;
-    const observer = new ResizeObserver(() => {
-      last.current.resized = true;
-      follow();
-    });
+    const observer = new ResizeObserver(follow);
     observer.observe(box);
     for (const child of box.children) observer.observe(child);
     return () => observer.disconnect();

@@ -1,5 +1,6 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { Page } from '@playwright/test';
+import type { AgentRuntime } from '../../server/agents/runtime';
 import { endpoints } from '../../src/contract/endpoints';
 import { expect, test, useEnglish } from './fixtures';
 import { heldAnswers } from './held-answers';
@@ -310,4 +311,105 @@ test('a new answer outlives a reload as its own version, and no other version is
   await expect(reply(page).getByRole('button', { name: 'New answer' })).toBeEnabled();
   await expect(question.getByRole('button', { name: 'Edit' })).toBeEnabled();
   await expectStoredAsShown(page);
+});
+
+/**
+ * Issue 43: a long markdown answer (headings every 400 tokens, lists, bold, inline code; 20,000
+ * tokens) written as fast as the server can send it. `halfway` holds it after its first half
+ * until the test lets it go on, so the reader can scroll up once in the middle.
+ */
+function fastLongAnswer() {
+  const PARTS = 50;
+  const PIECE = 2_000;
+  /** Between two pieces: less than a frame, so pieces land between every two of the page's frames. */
+  const GAP_MS = 5;
+  const part = (n: number) =>
+    `## Part ${n}\n\n` +
+    `Part ${n} opens with **bold words** and \`inline code\`, then goes on: ${'token '.repeat(300)}\n\n` +
+    `- first point of part ${n}\n- second point with **emphasis**\n- third point with \`code\`\n\n` +
+    `${'more '.repeat(60)}end of part ${n}.\n\n`;
+  const text = Array.from({ length: PARTS }, (_, index) => part(index + 1)).join('') + 'The last words of the long answer.';
+  const middle = text.indexOf('## Part 26');
+  let goOn = () => {};
+  let halfway: Promise<void> = Promise.resolve();
+  const runtime: AgentRuntime = {
+    label: 'fast long answer (browser tests)',
+    async *streamAnswer({ signal }) {
+      // As a model behind a buffering proxy sends: a screen or more at a time.
+      for (let at = 0; at < text.length && !signal.aborted; at += PIECE) {
+        if (at <= middle && middle < at + PIECE) {
+          yield text.slice(at, middle);
+          await halfway;
+          yield text.slice(middle, at + PIECE);
+        } else {
+          yield text.slice(at, at + PIECE);
+        }
+        await new Promise((resolve) => setTimeout(resolve, GAP_MS));
+      }
+    },
+  };
+  return {
+    runtime,
+    holdHalfway: () => {
+      halfway = new Promise((resolve) => (goOn = resolve));
+    },
+    goOn: () => goOn(),
+  };
+}
+
+/** Where the reader is: the part whose heading is the last above the top of the view, and how far above. */
+const readingAt = (page: Page) =>
+  reply(page).evaluate((item) => {
+    let box = item.parentElement;
+    while (box && getComputedStyle(box).overflowY !== 'auto') box = box.parentElement;
+    const top = box!.getBoundingClientRect().top;
+    const above = [...item.querySelectorAll('h2')].filter((heading) => heading.getBoundingClientRect().top <= top).at(-1);
+    return above ? { part: above.textContent, offset: Math.round(top - above.getBoundingClientRect().top) } : null;
+  });
+
+test('a long answer sent as fast as the server can is followed to its last words, unless the reader scrolls up once in the middle', async ({ page, answers: worker }) => {
+  const long = fastLongAnswer();
+  worker.writeWith(long.runtime);
+  // A phone's view: each piece of the answer is several screens.
+  await page.setViewportSize({ width: 390, height: 640 });
+  const lastWords = () => reply(page).getByText('The last words of the long answer.');
+  const jump = page.getByRole('button', { name: 'Jump to latest' });
+
+  // Nobody touches the page: the view is at the end when each answer ends, its last words on screen.
+  await page.goto('/chat');
+  for (const question of ['Write a long answer', 'And another one']) {
+    await box(page).fill(question);
+    await box(page).press('Enter');
+    await expect(page.getByTestId('question').last()).toHaveText(question);
+    await expect(reply(page)).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+    await expect(lastWords()).toBeInViewport();
+    await expect.poll(async () => (await scrollOf(page)).fromEnd).toBeLessThanOrEqual(2);
+    await expect(jump).toBeHidden();
+  }
+
+  // The reader turns the wheel up once in the middle: the view stays where they left it to the
+  // answer's end, and Jump to latest brings its last words.
+  long.holdHalfway();
+  await page.goto('/chat');
+  await box(page).fill('Write it again');
+  await box(page).press('Enter');
+  await expect(reply(page).getByText('end of part 25.')).toBeInViewport();
+  const scroller = await reply(page).evaluate((item) => item.closest('[class*="overflow-y-auto"]')!.getBoundingClientRect());
+  await page.mouse.move(scroller.x + scroller.width / 2, scroller.y + scroller.height / 2);
+  await page.mouse.wheel(0, -900);
+  await expect(jump).toBeVisible();
+  await expect.poll(async () => (await scrollOf(page)).fromEnd).toBeGreaterThan(600);
+  const reading = await readingAt(page);
+  expect(reading?.part).toMatch(/^Part 2\d$/);
+  long.goOn();
+  await expect(reply(page)).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+  const after = await readingAt(page);
+  expect(after?.part).toBe(reading?.part);
+  expect(Math.abs(after!.offset - reading!.offset)).toBeLessThanOrEqual(4);
+  await expect(lastWords()).not.toBeInViewport();
+  await expect(jump).toBeVisible();
+  await jump.click();
+  await expect(lastWords()).toBeInViewport();
+  await expect.poll(async () => (await scrollOf(page)).fromEnd).toBeLessThanOrEqual(2);
+  await expect(jump).toBeHidden();
 });
