@@ -6,17 +6,8 @@ import type { Services } from '../deps';
 import { touchSession } from '../services/sessions';
 import { badRequest, unauthorized } from './errors';
 
-export type UserRow = typeof users.$inferSelect;
-
-/** Who is calling: a signed-in user, a visitor known by the X-Visitor-Id header, or nobody. */
-export type Caller =
-  /** `sessionId` is the session's public id (see the sessions calls), `tokenHash` its key. */
-  | { kind: 'user'; user: UserRow; tokenHash: string; sessionId: string }
-  | { kind: 'visitor'; visitorId: string }
-  | { kind: 'anonymous' };
-
-/** Who owns a conversation or an upload. */
-export type Owner = { userId: string; visitorId?: undefined } | { visitorId: string; userId?: undefined };
+export type { Caller, Owner, UserRow } from './identity';
+import type { Caller, Owner } from './identity';
 
 export const VISITOR_HEADER = 'x-visitor-id';
 export const VISITOR_ID = /^[A-Za-z0-9-]{16,64}$/;

@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
-import type { Caller, Owner } from '../http/caller';
+import type { Caller, Owner } from '../http/identity';
 import { tooManyRequests } from '../http/errors';
 
 /** One open answer or resume stream: `ended` fires when its session is signed out; `close` frees its place. */
