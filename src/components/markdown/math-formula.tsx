@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { importOnce } from './import-once';
 import { useMarkdownWords } from './markdown-words';
+import { textRuns } from './over-budget-text';
 import { texOverBudget } from './render-budgets';
 
 type Renderer = typeof import('./katex-render');
@@ -64,9 +65,19 @@ export const MathFormula = ({ tex, display }: MathFormulaProps) => {
       className={display ? 'my-3 block overflow-x-auto overflow-y-hidden' : undefined}
     >
       <span ref={target} hidden={showSource} />
-      {showSource && (
+      {showSource && !tooLong && (
         <code className="rounded bg-raised px-1 py-0.5 font-mono text-[0.9em]" title={note}>
           {tex}
+        </code>
+      )}
+      {tooLong && (
+        // Laid out in runs, as any long text past its budget (see OverBudgetText).
+        <code className={`rounded bg-raised px-1 py-0.5 font-mono text-[0.9em] ${display ? 'block whitespace-pre-wrap' : ''}`} title={note}>
+          {textRuns(tex).map((run, index) => (
+            <span key={index} className={display ? 'block' : undefined}>
+              {run}
+            </span>
+          ))}
         </code>
       )}
       {tooLong && display && <span className="mt-1 block text-xs text-muted">{note}</span>}

@@ -6,6 +6,7 @@ import { initI18n } from '../../i18n';
 import { HEAVY_ANSWERS } from './hostile-payloads';
 import Markdown from './markdown';
 import { loadKatex } from './math-formula';
+import { TEXT_RUN_CHARS, textRuns } from './over-budget-text';
 import { renderStreamed } from './render-markdown';
 import {
   diagramOverBudget,
@@ -81,6 +82,19 @@ describe('rendering budgets', () => {
     expect(steps).toBeGreaterThan(20);
     // Only the short paragraphs before the budget was reached were ever given to the emphasis tokenizer.
     expect(work.emphasis.mock.calls.length).toBeLessThan(MAX_INLINE_DELIMITERS * 2);
+  });
+
+  it('lays out a long plain text in runs that stay put as it grows, so only the last is laid out again', () => {
+    const text = HEAVY_ANSWERS['mixed emphasis × 20,000']!;
+    const runs = textRuns(text);
+    expect(runs.join('')).toBe(text);
+    expect(Math.max(...runs.map((run) => run.length))).toBeLessThanOrEqual(2 * TEXT_RUN_CHARS);
+    const grown = textRuns(`${text} and more`);
+    expect(grown.slice(0, runs.length - 1)).toEqual(runs.slice(0, -1));
+    // Without a space, runs are cut at twice the length.
+    expect(textRuns('*a'.repeat(10_000)).map((run) => run.length)).toEqual([4_000, 4_000, 4_000, 4_000, 4_000]);
+    const { container } = render(<Markdown source={text} />);
+    expect(container.querySelectorAll('[data-over-budget] > span.block')).toHaveLength(runs.length + 1);
   });
 
   it('nests quotes and lists up to the budget, then shows the rest as text without overflowing the stack', () => {
