@@ -19,10 +19,21 @@ describe('a file built to stall the server', () => {
     const t = h.makeApp({ config: { attachments: { ...defaultConfig.attachments, readTimeoutMs: 2000 } } });
     const visitor = h.visitor();
     const bomb = textBombPdf(3_000_000);
-    const form = new FormData();
-    form.set('file', new File([bomb as Uint8Array<ArrayBuffer>], 'bomb.pdf'));
-    const uploaded = (await (await t.raw('/api/media/upload', { method: 'POST', body: form, headers: visitor })).json()) as { data: { fileId: string } };
+    const send = async (bytes: Uint8Array, name: string) => {
+      const form = new FormData();
+      form.set('file', new File([bytes as Uint8Array<ArrayBuffer>], name));
+      return ((await (await t.raw('/api/media/upload', { method: 'POST', body: form, headers: visitor })).json()) as { data: { fileId: string } }).data;
+    };
+    const ask = async (conversationId: string, files: unknown[], language = 'en-US') =>
+      t.raw('/api/workflow/sse/agent/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-language': language, ...visitor },
+        body: JSON.stringify({ conversationId, agentId: DEFAULT_AGENT_ID, text: 'Lis ceci', files }),
+      });
     const created = await t.post('/api/workflow/im/conversation/create', { sourceId: DEFAULT_AGENT_ID }, visitor);
+    // An ordinary question first: what the first one loads and compiles is not the bomb's doing.
+    await (await ask(created.body.data.conversationId, [await send(new TextEncoder().encode('warm'), 'warm.txt')])).text();
+    const uploaded = { data: await send(bomb, 'bomb.pdf') };
 
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const healthTimes: number[] = [];
@@ -37,11 +48,7 @@ describe('a file built to stall the server', () => {
       }
     })();
     delay.enable();
-    const reply = await t.raw('/api/workflow/sse/agent/chat', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'accept-language': 'fr-FR', ...visitor },
-      body: JSON.stringify({ conversationId: created.body.data.conversationId, agentId: DEFAULT_AGENT_ID, text: 'Lis ceci', files: [uploaded.data] }),
-    });
+    const reply = await ask(created.body.data.conversationId, [uploaded.data], 'fr-FR');
     const stream = await reply.text();
     delay.disable();
     asking = false;
@@ -58,5 +65,36 @@ describe('a file built to stall the server', () => {
     expect(healthTimes.length).toBeGreaterThan(10);
     expect(Math.max(...healthTimes)).toBeLessThan(100);
     expect(delay.max / 1e6).toBeLessThan(100);
+  });
+
+  it('when every reader is taken, says so for that question only and reads the file at the next', async () => {
+    const t = h.makeApp({ config: { attachments: { ...defaultConfig.attachments, readTimeoutMs: 2000, readersAtOnce: 1, readQueueMax: 0 } } });
+    const visitor = h.visitor();
+    const send = async (bytes: Uint8Array, name: string) => {
+      const form = new FormData();
+      form.set('file', new File([bytes as Uint8Array<ArrayBuffer>], name));
+      return ((await (await t.raw('/api/media/upload', { method: 'POST', body: form, headers: visitor })).json()) as { data: { fileId: string } }).data;
+    };
+    const ask = async (files: unknown[], conversationId?: string) => {
+      const id = conversationId ?? ((await t.post('/api/workflow/im/conversation/create', { sourceId: DEFAULT_AGENT_ID }, visitor)).body.data.conversationId as string);
+      const reply = await t.raw('/api/workflow/sse/agent/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...visitor },
+        body: JSON.stringify({ conversationId: id, agentId: DEFAULT_AGENT_ID, text: 'Read', files }),
+      });
+      return { id, stream: await reply.text() };
+    };
+    const bomb = await send(textBombPdf(3_000_000), 'bomb.pdf');
+    const notes = await send(new TextEncoder().encode('hello file'), 'notes.txt');
+    const slow = ask([bomb]);
+    // the one reader is busy with the bomb: the notes are not read this time
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const turnedAway = await ask([notes]);
+    expect(turnedAway.stream).toContain('*notes.txt* could not be read.');
+    expect(t.logs.some((line) => line.includes(`no text read from upload ${notes.fileId}: busy`))).toBe(true);
+    await slow;
+    // nothing was kept of that failure: the next question reads the file
+    const next = await ask([notes]);
+    expect(next.stream).toContain('I read 10 characters of *notes.txt*.');
   });
 });
