@@ -15,6 +15,31 @@ export const selectVersionActor = fromPromise<Message[], { conversationId: strin
   return selectMessage(input.conversationId, input.messageId, { silent: true });
 });
 
+/**
+ * Whether the visitor typed a draft in this tab (sessionStorage: one tab, kept across the redirects
+ * of a login): what a visitor typed goes with them into the account they log in to, and only then.
+ */
+const VISITOR_TYPED_KEY = 'kraken.visitorTyped';
+export const visitorTyped = {
+  mark: (): void => {
+    try {
+      sessionStorage.setItem(VISITOR_TYPED_KEY, '1');
+    } catch {
+      // storage refused (private mode): the drafts stay the visitor's
+    }
+  },
+  /** Whether it was marked, unmarking it. */
+  take: (): boolean => {
+    try {
+      const marked = sessionStorage.getItem(VISITOR_TYPED_KEY) !== null;
+      sessionStorage.removeItem(VISITOR_TYPED_KEY);
+      return marked;
+    } catch {
+      return false;
+    }
+  },
+};
+
 /** The chat's unsent texts, kept per person like the other preferences (visitors share "visitor"). */
 export const chatDrafts = {
   read: (userId: string): DraftBook => readPreference<DraftBook>(CHAT_DRAFTS_KEY, userId) ?? {},

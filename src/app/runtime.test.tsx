@@ -9,6 +9,7 @@ import HomeScreen from '../screens/home/home-screen';
 import { getConversation } from '../services/api/conversations';
 import { getVisitorId } from '../services/visitor';
 import { CHAT_DRAFTS_KEY, readPreference } from '../services/storage';
+import { VISITOR_USER_ID } from '../machines/preferences.machine';
 import { db, issueToken, seedConversation, seedUser, userOwner, visitorOwner } from '../../tests/msw/db';
 import { renderWithRuntime, type Screen } from '../../tests/spa/harness';
 
@@ -155,6 +156,36 @@ describe('a shared browser', () => {
     expect(view.url()).toBe(`/chat/${conversationId}`);
     expect(screen.getByTestId('question')).toHaveTextContent('Which flour for rye?');
     expect(chatBox()).toHaveValue('And the water?');
+  });
+
+  it("a visitor's unsent text goes with them through a login that leaves the page (Google, WeChat), and to no one after", async () => {
+    const { user: ada } = seedUser({ nickname: 'Ada' });
+    const asVisitor = await renderWithRuntime(app, { url: '/' });
+    await asVisitor.user.type(homeBox(), 'Plan my trip to Kyoto');
+    asVisitor.unmount();
+    asVisitor.runtime.stop();
+
+    // Back from the provider's page in the same tab, signed in: the page starts afresh.
+    await renderWithRuntime(app, { url: '/', signedInAs: ada });
+    await screen.findByRole('button', { name: 'User menu: Ada' });
+    await expect.poll(() => homeBox()).toHaveValue('Plan my trip to Kyoto');
+    expect(JSON.stringify(readPreference(CHAT_DRAFTS_KEY, ada.id))).toContain('Kyoto');
+    // Moved, not copied: the next person to log in at this browser does not get it.
+    expect(JSON.stringify(readPreference(CHAT_DRAFTS_KEY, VISITOR_USER_ID) ?? {})).not.toContain('Kyoto');
+  });
+
+  it("a visitor's text typed in another tab is not taken into an account signing in here", async () => {
+    const { user: ada } = seedUser({ nickname: 'Ada' });
+    const elsewhere = await renderWithRuntime(app, { url: '/' });
+    await elsewhere.user.type(homeBox(), 'Someone else wrote this');
+    elsewhere.unmount();
+    elsewhere.runtime.stop();
+    sessionStorage.clear(); // another tab: its own session storage
+
+    await renderWithRuntime(app, { url: '/', signedInAs: ada });
+    await screen.findByRole('button', { name: 'User menu: Ada' });
+    expect(homeBox()).toHaveValue('');
+    expect(JSON.stringify(readPreference(CHAT_DRAFTS_KEY, ada.id) ?? {})).not.toContain('Someone else');
   });
 
   it('someone else signing in over a session empties the chat of the one before', async () => {

@@ -13,10 +13,10 @@ import type { createWechatActors } from './wechat-runtime';
 import type { RuntimeOptions } from './runtime-options';
 import { detectDevice } from '../services/env';
 import { forgetPersonalPreferences, PREFERENCE_KEYS, readPreference, writePreference } from '../services/storage';
-import { chatDrafts } from './chat-versions-actors';
+import { chatDrafts, visitorTyped } from './chat-versions-actors';
 import type { ChatActor, createChatActor } from './chat-runtime';
 import { DEFAULT_AGENT_ID } from '../contract/constants';
-import { draftIn, keepDrafts, newChatScope, writeDraft, type DraftBook, type HandedDrafts } from '../machines/draft-book';
+import { adoptDrafts, draftIn, keepDrafts, newChatScope, writeDraft, type DraftBook, type HandedDrafts } from '../machines/draft-book';
 
 /**
  * Services arrive with their first use: a visitor's home page makes no call, so it downloads
@@ -107,7 +107,9 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
   );
   const persistDrafts = (drafts: DraftBook) => {
     const person = personHere();
-    if (person !== null) chatDrafts.write(person, drafts);
+    if (person === null) return;
+    chatDrafts.write(person, drafts);
+    if (person === VISITOR_USER_ID) visitorTyped.mark();
   };
   const attachChat = (create: typeof createChatActor): ChatActor => {
     if (chat) return chat;
@@ -178,7 +180,14 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     const { account, samePerson } = presence;
     const userId = account ?? VISITOR_USER_ID;
     preferences.send({ type: 'user.changed', userId, stored: readStoredPreferences(userId) });
-    const drafts = chatDrafts.read(userId);
+    let drafts = chatDrafts.read(userId);
+    // A visitor who logs in in this tab (a redirect to Google or WeChat included) keeps what they
+    // typed: the visitor's drafts move to the account's book (the browser keeps one person's book,
+    // so writing the account's replaces the visitor's).
+    if (account !== null && samePerson && visitorTyped.take()) {
+      drafts = adoptDrafts(drafts, chatDrafts.read(VISITOR_USER_ID));
+      chatDrafts.write(userId, drafts);
+    }
     homeDraft.send({ type: samePerson ? 'loaded' : 'replaced', text: draftIn(drafts, homeScope) });
     handDrafts({ type: samePerson ? 'drafts.loaded' : 'session.changed', drafts });
     // The chat on screen is a new one now: its address no longer names the conversation that was.

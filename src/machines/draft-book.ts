@@ -20,6 +20,15 @@ export const writeDraft = (book: DraftBook, scope: string, text: string): DraftB
 
 export const draftIn = (book: DraftBook, scope: string): string => book[scope]?.text ?? '';
 
+/**
+ * A person's book with what they typed as a visitor before logging in laid over it: the visitor's
+ * texts win where both have one, and count as the newest.
+ */
+export const adoptDrafts = (own: DraftBook, typed: DraftBook): DraftBook =>
+  Object.entries(typed)
+    .sort(([, a], [, b]) => a.at - b.at)
+    .reduce((book, [scope, { text }]) => writeDraft(book, scope, text), own);
+
 /** A person's stored drafts handed to the chat: their own (`drafts.loaded`), or the next person's. */
 export type HandedDrafts = { type: 'drafts.loaded' | 'session.changed'; drafts: DraftBook };
 
