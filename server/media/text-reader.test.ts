@@ -1,4 +1,3 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { textBombPdf } from '../test/hostile-pdf';
 import { tinyPdf } from '../test/pdf';
@@ -20,23 +19,17 @@ describe('reading files in worker threads', () => {
     expect(reader.load()).toEqual({ running: 0, waiting: 0 });
   });
 
-  it('stops a PDF built to be slow at the time limit, while the event loop stays free and another file is read', async () => {
-    const reader = createTextReader({ ...roomy, timeoutMs: 2000 });
+  // The event loop's delay meanwhile is measured with the whole server, in server/test/hostile-files.test.ts.
+  it('stops a PDF built to be slow at the time limit, while another file is read beside it', async () => {
+    const reader = createTextReader({ ...roomy, timeoutMs: 5000 });
     const bomb = textBombPdf(3_000_000);
     expect(bomb.byteLength).toBeLessThan(64 * 1024);
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
-    const started = performance.now();
-    const slow = reader.read(bomb, 'pdf', read);
+    let slowDone = false;
+    const slow = reader.read(bomb, 'pdf', read).finally(() => (slowDone = true));
     const quick = await reader.read(new TextEncoder().encode('still answering'), 'text', read);
-    const quickAfter = performance.now() - started;
-    const outcome = await slow;
-    delay.disable();
-    expect(outcome).toEqual({ text: '', chars: 0, error: 'too_long_to_read' });
     expect(quick.text).toBe('still answering');
-    expect(quickAfter).toBeLessThan(2000);
-    console.info(`hostile PDF (${bomb.byteLength} bytes) read in a worker: event loop max delay ${(delay.max / 1e6).toFixed(1)} ms`);
-    expect(delay.max / 1e6).toBeLessThan(100);
+    expect(slowDone).toBe(false);
+    expect(await slow).toEqual({ text: '', chars: 0, error: 'too_long_to_read' });
     expect(reader.load()).toEqual({ running: 0, waiting: 0 });
   });
 
