@@ -15,9 +15,10 @@ function unservable() {
   const stampFile = join(BUILD, 'inputs.json');
   if (!existsSync(join(BUILD, 'main.mjs')) || !existsSync(stampFile)) return 'there is no server build (dist-server/)';
   const { builtAt, inputs } = JSON.parse(readFileSync(stampFile, 'utf8'));
+  // A source that is not there is not a change: an image may ship the build without the sources.
   const changed = inputs.find((input) => {
     const path = join(ROOT, input);
-    return !existsSync(path) || statSync(path).mtimeMs > builtAt;
+    return existsSync(path) && statSync(path).mtimeMs > builtAt;
   });
   return changed ? `${changed} changed after the server was built` : null;
 }

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,21 @@ describe("the server's build", () => {
     // The database's creator and the file reader's thread at least; none missing.
     expect([...referenced].sort()).toEqual(expect.arrayContaining(['create-embedded-main.mjs', 'read-text-worker.mjs']));
     for (const entry of referenced) expect(built(), `${entry} is started by the server's code`).toContain(entry);
+  });
+
+  it('needs only production dependencies (`npm ci --omit=dev` installs what it imports)', () => {
+    const { dependencies } = JSON.parse(readFileSync(join(SERVER_BUILD_DIR, '..', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const imported = new Set<string>();
+    for (const file of built()) {
+      const code = readFileSync(join(SERVER_BUILD_DIR, file), 'utf8');
+      for (const match of code.matchAll(/(?:from\s*|import\s*\(\s*|import\s+)["']([^"'.][^"']*)["']/g)) {
+        const specifier = match[1]!;
+        if (specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!)) continue;
+        imported.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
+      }
+    }
+    expect(imported.size).toBeGreaterThan(5);
+    expect([...imported].filter((name) => !(name in dependencies))).toEqual([]);
   });
 
   it("reads a file's text in the built worker thread, with plain node and no TypeScript loader", async () => {
