@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { i18n } from '../i18n';
+import { i18n, initI18n } from '../i18n';
 import { switchToEnglish } from '../../tests/spa/harness';
+import { MESSAGE_TEXT_MAX } from '../contract/chat';
 import { ChatComposer } from './chat-composer';
 import { TOUCH_QUERY } from './use-media-query';
 
@@ -125,6 +126,52 @@ describe('ChatComposer', () => {
         expect(box.style.height).toBe('40px');
       } finally {
         vi.unstubAllGlobals();
+      }
+    });
+  });
+  describe('the length limit (the contract\'s MESSAGE_TEXT_MAX, counted as the server counts)', () => {
+    it('shows no counter well below the limit, and one from 90 % of it', () => {
+      setup({ initial: 'y'.repeat(Math.floor(MESSAGE_TEXT_MAX * 0.9) - 1) });
+      expect(screen.queryByText(/\/ 8,000/)).toBeNull();
+      cleanup();
+      setup({ initial: 'y'.repeat(7300) });
+      expect(screen.getByText('7,300 / 8,000')).toBeInTheDocument();
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+    });
+
+    it('sends a question of exactly the limit', async () => {
+      const { onSend, box, user } = setup({ initial: 'y'.repeat(MESSAGE_TEXT_MAX) });
+      await user.type(box, '{Enter}');
+      expect(onSend).toHaveBeenCalledTimes(1);
+    });
+
+    it('refuses to send past the limit, says by how much in the reader\'s language, and keeps the text', async () => {
+      const text = 'y'.repeat(MESSAGE_TEXT_MAX + 22);
+      const { onSend, box, user } = setup({ initial: text });
+      expect(screen.getByRole('alert')).toHaveTextContent('Over the limit by 22: shorten the message to send it.');
+      expect(screen.getByText('8,022 / 8,000')).toBeInTheDocument();
+      expect(box).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+      await user.type(box, '{Enter}');
+      fireEvent.submit(box.closest('form')!);
+      expect(onSend).not.toHaveBeenCalled();
+      expect(box).toHaveValue(text);
+    });
+
+    it('counts an emoji as the server does (two UTF-16 units), so what it lets go the server takes', () => {
+      setup({ initial: '😀'.repeat(MESSAGE_TEXT_MAX / 2 + 1) });
+      expect(screen.getByRole('alert')).toHaveTextContent('Over the limit by 2');
+      expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    });
+
+    it('speaks Chinese in the Chinese interface', async () => {
+      await initI18n('zh-CN');
+      try {
+        setup({ initial: 'y'.repeat(MESSAGE_TEXT_MAX + 5) });
+        expect(screen.getByRole('alert')).toHaveTextContent('超出 5 个字符，删减后才能发送。');
+      } finally {
+        await switchToEnglish();
       }
     });
   });

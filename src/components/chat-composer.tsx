@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MESSAGE_TEXT_MAX } from '../contract/constants';
 import type { ComposerAttachments } from './attachment-tray';
 import { TOUCH_QUERY, useMediaQuery } from './use-media-query';
 
@@ -28,6 +29,12 @@ type ChatComposerProps = {
 };
 
 const MAX_HEIGHT_PX = 240;
+/** The counter appears once the text nears the limit, so a long question is never a surprise. */
+const COUNTER_FROM = Math.floor(MESSAGE_TEXT_MAX * 0.9);
+const COUNTER_ID = 'composer-length';
+
+/** The text's length as the server measures it (the contract's `maxLength`: UTF-16 code units). */
+export const measuredLength = (text: string): number => text.length;
 
 /**
  * The browser sizes the box to its text by itself (`field-sizing: content`, in `theme.css`):
@@ -51,7 +58,9 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
   const touch = useMediaQuery(TOUCH_QUERY);
   const uploadsPending = useSelector(attachments?.queue, (state) => (state?.context.items.length ?? 0) > 0) ?? false;
   const hasFiles = (attachments?.files.length ?? 0) > 0;
-  const canSend = (value.trim().length > 0 || hasFiles) && !uploadsPending;
+  const length = measuredLength(value);
+  const excess = length - MESSAGE_TEXT_MAX;
+  const canSend = (value.trim().length > 0 || hasFiles) && !uploadsPending && excess <= 0;
 
   const attach = (files: File[]) => {
     if (!attachments || files.length === 0) return;
@@ -154,6 +163,8 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
           data-composer=""
           placeholder={touch ? t('chat.placeholderTouch') : t('chat.placeholder')}
           autoFocus={autoFocus}
+          aria-invalid={excess > 0 || undefined}
+          aria-describedby={excess > 0 ? COUNTER_ID : undefined}
           className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-fg outline-none focus-visible:outline-none placeholder:text-muted"
           onChange={(event) => onChange(event.target.value)}
           onKeyDown={onKeyDown}
@@ -175,6 +186,12 @@ export const ChatComposer = ({ value, onChange, onSend, onStop, streaming = fals
           </button>
         )}
       </div>
+      {length >= COUNTER_FROM && (
+        <p id={COUNTER_ID} className={`m-0 flex justify-end gap-2 px-2 text-xs ${excess > 0 ? 'text-danger' : 'text-muted'}`}>
+          {excess > 0 && <span role="alert">{t('chat.tooLong', { excess })}</span>}
+          <span className="tabular-nums">{t('chat.length', { length, max: MESSAGE_TEXT_MAX })}</span>
+        </p>
+      )}
     </form>
   );
 };

@@ -17,6 +17,8 @@ export const SHELL_KEYS = [
   'chat.placeholderTouch',
   'chat.send',
   'chat.stop',
+  'chat.tooLong',
+  'chat.length',
 ] as const;
 
 type Bundle = Record<string, unknown>;
