@@ -57,6 +57,13 @@ export const createChatActor = ({ navigate, screenEvents, inspect, clock }: Chat
           navigate(`/chat/${conversationId}`, { replace: true });
           screenEvents.emit('updateChatList');
         },
+        conversationDiscarded: (_, { conversationId }) => {
+          navigate('/chat', { replace: true });
+          void conversationsApi()
+            .then((api) => api.deleteConversation(conversationId, { silent: true }))
+            .catch(() => undefined)
+            .then(() => screenEvents.emit('updateChatList'));
+        },
         exchangeSettled: () => screenEvents.emit('updateChatList'),
       },
     }),

@@ -29,3 +29,31 @@ describe('a failed answer', () => {
     expect(describeFailure(t, { kind: 'agent-error', message: '' }, 'en-US')).toBe('Something went wrong while answering.');
   });
 });
+
+describe('a refused question', () => {
+  const TOO_LONG = 'Invalid request: text: Invalid length: Expected <=8000 but received 30000';
+
+  it('says why in the reader\'s language, never in the server\'s English', async () => {
+    await initI18n('zh-CN');
+    const t = i18n.t.bind(i18n);
+    const tooLong = describeFailure(t, { kind: 'rejected', message: TOO_LONG, status: 400 }, 'zh-CN');
+    expect(tooLong).toBe('消息没有发出，已放回输入框，请重试。 (消息超过 8,000 个字符的上限。)');
+    expect(tooLong).not.toContain('Invalid');
+    const other = describeFailure(t, { kind: 'rejected', message: 'Invalid request: files: Invalid length', status: 400 }, 'zh-CN');
+    expect(other).toContain(i18n.t('errors.refusal.badRequest'));
+    expect(other).not.toContain('Invalid');
+    expect(describeFailure(t, { kind: 'rejected', message: 'Conversation not found', status: 404 }, 'zh-CN')).not.toContain('not found');
+    expect(describeFailure(t, { kind: 'create', message: 'Agent is offline', status: 400 }, 'zh-CN')).not.toContain('offline');
+    expect(describeFailure(t, { kind: 'rejected', message: 'boom', status: 500, newAnswer: true }, 'zh-CN')).not.toContain('boom');
+  });
+
+  it('in English too, with the limit from the contract', async () => {
+    await initI18n('en-US');
+    const t = i18n.t.bind(i18n);
+    expect(describeFailure(t, { kind: 'rejected', message: TOO_LONG, status: 400 }, 'en-US')).toBe(
+      'Your message was not sent; it is back in the box. Try again. (The message is longer than the limit of 8,000 characters.)',
+    );
+    // A stream that broke before any answer: no reason to give.
+    expect(describeFailure(t, { kind: 'malformed', message: '' }, 'en-US')).toBe('Your message was not sent; it is back in the box. Try again.');
+  });
+});

@@ -12,6 +12,8 @@ export type ChatFailure = {
   message: string;
   /** A refusal for a used-up quota: when the server says the question may go again. */
   retryAfterSeconds?: number;
+  /** The refusal's HTTP status: what the reader is told, in their language (`message` is the server's English). */
+  status?: number;
   /** What failed was a new answer to a stored question (nothing typed is waiting to go again). */
   newAnswer?: true;
 };

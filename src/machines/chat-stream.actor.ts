@@ -2,6 +2,7 @@ import { fromCallback, fromPromise } from 'xstate';
 import type { ChatEvent, ChatRequest, ChatResumeRequest } from '../contract/chat';
 import type { TokenUsage } from '../contract/messages';
 import type { StreamFailureKind } from '../services/chat-stream';
+import { statusOf } from './error-status';
 
 /** What the stream reports while the answer is being written. */
 export type StreamProgress =
@@ -23,12 +24,13 @@ export type StreamClose =
   | { type: 'stream.ended'; messageIds: string[]; usage?: TokenUsage }
   /** The answer was stopped (from any tab, or by a cap) and is stored with the text sent. */
   | { type: 'stream.stopped' }
-  | { type: 'stream.failed'; kind: StreamFailureKind; message: string; retryAfterSeconds?: number };
+  | { type: 'stream.failed'; kind: StreamFailureKind; message: string; retryAfterSeconds?: number; status?: number };
 
 /** What the callback stream actor (the task editor's drafting) reports to its machine. */
 export type ChatStreamReport = StreamProgress | StreamClose;
 
-export type StreamFailure = { kind: StreamFailureKind; message: string; retryAfterSeconds?: number };
+/** `message` is the server's own (English) words, for the logs; `status` says in any language why it refused. */
+export type StreamFailure = { kind: StreamFailureKind; message: string; retryAfterSeconds?: number; status?: number };
 
 /**
  * How a chat stream ended, told once by the actor that read it (its output): the answer
@@ -52,6 +54,7 @@ export const endingOf = (close: StreamClose): StreamEnding => {
         kind: close.kind,
         message: close.message,
         ...(close.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: close.retryAfterSeconds }),
+        ...(close.status === undefined ? {} : { status: close.status }),
       };
       if (close.kind === 'agent-error') return { kind: 'agent-error', failure };
       return { kind: close.kind === 'incomplete' || close.kind === 'network' ? 'lost' : 'failed', failure };
@@ -152,11 +155,13 @@ const runStream = <Request>(transport: ChatTransport<Request>, request: Request,
   transport(request, { signal, onEvent }).catch((error: unknown) => {
     if (signal.aborted) return;
     const retryAfterSeconds = retryAfterOf(error);
+    const status = statusOf(error);
     close({
       type: 'stream.failed',
       kind: failureKindOf(error),
       message: error instanceof Error ? error.message : '',
       ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+      ...(status === undefined ? {} : { status }),
     });
   });
 

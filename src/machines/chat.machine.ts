@@ -1,5 +1,5 @@
 import { and, assertEvent, assign, fromPromise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import { DEFAULT_AGENT_ID } from '../contract/constants';
+import { DEFAULT_AGENT_ID, MESSAGE_TEXT_MAX } from '../contract/constants';
 import type { ChatRequest, ChatResumeRequest } from '../contract/chat';
 import { titleFromQuestion } from '../contract/chat-title';
 import type { Conversation, ConversationApplication, ConversationSource } from '../contract/conversations';
@@ -39,6 +39,7 @@ import {
 } from './chat-endings';
 import type { ChatStreamInput, StreamEnding } from './chat-stream.actor';
 import { draftIn, newChatScope, writeDraft } from './draft-book';
+import { statusOf } from './error-status';
 
 export type { ChatMessage, ChatMessageStatus } from './chat-messages';
 export { foundExchange, sameApartFromAnswerText, sameChatApartFromAnswerText } from './chat-messages';
@@ -54,6 +55,12 @@ export const REATTACH_MAX_MS = 30_000;
  * waits keep growing for it, until a sweep stores it as it ended.
  */
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : '');
+
+/** A conversation that could not be created, with the refusal's status when the server gave one. */
+const creationFailure = (error: unknown): ChatFailure => {
+  const status = statusOf(error);
+  return { kind: 'create', message: errorMessage(error), ...(status === undefined ? {} : { status }) };
+};
 
 export const reattachDelayMs = (attempts: number): number => Math.min(REATTACH_MAX_MS, REATTACH_FIRST_MS * 2 ** Math.min(attempts, 10));
 
@@ -96,6 +103,11 @@ export const chatMachine = setup({
   actions: {
     /** The conversation now has an id: the screen puts it in the address bar and the history. */
     conversationCreated: (_, _params: { conversationId: string }) => undefined,
+    /**
+     * The server refused the first question of a conversation: the conversation, empty, is
+     * deleted and the address goes back to a new chat, so no empty chat stays in the history.
+     */
+    conversationDiscarded: (_, _params: { conversationId: string }) => undefined,
     /** An exchange ended (any way): the history list should show the new update time. */
     exchangeSettled: (_, _params: { conversationId: string | null }) => undefined,
     takeDraft: assign(({ context }) => takeDraft(context)),
@@ -223,6 +235,8 @@ export const chatMachine = setup({
     setConversationId: assign((_, params: { conversationId: string }) => ({ conversationId: params.conversationId, addressPending: true })),
     /** The address now names the conversation created here. */
     noteAddressReached: assign({ addressPending: false }),
+    /** The chat is a new one again (its empty conversation discarded): what was typed stays with the new chat. */
+    forgetConversation: assign({ conversationId: null, addressPending: false }),
     /** A new conversation: nothing said yet, with this agent, and what was left unsent for it. */
     startBlank: assign(({ context }, params: { agentId: string; source?: ConversationSource; application?: ConversationApplication | null }) => ({
       ...blankConversation(params.agentId, params.source, params.application),
@@ -246,7 +260,8 @@ export const chatMachine = setup({
     reattachDelay: ({ context }) => reattachDelayMs(context.reattachAttempts),
   },
   guards: {
-    hasSomethingToSend: ({ context }) => context.draft.trim().length > 0 || context.attachments.length > 0,
+    /** Something typed or attached, and no longer than the server takes (it would refuse it). */
+    hasSomethingToSend: ({ context }) => (context.draft.trim().length > 0 || context.attachments.length > 0) && context.draft.length <= MESSAGE_TEXT_MAX,
     isNewConversation: ({ context }) => context.conversationId === null,
     /** A new chat with an agent, nothing in it and nothing typed: a starter question replaces nothing. */
     offersStarters: ({ context }) =>
@@ -260,6 +275,9 @@ export const chatMachine = setup({
       return last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed');
     },
     wasAccepted: ({ context }) => context.outgoing?.accepted === true,
+    /** The server refused a question in a conversation that holds nothing else: giving it back leaves the conversation empty. */
+    refusedFirstQuestion: ({ context }) =>
+      context.outgoing?.kind === 'question' && !context.outgoing.accepted && context.conversationId !== null && context.messages.length === 2,
     /** A new version of a question or an answer that the server did not take. */
     isRefusedVersion: ({ context }) => (context.outgoing?.kind === 'edit' || context.outgoing?.kind === 'regenerate') && !context.outgoing.accepted,
     /** A retry the server did not take. */
@@ -434,7 +452,7 @@ export const chatMachine = setup({
         },
         onError: {
           target: 'settled.idle',
-          actions: { type: 'restoreOutgoing', params: ({ event }) => ({ failure: { kind: 'create' as const, message: errorMessage(event.error) } }) },
+          actions: { type: 'restoreOutgoing', params: ({ event }) => ({ failure: creationFailure(event.error) }) },
         },
       },
     },
@@ -455,6 +473,15 @@ export const chatMachine = setup({
           // The answer goes on without this connection: it is read again from the text shown.
           { guard: answerEndedAs('lost'), target: 'resuming' },
           { guard: 'wasAccepted', target: 'settled.unfinished.incomplete', actions: [marked('incomplete'), exchangeSettled] },
+          {
+            guard: 'refusedFirstQuestion',
+            target: 'settled.idle',
+            actions: [
+              { type: 'conversationDiscarded', params: ({ context }) => ({ conversationId: context.conversationId ?? '' }) },
+              'forgetConversation',
+              withFailure('restoreOutgoing'),
+            ],
+          },
           { target: 'settled.idle', actions: withFailure('restoreOutgoing') },
         ],
       },

@@ -120,13 +120,14 @@ describe('the chat screen', () => {
     await expect.poll(() => screen.queryByRole('button', { name: 'Send' })).not.toBeNull();
   });
 
-  it('keeps a refused message in the box with the server’s words, and sends it again', async () => {
+  it('keeps a refused message in the box, says why in the reader’s words (not the server’s English), and sends it again', async () => {
     server.use(chatRefusedHandler(404, 'Attached file not found among your uploads: f1'));
     const view = await openChat();
 
     await view.user.type(box(), 'Please answer{Enter}');
 
-    expect(await screen.findByRole('alert')).toHaveTextContent('Attached file not found among your uploads: f1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This could not be found. It may have been deleted, or the link may be wrong.');
+    expect(screen.getByRole('alert')).not.toHaveTextContent('Attached file');
     expect(box()).toHaveValue('Please answer');
     expect(screen.queryByTestId('question')).toBeNull();
 

@@ -47,6 +47,9 @@ const QUESTION = 'Bakery posts?';
 const PARTIAL = 'Post your morning bake';
 const REFUSAL = 'This conversation is with another agent; start a new conversation to talk to this one.';
 const CREATE_REFUSAL = 'Agent not found';
+/** What the reader is told of those refusals (400 and 404): their language's words, never the server's English. */
+const REFUSAL_SAID = 'The request was not accepted. Check what you entered and try again.';
+const CREATE_REFUSAL_SAID = 'This could not be found. It may have been deleted, or the link may be wrong.';
 const AGENT_ERROR = 'The model is overloaded';
 const STORED_TITLE = 'Sourdough';
 const STORED_QUESTION = 'How long to proof sourdough?';
@@ -382,6 +385,7 @@ const EXPECTED_AFTER: Record<string, string> = {
   'the stream turned unreadable after the answer began': 'incomplete',
   'the agent failed after the answer began': 'failed',
   'server refused the question': 'idle',
+  'server refused the first question, and its empty conversation was deleted': 'idle',
   'the connection broke before the server said it took the question': 'confirming',
   'the connection broke before the server said it took the new answer': 'confirming',
   'the new answer was in the conversation, being written': 'resuming',
@@ -771,7 +775,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     await answerHeld(world, 'create', undefined);
   },
   'xstate.error.actor.createConversation': async (world) => {
-    backInTheBox(world, `The conversation could not be created. Your message is kept; try again. (${CREATE_REFUSAL})`);
+    backInTheBox(world, `The conversation could not be created. Your message is kept; try again. (${CREATE_REFUSAL_SAID})`);
     happened(world, 'server refused to create the conversation');
     await answerHeld(world, 'create', HttpResponse.json(failBody(CREATE_REFUSAL), { status: 404 }));
   },
@@ -859,7 +863,7 @@ const endings: Record<'ended' | 'stopped' | 'failed', (world: World, event: AnyE
     if (post.request.regenerateMessageId !== undefined) {
       // A refused new answer changes nothing: the answer that was there comes back.
       world.answer = world.beforeRetry;
-      world.alert = `A new answer could not be started; the answer shown is kept. Try again. (${REFUSAL})`;
+      world.alert = `A new answer could not be started; the answer shown is kept. Try again. (${REFUSAL_SAID})`;
       happened(world, 'server refused the new answer');
       post.respond(HttpResponse.json(failBody(REFUSAL), { status: 400 }));
       return;
@@ -876,8 +880,16 @@ const endings: Record<'ended' | 'stopped' | 'failed', (world: World, event: AnyE
       happened(world, 'the agent failed before taking the question');
       post.respond(eventStream([{ type: 'error', msg: AGENT_ERROR }], { signal: post.signal }));
     } else {
-      backInTheBox(world, `Your message was not sent; it is back in the box. Try again. (${REFUSAL})`);
-      happened(world, 'server refused the question');
+      backInTheBox(world, `Your message was not sent; it is back in the box. Try again. (${REFUSAL_SAID})`);
+      if (world.question === null) {
+        // Nothing else was said in it: the conversation is deleted, and the chat is a new one holding the question.
+        world.conversation = false;
+        delete world.drafts[world.place];
+        world.place = 'new';
+        happened(world, 'server refused the first question, and its empty conversation was deleted');
+      } else {
+        happened(world, 'server refused the question');
+      }
       post.respond(HttpResponse.json(failBody(REFUSAL), { status: 400 }));
     }
   },
