@@ -11,7 +11,7 @@
 // file, a mutant runs only the tests that import its machine (or a file that imports it).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const TARGET = 85;
 /** Turns a mutant that breaks the machine's module as it loads into a failed test. */
@@ -31,8 +31,18 @@ const units = readdirSync(MACHINES)
   .filter((name) => name.endsWith('.ts') && !isTest(name))
   .map((name) => name.replace(/\.ts$/, ''));
 const testFiles = [...walk('src'), ...walk('tests/spa')].filter(isTest);
-const sources = new Map([...testFiles, ...units.map((unit) => `${MACHINES}/${unit}.ts`)].map((file) => [file, readFileSync(file, 'utf8')]));
-const imports = (file, unit) => new RegExp(`['"](?:\\.{1,2}/)+(?:[\\w-]+/)*?(?:machines/)?${unit.replace('.', '\\.')}['"]`).test(sources.get(file));
+/** Test kits: the harnesses and fixtures tests share (tests/spa/chat-flow-kit.ts, ...), not tests themselves. */
+const kits = walk('tests/spa').filter((file) => /\.tsx?$/.test(file) && !isTest(file));
+const sources = new Map([...testFiles, ...kits, ...units.map((unit) => `${MACHINES}/${unit}.ts`)].map((file) => [file, readFileSync(file, 'utf8')]));
+const importsDirectly = (file, unit) => new RegExp(`['"](?:\\.{1,2}/)+(?:[\\w-]+/)*?(?:machines/)?${unit.replace('.', '\\.')}['"]`).test(sources.get(file));
+/** The kits a file imports for their values (a type-only import runs nothing of the kit). */
+const kitsOf = (file) =>
+  [...sources.get(file).matchAll(/^import (?!type )[^;]*?from '(\.{1,2}\/[^']+)';/gms)]
+    .map(([, path]) => join(dirname(file), path))
+    .flatMap((path) => kits.filter((kit) => kit === `${path}.ts` || kit === `${path}.tsx`));
+/** Whether a file imports a unit, itself or through the kits it uses (a split test imports its machine's harness). */
+const imports = (file, unit, seen = new Set()) =>
+  importsDirectly(file, unit) || kitsOf(file).some((kit) => !seen.has(kit) && (seen.add(kit), imports(kit, unit, seen)));
 
 /**
  * The tests of a file: those importing it and, for the actors and helpers machines are built from
