@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
  * The child's entry, beside this module's code: from the sources a shim that loads the TypeScript
  * (server/db/create-embedded-main.mjs), in the server's build the compiled entry itself
- * (dist-server/create-embedded-main.mjs, scripts/build-server.mjs).
+ * (dist-server/create-embedded-main.mjs, scripts/build-server.mjs). Resolved from the module's
+ * path string: test environments may replace the global URL class.
  */
-const CHILD_ENTRY = new URL('./create-embedded-main.mjs', import.meta.url);
+const CHILD_ENTRY = join(dirname(fileURLToPath(import.meta.url)), 'create-embedded-main.mjs');
 
 /**
  * Creates, migrates and seeds a new embedded database in a process of its own. Creating one
@@ -16,7 +18,7 @@ const CHILD_ENTRY = new URL('./create-embedded-main.mjs', import.meta.url);
  */
 export function createEmbeddedDatabase(pgliteDir: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(CHILD_ENTRY), pgliteDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CHILD_ENTRY, pgliteDir], { stdio: ['ignore', 'ignore', 'pipe'] });
     let errors = '';
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
     child.on('error', reject);

@@ -1,3 +1,5 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ReadLimits, ReadText } from './read-text';
 import type { ReadJob } from './read-text-worker';
@@ -23,7 +25,8 @@ export type TextReader = {
   load(): { running: number; waiting: number };
 };
 
-const WORKER_ENTRY = new URL('./read-text-worker.mjs', import.meta.url);
+// Resolved from the module's path string: test environments may replace the global URL class.
+const WORKER_ENTRY = join(dirname(fileURLToPath(import.meta.url)), 'read-text-worker.mjs');
 
 const failed = (error: ReadText['error']): ReadText => ({ text: '', chars: 0, error });
 

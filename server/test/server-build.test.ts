@@ -14,7 +14,8 @@ describe("the server's build", () => {
   it('holds the entry of every process and thread its code starts', () => {
     const referenced = new Set<string>();
     for (const file of built()) {
-      for (const match of readFileSync(join(SERVER_BUILD_DIR, file), 'utf8').matchAll(/new URL\("\.\/([^"]+)", import\.meta\.url\)/g)) referenced.add(match[1]!);
+      // Named beside the code: `new URL('./x.mjs', import.meta.url)` or a path joined with 'x.mjs'.
+      for (const match of readFileSync(join(SERVER_BUILD_DIR, file), 'utf8').matchAll(/["'](?:\.\/)?([\w-]+\.mjs)["']/g)) referenced.add(match[1]!);
     }
     // The database's creator and the file reader's thread at least; none missing.
     expect([...referenced].sort()).toEqual(expect.arrayContaining(['create-embedded-main.mjs', 'read-text-worker.mjs']));
