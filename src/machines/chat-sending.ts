@@ -6,6 +6,7 @@ import type { StreamFailureKind } from '../services/chat-stream';
 import { localMessage, fromServer, updateMessage, withId, type ChatMessage } from './chat-messages';
 import type { StreamProgress } from './chat-stream.actor';
 import { newChatScope, writeDraft, type DraftBook } from './draft-book';
+import { statusOf } from './error-status';
 
 export type ChatFailure = {
   kind: StreamFailureKind | 'create' | 'load' | 'version';
@@ -288,4 +289,21 @@ export const takeFound = (context: ChatContext, stored: Message[]): ContextPatch
   const lost = context.outgoing?.lost ?? null;
   const reply: ChatMessage = { ...localMessage(`local-${context.seq}`, 'assistant', '', [], []), status: 'incomplete', error: lost?.message || null };
   return { seq: context.seq + 1, messages: [...messages, reply], replyKey: reply.key, outgoing: null, failure: lost };
+};
+
+/** The wait before reading a detached answer again: 1 s, doubling, never more than 30 s. */
+export const REATTACH_FIRST_MS = 1000;
+export const REATTACH_MAX_MS = 30_000;
+/**
+ * An answer left `streaming` by a server that stopped gives no new text when read again: the
+ * waits keep growing for it, until a sweep stores it as it ended.
+ */
+export const reattachDelayMs = (attempts: number): number => Math.min(REATTACH_MAX_MS, REATTACH_FIRST_MS * 2 ** Math.min(attempts, 10));
+
+export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : '');
+
+/** A conversation that could not be created, with the refusal's status when the server gave one. */
+export const creationFailure = (error: unknown): ChatFailure => {
+  const status = statusOf(error);
+  return { kind: 'create', message: errorMessage(error), ...(status === undefined ? {} : { status }) };
 };

@@ -10,9 +10,12 @@ import {
   acceptExchange,
   blankConversation,
   chatRequestOf,
+  creationFailure,
   draftScope,
+  errorMessage,
   prepareRetry,
   questionText,
+  reattachDelayMs,
   replyOf,
   restoreOutgoing,
   restorePreviousReply,
@@ -39,7 +42,6 @@ import {
 } from './chat-endings';
 import type { ChatStreamInput, StreamEnding } from './chat-stream.actor';
 import { draftIn, newChatScope, writeDraft } from './draft-book';
-import { statusOf } from './error-status';
 
 export type { ChatMessage, ChatMessageStatus } from './chat-messages';
 export { foundExchange, sameApartFromAnswerText, sameChatApartFromAnswerText } from './chat-messages';
@@ -47,23 +49,7 @@ export type { ChatEvent, ChatInput, ChatRoute, LoadedConversation } from './chat
 export type { ChatContext, ChatFailure, Outgoing, Sending } from './chat-sending';
 export { MAX_DRAFTS, writeDraft, type DraftBook } from './draft-book';
 
-/** The wait before reading a detached answer again: 1 s, doubling, never more than 30 s. */
-export const REATTACH_FIRST_MS = 1000;
-export const REATTACH_MAX_MS = 30_000;
-/**
- * An answer left `streaming` by a server that stopped gives no new text when read again: the
- * waits keep growing for it, until a sweep stores it as it ended.
- */
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : '');
-
-/** A conversation that could not be created, with the refusal's status when the server gave one. */
-const creationFailure = (error: unknown): ChatFailure => {
-  const status = statusOf(error);
-  return { kind: 'create', message: errorMessage(error), ...(status === undefined ? {} : { status }) };
-};
-
-export const reattachDelayMs = (attempts: number): number => Math.min(REATTACH_MAX_MS, REATTACH_FIRST_MS * 2 ** Math.min(attempts, 10));
-
+export { REATTACH_FIRST_MS, REATTACH_MAX_MS, reattachDelayMs } from './chat-sending';
 
 /**
  * One chat at a time: open or start a conversation, send a question, stream the answer, stop
