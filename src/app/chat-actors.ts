@@ -8,6 +8,39 @@ import type { Navigate, Runtime } from './runtime';
 /** One undo toast per deleted chat, so it can be withdrawn when its window ends. */
 const undoToastId = (conversationId: string) => `undo-delete:${conversationId}`;
 
+/**
+ * Chats deleted as the page was left (a reload, a closed tab) before their undo window ended:
+ * their deletions go out as the page goes (`keepalive`), and are noted in this tab's session
+ * storage, sent again and awaited before the history is next read, so a reload never shows a
+ * deleted chat again, whichever request the server answers first.
+ */
+const LEFT_DELETES_KEY = 'kraken.leftDeletes';
+const leftDeletes = {
+  read: (): string[] => {
+    try {
+      const ids: unknown = JSON.parse(sessionStorage.getItem(LEFT_DELETES_KEY) ?? '[]');
+      return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+    } catch {
+      return [];
+    }
+  },
+  write: (ids: string[]): void => {
+    try {
+      if (ids.length === 0) sessionStorage.removeItem(LEFT_DELETES_KEY);
+      else sessionStorage.setItem(LEFT_DELETES_KEY, JSON.stringify(ids));
+    } catch {
+      // storage refused: the keepalive deletions alone
+    }
+  },
+};
+const finishLeftDeletes = async (): Promise<void> => {
+  const ids = leftDeletes.read();
+  if (ids.length === 0) return;
+  // Already deleted answers 404, which is as good: silent either way.
+  await Promise.allSettled(ids.map((id) => deleteConversation(id, { silent: true })));
+  leftDeletes.write([]);
+};
+
 /** The last history fetched, per person: shown at once on the next visit within 5 minutes. */
 const historyCache = new Map<string, HistoryCache>();
 
@@ -24,12 +57,13 @@ export const historyInput = (app: Runtime['app']): ConversationsInput => ({ cach
 export const historyLogic = ({ app, toast, dismissToast, navigate }: Pick<Runtime, 'app' | 'toast' | 'dismissToast'> & { navigate: Navigate }) =>
   conversationsMachine.provide({
     actors: {
-      fetchPage: fromPromise(({ input }) =>
-        listConversations(
+      fetchPage: fromPromise(async ({ input }) => {
+        await finishLeftDeletes();
+        return listConversations(
           { sources: ['agent', 'workflow'], current: input.current, pageSize: input.pageSize, ...(input.keyword ? { keyword: input.keyword } : {}) },
           { silent: true },
-        ),
-      ),
+        );
+      }),
       saveConversation: reportingActor(
         (input) => updateConversation(input.patch, { silent: true }),
         (input) => input.previous,
@@ -68,9 +102,10 @@ export const historyLogic = ({ app, toast, dismissToast, navigate }: Pick<Runtim
       },
       leaveConversation: () => navigate('/chat'),
       flushPendingDeletes: ({ context }) => {
-        for (const { conversation } of context.pendingDeletes) {
-          deleteConversation(conversation.conversationId, { silent: true }).catch(() => undefined);
-        }
+        const ids = context.pendingDeletes.map(({ conversation }) => conversation.conversationId);
+        if (ids.length === 0) return;
+        leftDeletes.write([...leftDeletes.read(), ...ids]);
+        for (const id of ids) deleteConversation(id, { silent: true, keepalive: true }).catch(() => undefined);
       },
     },
   });

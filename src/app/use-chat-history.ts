@@ -17,8 +17,16 @@ export const useChatHistory = () => {
   const history = useScreenActor(logic, { input: historyInput(app) });
 
   useEffect(() => screenEvents.on('updateChatList', () => history.send({ type: 'refresh' })), [history, screenEvents]);
-  // Leaving the chat screen deletes at once what was waiting for its undo window.
-  useEffect(() => () => history.send({ type: 'history.close' }), [history]);
+  // Leaving the chat screen, or the page (a reload, a closed tab), deletes at once what was
+  // waiting for its undo window.
+  useEffect(() => {
+    const onPageHide = () => history.send({ type: 'history.close' });
+    window.addEventListener('pagehide', onPageHide);
+    return () => {
+      window.removeEventListener('pagehide', onPageHide);
+      history.send({ type: 'history.close' });
+    };
+  }, [history]);
   useEffect(() => {
     const onFocus = () => history.send({ type: 'window.focus' });
     window.addEventListener('focus', onFocus);

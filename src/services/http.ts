@@ -24,6 +24,8 @@ export type CallOptions = {
   /** Opt out of the generic failure toast (the caller shows its own message). */
   silent?: boolean;
   signal?: AbortSignal;
+  /** Sent even as the page is left (fetch's `keepalive`): a deletion the person already made. */
+  keepalive?: boolean;
 };
 
 /** The absolute or same-origin address of an API path. */
@@ -148,6 +150,7 @@ export const call = async <N extends EndpointName>(
       baseURL: httpHooks().baseURL,
       method: route.method,
       signal: options.signal,
+      ...(options.keepalive ? { keepalive: true } : {}),
       ...(route.input === 'query' ? { query: input as Record<string, unknown> } : {}),
       ...(route.input === 'body' ? { body: (input ?? {}) as Record<string, unknown> } : {}),
       ...(route.input === 'multipart' ? { body: input as FormData } : {}),

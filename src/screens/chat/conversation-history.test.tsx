@@ -152,6 +152,33 @@ describe('the chat history', () => {
     expect(deletes).toHaveLength(1);
   }, 15_000);
 
+  it('never shows a deleted chat again after the page is reloaded or closed within the undo window', async () => {
+    const chat = seedChat('Delete me');
+    seedChat('Stay');
+    const deletes = recordRequests(endpoints.conversationDelete.path);
+    // The deletion sent as the page goes may reach the server after the next page's first list.
+    const lateDelete = gate();
+    server.use(
+      http.post(endpoints.conversationDelete.path, async () => {
+        if (deletes.length === 1) await lateDelete.promise;
+        return undefined;
+      }),
+    );
+    const before = await openChat();
+    await before.user.click(await within(nav()).findByRole('button', { name: 'Delete “Delete me”' }));
+    expect(await screen.findByText('Chat deleted')).toBeInTheDocument();
+
+    // A reload: the page is hidden for good, and a new one starts in the same tab.
+    window.dispatchEvent(new Event('pagehide'));
+    await expect.poll(() => deletes.length).toBe(1);
+    before.unmount();
+    before.runtime.stop();
+    await openChat();
+    await expect.poll(() => titles()).toEqual(['Stay']);
+    expect(db.conversations.has(chat.conversationId)).toBe(false);
+    lateDelete.open();
+  });
+
   it('leaves the open chat when it is deleted', async () => {
     const chat = seedChat('Open one');
     const view = await openChat(`/chat/${chat.conversationId}`);
@@ -193,6 +220,7 @@ describe('the chat history', () => {
     const row = within(nav()).getByRole('link', { name: 'Weekend baking' });
     expect(row).toHaveAccessibleDescription('How long should rye proof overnight?');
     expect(within(row).getByTestId('history-match')).toHaveTextContent('How long should rye proof overnight?');
+    expect(within(row).getByTestId('history-match').querySelector('mark')).toHaveTextContent(/^rye$/);
   });
 
   it('refreshes when another screen says the list changed, and on window focus at most every 5 s', async () => {
