@@ -115,6 +115,14 @@ export const conversations = pgTable(
     sourceId: text('source_id').notNull(),
     /** Null until the conversation is named, by its creator or by its first question. */
     title: text('title'),
+    /**
+     * Who named it: `person` (its creator, or a rename), `question` (the first words of its first
+     * question), `model` (a short title the model wrote after the first answer). Only a title the
+     * person did not set is replaced by the model's.
+     */
+    titleBy: text('title_by', { enum: ['person', 'question', 'model'] }),
+    /** The title as a search compares it (server/services/search-text.ts `searchable`). */
+    titleSearch: text('title_search').notNull().default(''),
     pinned: boolean('pinned').notNull().default(false),
     /**
      * What the conversation is for: a person's `chat`, listed in their history, or `drafting`, the
@@ -152,6 +160,8 @@ export const messages = pgTable(
       .references(() => conversations.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['user', 'assistant'] }).notNull(),
     content: text('content').notNull(),
+    /** The content as a search compares it (server/services/search-text.ts `searchable`), written with it. */
+    contentSearch: text('content_search').notNull().default(''),
     status: text('status', { enum: ['streaming', 'complete', 'incomplete', 'failed'] }).notNull(),
     error: text('error'),
     files: jsonb('files').$type<StoredFileRef[]>().notNull().default([]),

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { conversationPageSchema } from '../../src/contract/conversations';
 import { defaultConfig } from '../config';
 import { messages } from '../db/schema';
-import { snippetAround } from '../services/conversations';
+import { searchableContent, snippetAround } from '../services/search-text';
 import { openHarness, type TestApp } from '../test/harness';
 import { logQueries } from '../test/query-log';
 
@@ -32,7 +32,9 @@ const ask = async (t: TestApp, headers: Record<string, string>, conversationId: 
   await response.text();
 };
 
-type Listed = { conversationId: string; title: string; match?: string };
+type Listed = { conversationId: string; title: string; match?: string; matchAt?: { start: number; length: number } };
+/** The words a listed snippet marks. */
+const marked = (item: Listed) => (item.matchAt ? item.match!.slice(item.matchAt.start, item.matchAt.start + item.matchAt.length) : undefined);
 const search = async (t: TestApp, headers: Record<string, string>, keyword: string) => {
   const reply = await t.post(LIST, { keyword }, headers);
   expect(reply.status).toBe(200);
@@ -77,6 +79,42 @@ describe('searching conversations', () => {
     expect((await t.post(LIST, { keyword: 'x'.repeat(101) }, owner.headers)).status).toBe(400);
   });
 
+  it('ignores accents, letter width and case, in titles, questions and answers', async () => {
+    const t = h.makeApp();
+    const { headers } = await h.loggedIn(t);
+    const coffee = await start(t, headers, 'Drinks');
+    await ask(t, headers, coffee, 'Is a CAFÉ crème stronger than a latte?');
+    const letters = await start(t, headers, 'Letters');
+    await ask(t, headers, letters, 'What comes after ABC in the alphabet?');
+    const wide = await start(t, headers, 'Ｗｉｄｅ ｎｏｔｅｓ');
+    const resume = await start(t, headers, 'Résumé tips');
+    const ids = (found: Listed[]) => found.map((item) => item.conversationId).sort();
+
+    expect(ids(await search(t, headers, 'cafe creme'))).toEqual([coffee]);
+    expect(ids(await search(t, headers, 'Café'))).toEqual([coffee]);
+    expect(ids(await search(t, headers, 'ｃａｆé'))).toEqual([coffee]);
+    expect(ids(await search(t, headers, 'ＡＢＣ'))).toEqual([letters]);
+    expect(ids(await search(t, headers, 'wide notes'))).toEqual([wide]);
+    expect(ids(await search(t, headers, 'RESUME'))).toEqual([resume]);
+    // the offline responder's answer names its setting: found in the stored answer, not the question
+    expect(ids(await search(t, headers, 'llm_base_url'))).toEqual([coffee, letters].sort());
+    const snippet = (await search(t, headers, 'cafe'))[0]!;
+    expect(marked(snippet)).toBe('CAFÉ');
+  });
+
+  it('shows a snippet as plain text, without markdown, with the words marked', async () => {
+    const t = h.makeApp();
+    const { headers } = await h.loggedIn(t);
+    const notes = await start(t, headers, 'Notes');
+    await ask(t, headers, notes, 'Run `npm ci` and **then** read [the café guide](https://x.io/cafe) at _noon_');
+
+    const [found] = await search(t, headers, 'then read the cafe');
+    expect(found!.conversationId).toBe(notes);
+    // the newest message holding the words is the offline answer, which quotes the question
+    expect(found!.match).toContain('Run npm ci and then read the café guide at noon');
+    expect(marked(found!)).toBe('then read the café');
+  });
+
   /** The statements one search sends, as the query log names them, and the whole text of those that read messages. */
   const statementsOf = async (t: TestApp, headers: Record<string, string>, keyword: string) => {
     const log = logQueries(h.database);
@@ -113,7 +151,7 @@ describe('searching conversations', () => {
         status: 'complete' as const,
         files: [],
         createdAt: now,
-      })),
+      })).map((row) => ({ ...row, contentSearch: searchableContent(row.content) })),
     );
     for (let from = 0; from < rows.length; from += 1000) await h.db.insert(messages).values(rows.slice(from, from + 1000));
 
@@ -138,12 +176,23 @@ describe('searching conversations', () => {
 });
 
 describe('the snippet', () => {
-  it('shows the words in their sentence, cut with an ellipsis on each side it was cut', () => {
+  it('shows the words in their sentence, cut with an ellipsis on each side it was cut, and where they are in it', () => {
     const long = `${'a'.repeat(50)} the needle here ${'b'.repeat(120)}`;
-    const snippet = snippetAround(long, 'NEEDLE');
-    expect(snippet.startsWith('…')).toBe(true);
-    expect(snippet.endsWith('…')).toBe(true);
-    expect(snippet).toContain('the needle here');
-    expect(snippetAround('short\n\nline', 'line')).toBe('short line');
+    const { match, matchAt } = snippetAround(long, 'NEEDLE');
+    expect(match.startsWith('…')).toBe(true);
+    expect(match.endsWith('…')).toBe(true);
+    expect(match).toContain('the needle here');
+    expect(match.slice(matchAt!.start, matchAt!.start + matchAt!.length)).toBe('needle');
+    expect(snippetAround('short\n\nline', 'line')).toEqual({ match: 'short line', matchAt: { start: 6, length: 4 } });
+  });
+
+  it('reads markdown as plain text: code, emphasis, links, headings, lists and tables give their words', () => {
+    const markdown = '# Tips\n\n- use `git log`\n- **bold** and ~~old~~\n\n| a | b |\n|---|---|\n| x &amp; y | z |\n\n```sh\nnpm ci\n```';
+    expect(snippetAround(markdown, 'zzz').match).toBe('Tips use git log bold and old a b x & y z npm ci');
+  });
+
+  it('marks whole characters of the text, whatever their width or accents', () => {
+    const { match, matchAt } = snippetAround('Un ＣＡＦＥ́ noir', 'cafe');
+    expect(match.slice(matchAt!.start, matchAt!.start + matchAt!.length)).toBe('ＣＡＦＥ́');
   });
 });

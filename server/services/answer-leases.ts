@@ -4,6 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { prebuilt, slot } from '../db/prebuilt';
 import { messages } from '../db/schema';
+import { searchableContent } from './search-text';
 
 /**
  * Leases say which instance writes a streaming answer: the row carries the writer's id and a time
@@ -20,6 +21,15 @@ export const leaseLapsed = (expiresAt: AnyPgColumn): SQL => or(isNull(expiresAt)
 const heldBy = (messageId: string | SQLWrapper, instanceId: string | SQLWrapper) =>
   and(eq(messages.id, messageId), eq(messages.status, 'streaming'), eq(messages.leaseOwner, instanceId));
 
+/** The saved text and its searchable form, unless the stored text is longer. */
+function grownText(content: string) {
+  const grows = sql`starts_with(${content}, ${messages.content})`;
+  return {
+    content: sql`case when ${grows} then ${content} else ${messages.content} end`,
+    contentSearch: sql`case when ${grows} then ${searchableContent(content)} else ${messages.contentSearch} end`,
+  };
+}
+
 /**
  * Saves the text of an answer this instance still writes and renews its lease. False when the
  * answer is no longer this instance's: stored, or taken over after a lease that was not renewed.
@@ -29,7 +39,7 @@ export async function saveAndRenew(db: Db, messageId: string, instanceId: string
     .update(messages)
     .set({
       // Text only grows: a save that lands after a longer one (a reader's sync) keeps the longer.
-      ...(content === undefined ? {} : { content: sql`case when starts_with(${content}, ${messages.content}) then ${content} else ${messages.content} end` }),
+      ...(content === undefined ? {} : grownText(content)),
       leaseExpiresAt: leaseUntil(leaseMs),
     })
     .where(heldBy(messageId, instanceId))
@@ -59,6 +69,7 @@ export async function storeAnswer(
     messageId,
     instanceId,
     content: outcome.content,
+    contentSearch: searchableContent(outcome.content),
     status: outcome.status,
     error: outcome.error ?? null,
     promptTokens: usage?.promptTokens ?? null,
@@ -73,6 +84,7 @@ const storeAnswerStatement = prebuilt((db, shape: 'with usage' | 'without usage'
     .update(messages)
     .set({
       content: slot('content'),
+      contentSearch: slot('contentSearch'),
       status: slot('status'),
       error: slot('error'),
       ...(shape === 'with usage' ? { promptTokens: slot('promptTokens'), completionTokens: slot('completionTokens') } : {}),

@@ -10,6 +10,7 @@ import { badRequest, conflict, notFound, tooLarge, tooManyRequests } from '../ht
 import { identityLockKey } from '../limits/identity-quotas';
 import { applicationAgent } from './answering-agent';
 import { titleFromQuestion } from '../../src/contract/chat-title';
+import { searchable, searchableContent } from './search-text';
 import { type ConversationRow, type MessageRow } from './conversations';
 import { MessageTree } from './message-tree';
 import { ownedBy, ownedBySlot, ownerIdOf, ownerKindOf, type OwnerKind } from './ownership';
@@ -278,7 +279,7 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
         .set({
           updatedAt: now,
           ...(leaf ? { currentLeafId: leaf } : {}),
-          ...(title !== null ? { title: sql`coalesce(${conversations.title}, ${title})` } : {}),
+          ...(title !== null ? titledFromQuestion(title, searchable(title)) : {}),
         })
         .where(eq(conversations.id, conversationId))
         .returning({ id: conversations.id }),
@@ -291,9 +292,11 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
       conversationId,
       now,
       title,
+      titleSearch: searchable(title ?? ''),
       questionId,
       replyMessageId,
       content,
+      contentSearch: searchableContent(content),
       files,
       parentId,
       leaseOwner: asked.lease.owner,
@@ -337,6 +340,7 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
       .update(messages)
       .set({
         content: '',
+        contentSearch: '',
         status: 'streaming',
         error: null,
         feedback: null,
@@ -381,7 +385,7 @@ const askStatement = prebuilt((db, shape: 'title kept' | 'title from the questio
       .set({
         updatedAt: now,
         currentLeafId: slot('replyMessageId'),
-        ...(shape === 'title from the question' ? { title: sql`coalesce(${conversations.title}, ${slot('title')})` } : {}),
+        ...(shape === 'title from the question' ? titledFromQuestion(slot('title'), slot('titleSearch')) : {}),
       } as Record<string, unknown>)
       .where(eq(conversations.id, slot('conversationId')))
       .returning({ id: conversations.id }),
@@ -392,7 +396,7 @@ const askStatement = prebuilt((db, shape: 'title kept' | 'title from the questio
     .with(touched)
     .insert(messages)
     .values([
-      { id: questionId, conversationId, role: 'user', content: slot('content'), status: 'complete', files: slot('files'), parentId: slot('parentId'), createdAt: now },
+      { id: questionId, conversationId, role: 'user', content: slot('content'), contentSearch: slot('contentSearch'), status: 'complete', files: slot('files'), parentId: slot('parentId'), createdAt: now },
       {
         ...newReply(slot('replyMessageId'), conversationId, questionId, now),
         leaseOwner: slot('leaseOwner'),
@@ -401,6 +405,16 @@ const askStatement = prebuilt((db, shape: 'title kept' | 'title from the questio
     ])
     .returning();
 });
+
+/** The conversation's title, with who wrote it and its searchable form, when it has none yet. */
+const titledFromQuestion = (title: string | SQLWrapper, titleSearch: string | SQLWrapper) => {
+  const untitled = sql`${conversations.title} is null`;
+  return {
+    title: sql`coalesce(${conversations.title}, ${title})`,
+    titleBy: sql`case when ${untitled} then 'question' else ${conversations.titleBy} end`,
+    titleSearch: sql`case when ${untitled} then ${titleSearch} else ${conversations.titleSearch} end`,
+  };
+};
 
 const newReply = <V extends string | SQLWrapper, D extends Date | SQLWrapper>(id: V, conversationId: V, replyTo: V, now: D) => ({
   id,

@@ -15,6 +15,7 @@ import { ownedBy, ownerColumns } from './ownership';
 import { cleanFileName, deleteUnusedUploads, type UploadDeletion } from './uploads';
 import { agentVisibleTo, applicationVisibleTo, audienceCompany, audienceOf, companyOf, containsPattern, visibleApplication, type Audience } from './visibility';
 import { readTree, type MessageTree } from './message-tree';
+import { searchable, snippetAround, type Snippet } from './search-text';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -85,13 +86,15 @@ export const toMessage = (row: MessageRow, siblingIds?: string[]): Message => ({
  */
 /** What a conversation is for (server/db/schema.ts): only `chat` ones are listed in the history. */
 export type ConversationPurpose = (typeof conversations.purpose.enumValues)[number];
+/** Who named a conversation (server/db/schema.ts): a `person`'s title is never replaced. */
+export type TitleBy = (typeof conversations.titleBy.enumValues)[number];
 
 export async function createConversation(
   db: Db,
   clock: Clock,
   caller: Caller,
   owner: Owner,
-  input: { source: ConversationSource; sourceId: string; title?: string; purpose?: ConversationPurpose },
+  input: { source: ConversationSource; sourceId: string; title?: string; titleBy?: TitleBy; purpose?: ConversationPurpose },
 ): Promise<Conversation> {
   const companyId = companyOf(caller);
   const [row] = await createStatement(db, `${input.source} ${audienceOf(companyId)}`, {
@@ -100,6 +103,8 @@ export async function createConversation(
     source: input.source,
     sourceId: input.sourceId,
     title: input.title ? input.title : null,
+    titleBy: input.title ? (input.titleBy ?? 'person') : null,
+    titleSearch: searchable(input.title ?? ''),
     purpose: input.purpose ?? 'chat',
     now: clock.now().toISOString(),
     companyId,
@@ -129,6 +134,8 @@ const createStatement = prebuilt((db, shape: `${ConversationSource} ${Audience}`
           source: sql<ConversationSource>`${slot('source')}::text`.as('source'),
           sourceId: source.table.id,
           title: sql<string | null>`${slot('title')}::text`.as('title'),
+          titleBy: sql<TitleBy | null>`${slot('titleBy')}::text`.as('title_by'),
+          titleSearch: sql<string>`${slot('titleSearch')}::text`.as('title_search'),
           pinned: sql<boolean>`false`.as('pinned'),
           purpose: sql<ConversationPurpose>`${slot('purpose')}::text`.as('purpose'),
           currentLeafId: sql<string | null>`null::text`.as('current_leaf_id'),
@@ -148,13 +155,14 @@ export async function listConversations(
   owner: Owner,
   query: { current: number; pageSize: number; source: ConversationSource; sources?: ConversationSource[]; keyword?: string },
 ): Promise<Page<Conversation>> {
-  const pattern = query.keyword ? containsPattern(query.keyword) : null;
+  // Compared as `searchable` text on both sides: accents, width and case do not count.
+  const pattern = query.keyword ? containsPattern(searchable(query.keyword)) : null;
   const where = and(
     ownedBy(conversations, owner),
     // Drafts asked for in the operations area are the task's, not the person's chats.
     eq(conversations.purpose, 'chat'),
     query.sources ? inArray(conversations.source, query.sources) : eq(conversations.source, query.source),
-    pattern ? or(ilike(conversations.title, pattern), inMessages(pattern)) : undefined,
+    pattern ? or(ilike(conversations.titleSearch, pattern), inMessages(pattern)) : undefined,
   );
   const [rows, [total]] = await Promise.all([
     db
@@ -166,10 +174,10 @@ export async function listConversations(
       .offset((query.current - 1) * query.pageSize),
     db.select({ value: count() }).from(conversations).where(where),
   ]);
-  const found = query.keyword ? await matchesIn(db, rows.map((row) => row.id), query.keyword) : new Map<string, string>();
+  const found = query.keyword ? await matchesIn(db, rows.map((row) => row.id), query.keyword) : new Map<string, Snippet>();
   const list = (await describeConversations(db, caller, rows)).map((conversation) => {
-    const match = found.get(conversation.conversationId);
-    return match ? { ...conversation, match } : conversation;
+    const snippet = found.get(conversation.conversationId);
+    return snippet ? { ...conversation, ...snippet } : conversation;
   });
   return { list, total: total?.value ?? 0, current: query.current, pageSize: query.pageSize };
 }
@@ -180,28 +188,15 @@ export async function listConversations(
  * are escaped, so `%` and `_` match themselves.
  */
 const inMessages = (pattern: string) =>
-  sql`exists (select 1 from ${messages} where ${messages.conversationId} = ${conversations.id} and ${messages.content} ilike ${pattern})`;
-
-const SNIPPET_BEFORE = 30;
-const SNIPPET_AFTER = 70;
-
-/** The words in their sentence: a short piece of the message around the first place they occur. */
-export const snippetAround = (content: string, keyword: string): string => {
-  const flat = content.replace(/\s+/g, ' ').trim();
-  const at = flat.toLowerCase().indexOf(keyword.toLowerCase());
-  if (at < 0) return flat.slice(0, SNIPPET_BEFORE + SNIPPET_AFTER);
-  const start = Math.max(0, at - SNIPPET_BEFORE);
-  const end = Math.min(flat.length, at + keyword.length + SNIPPET_AFTER);
-  return `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
-};
+  sql`exists (select 1 from ${messages} where ${messages.conversationId} = ${conversations.id} and ${messages.contentSearch} ilike ${pattern})`;
 
 /** For each listed conversation whose messages hold the words, a snippet of the newest such message. */
-async function matchesIn(db: Db, conversationIds: string[], keyword: string): Promise<Map<string, string>> {
+async function matchesIn(db: Db, conversationIds: string[], keyword: string): Promise<Map<string, Snippet>> {
   if (conversationIds.length === 0) return new Map();
   const rows = await db
     .selectDistinctOn([messages.conversationId], { conversationId: messages.conversationId, content: messages.content })
     .from(messages)
-    .where(and(inArray(messages.conversationId, conversationIds), ilike(messages.content, containsPattern(keyword))))
+    .where(and(inArray(messages.conversationId, conversationIds), ilike(messages.contentSearch, containsPattern(searchable(keyword)))))
     .orderBy(messages.conversationId, desc(messages.seq));
   return new Map(rows.map((row) => [row.conversationId, snippetAround(row.content, keyword)]));
 }
@@ -226,7 +221,7 @@ export async function updateConversation(
 ): Promise<Conversation> {
   const current = await findOwnedConversation(db, owner, input.conversationId);
   const changes = {
-    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.title !== undefined ? { title: input.title, titleBy: 'person' as const, titleSearch: searchable(input.title) } : {}),
     ...(input.pinned !== undefined ? { pinned: input.pinned } : {}),
   };
   if (Object.keys(changes).length === 0) return describeConversation(db, caller, current);

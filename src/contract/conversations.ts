@@ -27,8 +27,10 @@ export const conversationSchema = v.object({
   pinned: v.boolean(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
-  /** In a keyword search: a piece of a message holding the words, when one does. */
+  /** In a keyword search: a piece of a message holding the words, when one does, as plain text (no markdown). */
   match: v.optional(v.string()),
+  /** Where in `match` the words are (JavaScript string indices), for the list to mark them. */
+  matchAt: v.optional(v.object({ start: v.pipe(v.number(), v.integer(), v.minValue(0)), length: v.pipe(v.number(), v.integer(), v.minValue(1)) })),
   /** A `workflow` conversation: its application, while the caller can still see it. */
   application: v.optional(conversationApplicationSchema),
 });
@@ -38,6 +40,11 @@ export const createConversationRequestSchema = v.object({
   sourceId: idSchema,
   source: v.optional(conversationSourceSchema, 'agent'),
   title: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(TITLE_MAX))),
+  /**
+   * Who wrote `title`: the person (the default), or `question`, the first words of the question
+   * the chat is started for, which a title the model writes after the first answer replaces.
+   */
+  titleBy: v.optional(v.picklist(['person', 'question'])),
 });
 export type CreateConversationRequest = v.InferInput<typeof createConversationRequestSchema>;
 

@@ -187,11 +187,11 @@ const chatSteps = (input: ChatInput, caller: Caller): StreamStep[] => {
   ];
 };
 
-/** Like the server: the newest message of the conversation holding the words, as a snippet. */
-const matchIn = (conversationId: string, keyword: string): string | undefined => {
+/** Like the server: the newest message of the conversation holding the words, as a snippet, with where they are. */
+const matchIn = (conversationId: string, keyword: string): { match: string; matchAt: { start: number; length: number } } | undefined => {
   if (!keyword) return undefined;
   const found = (db.messages.get(conversationId) ?? []).findLast((message) => message.content.toLowerCase().includes(keyword));
-  return found?.content;
+  return found ? { match: found.content, matchAt: { start: found.content.toLowerCase().indexOf(keyword), length: keyword.length } } : undefined;
 };
 
 /** Like the server: an unknown link is 404; one expired, used or revoked is 410. */
@@ -276,8 +276,8 @@ export const handlers = {
       .filter((item) => item.title.toLowerCase().includes(keyword) || matchIn(item.conversationId, keyword) !== undefined)
       .sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt.localeCompare(a.updatedAt))
       .map((item) => {
-        const match = keyword ? matchIn(item.conversationId, keyword) : undefined;
-        return match ? { ...described(item), match } : described(item);
+        const snippet = keyword ? matchIn(item.conversationId, keyword) : undefined;
+        return snippet ? { ...described(item), ...snippet } : described(item);
       });
     return ok('conversationList', page(items, input.current, input.pageSize));
   }),

@@ -52,6 +52,19 @@ const RenameField = ({ conversation, send }: Pick<HistoryRowProps, 'conversation
   );
 };
 
+/** A search's snippet, with the words it found marked. */
+const MarkedMatch = ({ match, at }: { match: string; at: Conversation['matchAt'] }) => {
+  if (!at) return match;
+  const end = at.start + at.length;
+  return (
+    <>
+      {match.slice(0, at.start)}
+      <mark className="rounded-sm bg-accent/20 text-fg">{match.slice(at.start, end)}</mark>
+      {match.slice(end)}
+    </>
+  );
+};
+
 /** One chat in the history: its title and last update, with rename, pin and delete beside it. */
 export const HistoryRow = memo(({ conversation, active, editing, now, send }: HistoryRowProps) => {
   const { t, i18n } = useTranslation();
@@ -88,7 +101,7 @@ export const HistoryRow = memo(({ conversation, active, editing, now, send }: Hi
         {conversation.match ? (
           // A search found the words in a message: where they are says more than when.
           <span id={timeId} dir="auto" className="truncate text-xs text-muted" data-testid="history-match">
-            {conversation.match}
+            <MarkedMatch match={conversation.match} at={conversation.matchAt} />
           </span>
         ) : (
           <time id={timeId} dateTime={conversation.updatedAt} title={formatDateTime(conversation.updatedAt, i18n.language)} className="text-xs text-muted">
