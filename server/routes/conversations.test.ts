@@ -41,12 +41,12 @@ describe('creating conversations', () => {
     const { headers } = await h.loggedIn(t);
     const conversation = await create(t, headers);
     expect(conversation).toMatchObject({ source: 'agent', sourceId: 'SpecialNoAgentFallback', title: '', pinned: false });
-    await ask(t, headers, conversation.conversationId, '  How do I write a   LinkedIn post about my new job at a startup?');
+    await ask(t, headers, conversation.conversationId, '  How do I write a   LinkedIn post about my new job at a startup in Berlin, with a short story?');
     const detail = await t.get(DETAIL, { conversationId: conversation.conversationId }, headers);
-    expect(detail.body.data.title).toBe('How do I write a LinkedIn post…');
+    expect(detail.body.data.title).toBe('How do I write a LinkedIn post about my new job at a startup…');
     await ask(t, headers, conversation.conversationId, 'Another question');
     expect((await t.get(DETAIL, { conversationId: conversation.conversationId }, headers)).body.data.title).toBe(
-      'How do I write a LinkedIn post…',
+      'How do I write a LinkedIn post about my new job at a startup…',
     );
   });
 

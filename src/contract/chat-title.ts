@@ -1,5 +1,5 @@
 /** How much of the first question a chat's title keeps, in characters as a person counts them, before its "…". */
-export const TITLE_FROM_QUESTION_LENGTH = 30;
+export const TITLE_FROM_QUESTION_LENGTH = 60;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const words = new Intl.Segmenter(undefined, { granularity: 'word' });
