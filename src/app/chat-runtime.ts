@@ -44,7 +44,11 @@ export const createChatActor = ({ navigate, screenEvents, inspect, clock }: Chat
         }),
         createConversation: fromPromise(async ({ input }) =>
           startingConversation(async () =>
-            (await conversationsApi()).createConversation({ sourceId: input.agentId, source: input.source, title: input.title || undefined }, { silent: true }),
+            (await conversationsApi()).createConversation(
+              // Named after its first question until the person names it (or the model does).
+              { sourceId: input.agentId, source: input.source, ...(input.title ? { title: input.title, titleBy: 'question' as const } : {}) },
+              { silent: true },
+            ),
           ),
         ),
         chatStream: createChatStreamCall(streamChatOnDemand),

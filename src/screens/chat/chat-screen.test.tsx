@@ -27,10 +27,14 @@ describe('the chat screen', () => {
   it('sends with Enter, moves to the new conversation and streams the answer in', async () => {
     queueAnswer('Bread ', 'and ', 'butter.');
     const posts = recordRequests(endpoints.chat.path);
+    const creations = recordRequests(endpoints.conversationCreate.path);
     const view = await openChat();
     expect(screen.getByText('How can I help you today?')).toBeInTheDocument();
 
     await view.user.type(box(), 'What sells best?{Enter}');
+    // Named after its question, as such: a title the model writes later may replace it.
+    await expect.poll(() => creations.length).toBe(1);
+    expect(JSON.parse(await creations[0]!.text)).toMatchObject({ title: 'What sells best?', titleBy: 'question' });
 
     expect(await screen.findByTestId('question')).toHaveTextContent('What sells best?');
     await expect.poll(() => answer().textContent).toBe('Bread and butter.');
