@@ -202,11 +202,11 @@ const watchForMarker = (marker) => {
   const bench = window.__bench;
   const clock = () => performance.timeOrigin + performance.now();
   bench.watchFrom = performance.now();
-  const lastBlockHasMarker = () => {
+  const lastBlock = () => {
     const answers = document.querySelectorAll('[data-testid="answer"] [data-markdown]');
-    const last = answers[answers.length - 1]?.lastElementChild;
-    return Boolean(last?.textContent?.includes(marker));
+    return answers[answers.length - 1]?.lastElementChild;
   };
+  const lastBlockHasMarker = () => Boolean(lastBlock()?.textContent?.includes(marker));
   const observer = new MutationObserver(() => {
     if (bench.domAt || !lastBlockHasMarker()) return;
     bench.domAt = clock();
@@ -217,6 +217,9 @@ const watchForMarker = (marker) => {
       setTimeout(() => {
         bench.paintAt = clock();
         performance.mark('bench: the end painted');
+        // Whether the view followed the answer to its end: its last words on screen (issue 43).
+        const end = lastBlock()?.getBoundingClientRect();
+        bench.endOnScreen = Boolean(end && end.bottom > 0 && end.top < window.innerHeight);
       }, 0),
     );
   });
@@ -566,6 +569,7 @@ export const fastModelFigures = async ({
           bytesAt: chat && chat.responseEnd > 0 ? performance.timeOrigin + chat.responseEnd : undefined,
           domAt: bench.domAt,
           paintAt: bench.paintAt,
+          endOnScreen: Boolean(bench.endOnScreen),
           noLongTask: Boolean(bench.noLongTask),
           longTasks: bench.longTasks.filter((task) => task.start >= bench.watchFrom).map((task) => task.duration),
         };
@@ -586,6 +590,7 @@ export const fastModelFigures = async ({
         domLag: sinceLastSend(app.domAt),
         longTasks: app.longTasks,
         noLongTask: app.noLongTask,
+        endOnScreen: app.endOnScreen,
         offset,
         plain,
       };

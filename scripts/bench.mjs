@@ -254,6 +254,7 @@ export const printFastModel = ({ answerChars, tokens, ...modes }) => {
     const relayAdds = figures.relayLag - figures.directLag;
     row(`(e) ${labels[mode]}: server relay adds after the model's last token`, ms(relayAdds), '≤ 50 ms', relayAdds <= 50);
     row(`(e) ${labels[mode]}: last token painted after the model sent it`, ms(figures.paintLag), '≤ 100 ms', figures.paintLag <= 100);
+    row(`(e) ${labels[mode]}: the view followed to the end (last words on screen)`, figures.endOnScreen ? 'yes' : 'no', 'yes', figures.endOnScreen);
     row(
       `(e) ${labels[mode]}: longest main-thread task`,
       figures.longTasks.length ? ms(longest) : 'none > 50 ms',
