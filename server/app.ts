@@ -12,11 +12,13 @@ import { describeError, safeLog } from './http/log-line';
 import { nulGuard } from './http/nul-guard';
 import { createDiskStorage } from './media/storage';
 import { createTextReader } from './media/text-reader';
+import { requestId } from './http/request-id';
 import { requestLog } from './http/request-log';
 import type { AppEnv } from './http/route';
 import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
 import { compressAnswers } from './http/compression';
+import { metricsRoute } from './observability/metrics-route';
 import { exportOnlyPublishing } from './publishing/publishing';
 import { accountRoutes } from './routes/accounts';
 import { adminRoutes } from './routes/admin';
@@ -47,7 +49,8 @@ const textReaderFor = (config: AppDeps['config']) =>
 
 /** The whole HTTP surface: the API of src/contract/endpoints.ts and, with `spaDir`, the SPA. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const log = safeLog(deps.log ?? ((line) => console.log(line)));
+  const instanceId = deps.instanceId ?? randomUUID();
+  const log = safeLog(deps.log ?? ((line) => console.log(line)), { format: deps.config.logFormat, level: deps.config.logLevel, instance: instanceId });
   const services: Services = {
     db: deps.db,
     config: deps.config,
@@ -67,7 +70,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     counters: createCounters(deps.db, deps.clock),
     streams: createOpenStreams(deps.db, deps.clock, { perIdentity: deps.config.openStreamsPerIdentity, checkMs: deps.config.sessionCheckMs }),
-    instanceId: deps.instanceId ?? randomUUID(),
+    instanceId,
     sealer: deps.sealer ?? null,
     mailer: deps.mailer ?? null,
     env: deps.env ?? process.env,
@@ -75,7 +78,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
   const app = new Hono<AppEnv>();
 
+  app.use('*', requestId());
+  // Probes and scrapes come every few seconds: before the request log, so they are not in it.
   healthRoutes(app, { db: deps.db, draining: deps.draining ?? (() => false) });
+  metricsRoute(app, { token: deps.config.metricsToken, trustProxy: deps.config.trustProxy });
   app.use('*', requestLog(services.log, deps.config.logLevel));
   app.use('*', securityHeaders({ hsts: deps.config.hsts }));
   app.use('*', compressAnswers());
@@ -108,7 +114,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       return fail(c, error.status, error.message);
     }
     const ref = newReference();
-    services.log(`error: ref ${ref}: ${c.req.method} ${c.req.path}: ${describeError(error, deps.config.logLevel)}`);
+    services.log(`error: ref ${ref}: ${c.req.method} ${c.req.path}: ${describeError(error, deps.config.logLevel)}`, { level: 'error' });
     return fail(c, 500, `Something went wrong on the server. Please try again. (ref ${ref})`);
   });
   return app;

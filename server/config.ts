@@ -129,6 +129,10 @@ export type ServerConfig = {
   wechatLoginsPerMinute: number;
   /** `debug` also logs each request's query string (never headers or bodies). */
   logLevel: 'info' | 'debug';
+  /** LOG_FORMAT: JSON lines, or `pretty` lines for a person at a terminal (the default when stdout is one). */
+  logFormat: LogFormat;
+  /** METRICS_TOKEN: lets a scraper that is not on this machine read /metrics with it as a bearer token. */
+  metricsToken: string | null;
   /** Send Strict-Transport-Security: only when the site is reached over https. */
   hsts: boolean;
   /** Serve dist/assets/*.map; off, the built code's sources are not published. */
@@ -258,6 +262,8 @@ export const defaultConfig: ServerConfig = {
   scanTicketsPerMinute: 20,
   wechatLoginsPerMinute: 30,
   logLevel: 'info',
+  logFormat: 'json',
+  metricsToken: null,
   hsts: false,
   serveSourceMaps: false,
   answerSaveIntervalMs: 1000,
@@ -349,11 +355,22 @@ export function signupPolicyFromEnv(env: NodeJS.ProcessEnv, listen: { host?: str
   return raw as SignupPolicy;
 }
 
+export type LogFormat = 'json' | 'pretty';
+
+/** LOG_FORMAT=json or pretty; unset, pretty when the log goes to a terminal. */
+export function logFormatFromEnv(value: string | undefined, tty: boolean): LogFormat {
+  const wanted = value?.trim().toLowerCase();
+  if (!wanted) return tty ? 'pretty' : 'json';
+  if (wanted === 'json' || wanted === 'pretty') return wanted;
+  throw new Error(`LOG_FORMAT must be json or pretty, got "${value}"`);
+}
+
 /**
  * Reads every setting the server takes from the environment (see docs/api.md, "Configuration").
- * `listen.host` is where the server will listen: some defaults are safe only on loopback.
+ * `listen.host` is where the server will listen: some defaults are safe only on loopback;
+ * `listen.tty`, whether the log goes to a terminal (default: whether stdout is one).
  */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { host?: string } = {}): ServerConfig {
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { host?: string; tty?: boolean } = {}): ServerConfig {
   const baseUrl = env.LLM_BASE_URL?.trim();
   return {
     signup: signupPolicyFromEnv(env, listen),
@@ -402,6 +419,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     scanTicketsPerMinute: positiveNumber(env, 'SCAN_TICKETS_PER_MINUTE', defaultConfig.scanTicketsPerMinute),
     wechatLoginsPerMinute: positiveNumber(env, 'WECHAT_LOGINS_PER_MINUTE', defaultConfig.wechatLoginsPerMinute),
     logLevel: env.LOG_LEVEL?.trim().toLowerCase() === 'debug' ? 'debug' : 'info',
+    logFormat: logFormatFromEnv(env.LOG_FORMAT, listen.tty ?? process.stdout.isTTY === true),
+    metricsToken: env.METRICS_TOKEN?.trim() || null,
     hsts: isOn(env.HSTS) || (env.HSTS === undefined && /^https:\/\//i.test(env.PUBLIC_URL?.trim() ?? '')),
     serveSourceMaps: isOn(env.SERVE_SOURCEMAPS),
     answerSaveIntervalMs: defaultConfig.answerSaveIntervalMs,

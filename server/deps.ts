@@ -3,6 +3,7 @@ import type { Sealer } from './auth/sealed';
 import type { Mailer } from './mail/mailer';
 import type { Clock, ServerConfig } from './config';
 import type { Db } from './db/client';
+import type { Log } from './http/log-line';
 import type { Counters } from './limits/counters';
 import type { FileStorage } from './media/storage';
 import type { TextReader } from './media/text-reader';
@@ -20,7 +21,7 @@ export type AppDeps = {
   storage: FileStorage;
   /** The desktop installers served under /downloads/; default: DOWNLOADS_DIR (or DATA_DIR/downloads) on disk. */
   downloads?: FileStorage;
-  /** One line per request and server-side errors; defaults to console.log. */
+  /** Where log lines go, one JSON (or, LOG_FORMAT=pretty, readable) line a call; defaults to console.log. */
   log?: (line: string) => void;
   /** How tasks reach their platforms; default: exported by hand, no scheduler. */
   publishing?: Publishing;
@@ -45,7 +46,9 @@ export type AppDeps = {
 };
 
 /** The deps after createApp filled in its own parts. */
-export type Services = Required<Omit<AppDeps, 'spaDir' | 'draining' | 'textReader'>> & {
+export type Services = Required<Omit<AppDeps, 'spaDir' | 'draining' | 'textReader' | 'log'>> & {
+  /** One line per request, per answer, and server-side errors, through the one sink (`safeLog`). */
+  log: Log;
   /** Every limit and quota, counted in the database so all instances share them. */
   counters: Counters;
   /** The answer and resume streams open here, bounded per identity and ended with their session. */

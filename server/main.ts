@@ -19,6 +19,7 @@ async function main() {
   console.log(`  database: ${db}`);
   console.log(`  answers:  ${server.runtimeLabel}`);
   console.log(`  files:    ${server.filesLabel}`);
+  console.log(`  instance: ${server.instanceId} (on every log line; /metrics for this instance)`);
   for (const line of demoAccountLines(server.demo, dataDir, { reachable: !isLoopbackHost(host) })) console.log(line);
   for (const line of signInSummary(server.config, host)) console.log(line);
   console.log('');

@@ -63,6 +63,8 @@ export type RunningServer = {
   /** Where files are kept: object storage, PostgreSQL or disk. */
   filesLabel: string;
   database: DbHandle;
+  /** This instance, as its log lines and the answers' leases name it. */
+  instanceId: string;
   /**
    * Stops accepting connections (/readyz answers 503 meanwhile), lets running answers finish for
    * config.shutdownGraceMs and stores the rest incomplete, ends open streams, closes the database.
@@ -118,7 +120,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     });
     const runtime = options.runtime ?? runtimeFor(config);
     const spaDir = options.spaDir === undefined ? DEFAULT_SPA_DIR : options.spaDir;
-    const log = safeLog(options.log ?? ((line: string) => console.log(line)));
+    const log = safeLog(options.log ?? ((line: string) => console.log(line)), { format: config.logFormat, level: config.logLevel, instance: instanceId });
     const files = await openFileStores({
       s3: config.s3,
       db: database.db,
@@ -210,6 +212,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       runtimeLabel: runtime.label,
       filesLabel: files.label,
       database,
+      instanceId,
       close: () =>
         (closing ??= (async () => {
           // Draining: no new connections, /readyz says 503 on those still open, running answers

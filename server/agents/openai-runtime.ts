@@ -1,4 +1,5 @@
 import type { LlmConfig } from '../config';
+import { metrics, providerOf } from '../observability/metrics';
 import { postToModel, type ModelResponse } from './model-request';
 import { AgentError, type AgentRuntime, type HistoryMessage, type StreamAnswerInput, type TokenUsage } from './runtime';
 
@@ -19,28 +20,41 @@ const usageOf = (usage: Chunk['usage']): TokenUsage | null =>
 /** Streams answers from any OpenAI-compatible `/chat/completions` endpoint. */
 export function createOpenAiRuntime(llm: LlmConfig): AgentRuntime {
   const url = `${llm.baseUrl}/chat/completions`;
+  const provider = providerOf(llm.baseUrl);
   return {
     label: `OpenAI-compatible model ${llm.model} at ${llm.baseUrl}`,
-    async *streamAnswer({ agent, history, signal, onUsage }: StreamAnswerInput) {
-      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
-      if (llm.apiKey) headers.authorization = `Bearer ${llm.apiKey}`;
-      const messages = [...(agent.systemPrompt ? [{ role: 'system', content: agent.systemPrompt }] : []), ...history.map(toRequestMessage)];
-      let response: ModelResponse;
+    async *streamAnswer(input: StreamAnswerInput) {
       try {
-        // include_usage: the last chunk reports the tokens spent, shown under the answer.
-        const body = JSON.stringify({ model: llm.model, stream: true, stream_options: { include_usage: true }, messages });
-        response = await postToModel(url, headers, body, signal, llm.timeouts);
+        yield* streamFromModel(input);
       } catch (error) {
-        if (signal.aborted) throw error;
-        throw new AgentError(`The model service at ${llm.baseUrl} could not be reached (${(error as Error).message}).`);
+        // Only the model service's own failures: a reader's Stop or a shutdown is an abort.
+        if (error instanceof AgentError) metrics.modelFailed(provider);
+        throw error;
       }
-      if (response.status < 200 || response.status > 299) {
-        const detail = await describeFailure(response);
-        throw new AgentError(`The model service answered HTTP ${response.status}${detail ? `: ${detail}` : ''}.`);
-      }
-      yield* readDeltas(response, signal, onUsage);
     },
   };
+
+  async function* streamFromModel({ agent, history, signal, onUsage }: StreamAnswerInput) {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+    if (llm.apiKey) headers.authorization = `Bearer ${llm.apiKey}`;
+    const messages = [...(agent.systemPrompt ? [{ role: 'system', content: agent.systemPrompt }] : []), ...history.map(toRequestMessage)];
+    let response: ModelResponse;
+    try {
+      // include_usage: the last chunk reports the tokens spent, shown under the answer.
+      const body = JSON.stringify({ model: llm.model, stream: true, stream_options: { include_usage: true }, messages });
+      const sent = performance.now();
+      response = await postToModel(url, headers, body, signal, llm.timeouts);
+      metrics.modelAnswered(provider, sent);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new AgentError(`The model service at ${llm.baseUrl} could not be reached (${(error as Error).message}).`);
+    }
+    if (response.status < 200 || response.status > 299) {
+      const detail = await describeFailure(response);
+      throw new AgentError(`The model service answered HTTP ${response.status}${detail ? `: ${detail}` : ''}.`);
+    }
+    yield* readDeltas(response, signal, onUsage);
+  }
 }
 
 async function describeFailure(response: ModelResponse): Promise<string> {

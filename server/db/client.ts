@@ -12,6 +12,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { metrics } from '../observability/metrics';
 import { DEFAULT_POOL_MAX } from './pool-size';
 import * as schema from './schema';
 import { keepUp, type Upkeep } from './upkeep';
@@ -113,6 +114,7 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
     // An idle connection the database closes (a restart, an administrator) is reported on the
     // pool; unheard, it would end the whole server. The pool replaces it on the next query.
     pool.on('error', (error) => console.warn(`database: an idle connection was closed (${error.message})`));
+    const unwatch = metrics.watchPool(pool);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
@@ -138,7 +140,10 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
       },
       isMigrated: () => isMigrated(db),
       keepUp: async () => ({ analyzed: [], vacuumed: [] }),
-      close: () => pool.end(),
+      close: () => {
+        unwatch();
+        return pool.end();
+      },
     };
   }
   compileEmbeddedLean();

@@ -52,7 +52,7 @@ describe('every answer', () => {
     await t.post('/api/system/auth/login', { username: account.username, password: 'wrong-password-123' });
     expect(t.logs).toContain(t.logs.find((l) => /^GET \/api\/workflow\/agent\/detail 200 \d+ms$/.test(l)));
     expect(t.logs.some((l) => /^POST \/api\/system\/auth\/login 401 \d+ms$/.test(l))).toBe(true);
-    const all = t.logs.join('\n');
+    const all = t.lines.join('\n');
     for (const secret of [account.token, account.password, 'wrong-password-123', 'query-secret', account.username]) {
       expect(all).not.toContain(secret);
     }

@@ -53,7 +53,9 @@ describe('a log line', () => {
   it('is hidden before it is escaped by the one sink every line goes through', () => {
     const lines: string[] = [];
     const share = token();
-    safeLog((line) => lines.push(line))(`GET /share/${share}\nforged`);
-    expect(lines).toEqual(['GET /share/[hidden]\\nforged']);
+    safeLog((line) => lines.push(line))(`GET /share/${share}\nforged`, { path: `/share/${share}` });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain(share);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'GET /share/[hidden]\\nforged', path: '/share/[hidden]' });
   });
 });

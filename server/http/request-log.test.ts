@@ -10,12 +10,13 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const LINE = /^(GET|POST) \S+ \d{3} \d+ms$/;
+const ANSWER = /^answer: complete after \d+ ms, \d+ characters/;
 
 describe('the request log', () => {
   it('writes one line per request with no login name, chat text, file id or query', async () => {
     const t = h.makeApp();
     const account = await h.loggedIn(t);
-    t.logs.length = 0;
+    t.clearLogs();
     await t.post('/api/system/auth/login', { username: 'somebody.private@example.com', password: 'hunter2-secret' });
     const conversationId = (await t.post('/api/workflow/im/conversation/create', { sourceId: 'SpecialNoAgentFallback', title: 'My diagnosis' }, account.headers)).body.data.conversationId;
     const chat = await t.raw('/api/workflow/sse/agent/chat', {
@@ -30,10 +31,13 @@ describe('the request log', () => {
     const fileId = ((await (await t.raw('/api/media/upload', { method: 'POST', headers: account.headers, body: form })).json()) as { data: { fileId: string } }).data.fileId;
     await t.raw(`/api/media/file/${fileId}`, { headers: account.headers });
 
-    expect(t.logs).toHaveLength(6);
-    for (const line of t.logs) expect(line).toMatch(LINE);
+    // Six requests, and the answer's own line.
+    expect(t.logs).toHaveLength(7);
+    expect(t.logs.filter((line) => ANSWER.test(line))).toHaveLength(1);
+    for (const line of t.logs.filter((line) => !ANSWER.test(line))) expect(line).toMatch(LINE);
     expect(t.logs).toContain(t.logs.find((line) => /^GET \/api\/media\/file\/:fileId 200 \d+ms$/.test(line)));
-    const all = t.logs.join('\n');
+    // Every field of every line, not only the messages.
+    const all = t.lines.join('\n');
     for (const secret of ['somebody.private', 'hunter2-secret', 'My diagnosis', '4711', 'query-secret', fileId, account.token, conversationId]) {
       expect(all).not.toContain(secret);
     }
@@ -42,13 +46,13 @@ describe('the request log', () => {
   it('at LOG_LEVEL=debug adds the query string, hiding codes, states and tokens, and never headers or bodies', async () => {
     const t = h.makeApp({ config: { logLevel: 'debug' } });
     const account = await h.loggedIn(t);
-    t.logs.length = 0;
+    t.clearLogs();
     await t.get('/api/workflow/agent/detail', { agentId: 'SpecialNoAgentFallback', lang: 'fr' }, account.headers);
     await t.get('/api/system/auth/wx-login', { code: 'wechat-code-123', state: 'abc' });
     await t.post('/api/system/auth/login', { username: 'debug.user@example.com', password: 'pw-in-body' });
     expect(t.logs[0]).toMatch(/^GET \/api\/workflow\/agent\/detail\?agentId=SpecialNoAgentFallback&lang=fr 200 \d+ms$/);
     expect(t.logs[1]).toContain('code=[hidden]&state=[hidden]');
-    const all = t.logs.join('\n');
+    const all = t.lines.join('\n');
     for (const secret of [account.token, 'wechat-code-123', 'debug.user', 'pw-in-body']) expect(all).not.toContain(secret);
   });
 
@@ -72,12 +76,18 @@ describe('the request log', () => {
         body: JSON.stringify({ conversationId, agentId: 'SpecialNoAgentFallback', text: 'hi' }),
       })
     ).text();
-    // 4 requests and the chat's error line with its stack: every one a single line.
-    expect(t.logs).toHaveLength(5);
-    for (const line of t.logs) {
+    // 4 requests, the chat's error line with its stack and the answer's line: every one a single
+    // line as written, and no message (what a pretty log shows first) starts like a request's.
+    expect(t.lines).toHaveLength(6);
+    for (const line of t.lines) {
       // eslint-disable-next-line no-control-regex
       expect(line).not.toMatch(/[\r\n\u001b\u202e]/);
-      expect(line.startsWith('GET /api/forged')).toBe(false);
+      expect(line).toBe(JSON.stringify(JSON.parse(line)));
+    }
+    for (const message of t.logs) {
+      // eslint-disable-next-line no-control-regex
+      expect(message).not.toMatch(/[\r\n\u001b\u202e]/);
+      expect(message.startsWith('GET /api/forged')).toBe(false);
     }
     expect(t.logs.find((line) => line.startsWith('chat: ref'))).toContain('boom\\nGET /api/forged 200 1ms\\r\\n\\u001b[31mred');
   });

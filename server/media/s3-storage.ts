@@ -1,10 +1,11 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import type { S3Settings } from '../config';
+import { metrics } from '../observability/metrics';
 import { checkKey, readAll, type FileStorage } from './storage';
 
 export function s3Client(settings: S3Settings): S3Client {
-  return new S3Client({
+  const client = new S3Client({
     endpoint: settings.endpoint,
     region: settings.region,
     credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
@@ -15,6 +16,17 @@ export function s3Client(settings: S3Settings): S3Client {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+  // Every call that fails is counted (/metrics), but a missing object: that is an answer, not a
+  // fault. A missing bucket is one (also a 404).
+  client.middlewareStack.add((next) => async (args) => {
+    try {
+      return await next(args);
+    } catch (error) {
+      if (!(error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound'))) metrics.bucketFailed();
+      throw error;
+    }
+  });
+  return client;
 }
 
 const isMissing = (error: unknown) =>

@@ -108,7 +108,7 @@ describe('login rate limit', () => {
       'login: slowing down an account after 7 failures from 3 addresses',
       'login: slowing down an account after 9 failures from 4 addresses',
     ]);
-    expect(t.logs.join('\n')).not.toContain(username.split('@')[0]);
+    expect(t.lines.join('\n')).not.toContain(username.split('@')[0]);
   });
 
   it('forgets an address’s failures for an account once it signs in', async () => {

@@ -6,8 +6,10 @@ import type { Services } from '../deps';
 import { ownerOf, type Caller, type Owner } from '../http/caller';
 import { clientAddress } from '../http/client-address';
 import { preferredLanguage } from '../http/language';
+import { requestReceivedMs } from '../http/request-id';
 import { defineRoute, type AppEnv, type Handler } from '../http/route';
 import { deltaBatcher } from './delta-batcher';
+import { metrics } from '../observability/metrics';
 import { questionQuotas } from '../limits/identity-quotas';
 import { spend } from '../limits/quotas';
 import { startGeneration } from '../services/answer-generation';
@@ -159,6 +161,7 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveA
   });
 
   async function answerStream(input: ChatInput, caller: Caller, owner: Owner, c: Context, slot: StreamSlot) {
+    const received = requestReceivedMs() ?? performance.now();
     if (input.retryMessageId !== undefined) await stopRunningAnswer(answers, input.retryMessageId, ownerKey(owner));
     // Everything that can be refused is refused here, as a JSON error, before the stream opens.
     const quotas = questionQuotas(services.config, owner, clientAddress(c, services.config.trustProxy));
@@ -186,7 +189,11 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveA
       userMessageCreatedAt: chat.userMessageCreatedAt.toISOString(),
       replyMessageCreatedAt: chat.replyMessageCreatedAt.toISOString(),
     };
-    return streamSSE(c, (stream) => relay(services, stream, answer, 0, () => start, chatClosing(answer), slot).finally(slot.close));
+    const first = () => {
+      metrics.firstEventSent(received);
+      return start;
+    };
+    return streamSSE(c, (stream) => relay(services, stream, answer, 0, first, chatClosing(answer), slot).finally(slot.close));
   }
 
   defineRoute(app, services, 'chatResume', async ({ input, caller, c }) => {

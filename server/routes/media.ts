@@ -11,6 +11,7 @@ import { identityLockKey, storedBytesLimit, uploadQuotas } from '../limits/ident
 import { refuseIfSpent, spend } from '../limits/quotas';
 import { receiveFile } from '../media/receive-file';
 import { sniff } from '../media/sniff';
+import { metrics } from '../observability/metrics';
 import { mayRead } from '../services/file-access';
 import { cleanFileName, deleteOwnUpload, findUpload, recordUpload, refuseIfStoredOver } from '../services/uploads';
 
@@ -124,7 +125,9 @@ export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
           await services.storage.delete(file.id).catch(() => {});
           throw error;
         }
-        return await recordUpload(services.db, services.storage, services.clock, owner, file, storedBytesLimit(services.config, owner));
+        const recorded = await recordUpload(services.db, services.storage, services.clock, owner, file, storedBytesLimit(services.config, owner));
+        metrics.uploadStored(file.size);
+        return recorded;
       } finally {
         leave();
       }

@@ -3,6 +3,7 @@ import { agentFailureMessage } from '../../src/contract/agent-failure';
 import type { Services } from '../deps';
 import { newReference } from '../http/incident';
 import { describeError } from '../http/log-line';
+import { metrics } from '../observability/metrics';
 import type { PreparedChat } from './chat';
 import { saveAndRenew, storeAnswer } from './answer-leases';
 import type { AnswerOutcome, AnswerReader, Following, LiveAnswers, LocalAnswer } from './live-answers';
@@ -71,6 +72,7 @@ export function startGeneration(
   language: ResponderLanguage | null = null,
 ): LocalAnswer {
   const { answerUnwatchedMaxMs, answerUnwatchedMaxChars } = services.config;
+  const startedMs = performance.now();
   const abort = new AbortController();
   const readers = new Set<AnswerReader>();
   let text = '';
@@ -99,7 +101,7 @@ export function startGeneration(
 
   const failure = (detail: string): Extract<AnswerOutcome, { status: 'failed' }> => {
     const ref = newReference();
-    services.log(`chat: ref ${ref}: agent ${chat.agent.id} failed: ${detail}`);
+    services.log(`chat: ref ${ref}: agent ${chat.agent.id} failed: ${detail}`, { level: 'error' });
     return { status: 'failed', msg: agentFailureMessage(ref), ref };
   };
 
@@ -120,14 +122,32 @@ export function startGeneration(
     }
   };
 
+  /** One line and one count per answer, however it ended; `stopped`: on request (Stop, a retry, a shutdown). */
+  const report = (final: AnswerOutcome, stopped: boolean) => {
+    const as = stopped && final.status === 'incomplete' ? 'stopped' : final.status;
+    const durationMs = Math.round(performance.now() - startedMs);
+    metrics.answerEnded(as, startedMs);
+    const tokens = usage ? `, ${usage.promptTokens} + ${usage.completionTokens} tokens` : '';
+    services.log(`answer: ${as} after ${durationMs} ms, ${text.length} characters${tokens}`, {
+      answer: chat.replyMessageId,
+      agent: chat.agent.id,
+      outcome: as,
+      durationMs,
+      chars: text.length,
+      promptTokens: usage?.promptTokens ?? null,
+      completionTokens: usage?.completionTokens ?? null,
+    });
+  };
+
   let ended: Promise<void> | null = null;
-  const end = (decided: AnswerOutcome): Promise<void> => {
+  const end = (decided: AnswerOutcome, stopped = false): Promise<void> => {
     if (ended) return ended;
     ending = true;
     forgetUnwatched();
     abort.abort();
     ended = store(decided).then((final) => {
       outcome = final;
+      report(final, stopped);
       for (const reader of [...readers]) reader({ type: 'settled', outcome: final });
       readers.clear();
       answers.tell(answer, { type: 'settled', outcome: final }, text.length);
@@ -164,7 +184,7 @@ export function startGeneration(
     read: () => ({ text, outcome }),
     followNow,
     follow: async (offset, reader) => followNow(offset, reader),
-    stop: () => end({ status: 'incomplete' }),
+    stop: () => end({ status: 'incomplete' }, true),
     stored,
   };
   answers.add(answer);

@@ -4,6 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { prebuilt, slot } from '../db/prebuilt';
 import { messages } from '../db/schema';
+import { metrics } from '../observability/metrics';
 import { searchableContent } from './search-text';
 
 /**
@@ -115,5 +116,6 @@ export async function takeOverAnswers(db: Db, instanceId: string, options: { eve
       ),
     )
     .returning({ id: messages.id });
+  metrics.answersTakenOver(rows.length);
   return rows.map((row) => row.id);
 }

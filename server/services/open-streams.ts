@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import type { Caller, Owner } from '../http/identity';
 import { tooManyRequests } from '../http/errors';
+import { metrics } from '../observability/metrics';
 
 /** One open answer or resume stream: `ended` fires when its session is signed out; `close` frees its place. */
 export type StreamSlot = { ended: AbortSignal; close(): void };
@@ -80,6 +81,7 @@ export function createOpenStreams(db: Db, clock: Clock, limits: { perIdentity: n
       const entry: Entry = { identity, tokenHash: caller.kind === 'user' ? caller.tokenHash : null, controller: new AbortController() };
       open.add(entry);
       perIdentity.set(identity, count + 1);
+      metrics.streamOpened();
       watch();
       let closed = false;
       return {
@@ -87,6 +89,7 @@ export function createOpenStreams(db: Db, clock: Clock, limits: { perIdentity: n
         close() {
           if (closed) return;
           closed = true;
+          metrics.streamClosed();
           open.delete(entry);
           const left = (perIdentity.get(identity) ?? 1) - 1;
           if (left > 0) perIdentity.set(identity, left);

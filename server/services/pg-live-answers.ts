@@ -4,6 +4,7 @@ import pg from 'pg';
 import { failureReference } from '../../src/contract/agent-failure';
 import type { Db } from '../db/client';
 import { conversations, messages } from '../db/schema';
+import { metrics } from '../observability/metrics';
 import { leaseLapsed, renewAnswerLeases, saveAndRenew, takeOverAnswers } from './answer-leases';
 import type { AnswerOutcome, AnswerReader, AnswerUpdate, Following, LiveAnswer, LiveAnswers, LocalAnswer } from './live-answers';
 
@@ -175,6 +176,7 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
     const reconnect = (error?: Error) => {
       if (lost || closed || client !== next) return;
       lost = true;
+      metrics.notificationReconnected();
       log(`answers: the notification connection was lost${error ? ` (${error.message})` : ''}; connecting again`);
       const retry = () =>
         void connect().catch((failure: unknown) => {

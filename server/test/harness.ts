@@ -30,11 +30,21 @@ type Loose = any;
 
 export type Reply<T = unknown> = { status: number; headers: Headers; body: { code: number; msg: string; data: T; success: boolean } };
 
+/** A log line as the server writes it (server/http/log-line.ts). */
+export type LogRecord = { level: string; time: string; instance: string; requestId?: string; msg: string } & Record<string, unknown>;
+
 export type TestApp = {
   app: ReturnType<typeof createApp>;
   clock: TestClock;
   storage: FileStorage;
+  /** The message of each log line written, in order (a line that is not JSON, as written). */
   logs: string[];
+  /** Each log line as written: JSON, with the time, level, instance, request id and fields. */
+  lines: string[];
+  /** Each JSON log line, parsed. */
+  records: LogRecord[];
+  /** Forgets the lines written so far. */
+  clearLogs(): void;
   /** The pauses the server made (the login slowdown), in ms; none of them is waited for. */
   pauses: number[];
   /** The address requests come from, as the socket reports it (each app has its own). */
@@ -73,6 +83,19 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
     const clock = options.clock ?? testClock();
     const storage = options.storage ?? createMemoryStorage();
     const logs: string[] = [];
+    const lines: string[] = [];
+    const records: LogRecord[] = [];
+    const write = (line: string) => {
+      lines.push(line);
+      let record: LogRecord | null = null;
+      try {
+        record = JSON.parse(line) as LogRecord;
+      } catch {
+        // A pretty line (LOG_FORMAT=pretty): its message is the line.
+      }
+      if (record) records.push(record);
+      logs.push(record ? record.msg : line);
+    };
     const pauses: number[] = [];
     // Limits are kept in the one database of the file: a fresh address per app keeps one test's
     // spent quotas from refusing the next test's requests.
@@ -89,7 +112,7 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
       runtime: options.runtime ?? createOfflineResponder(0),
       storage,
       ...(options.downloads ? { downloads: options.downloads } : {}),
-      log: (line) => logs.push(line),
+      log: write,
       sleep: async (ms) => void pauses.push(ms),
     });
     // What @hono/node-server hands the app: the socket the request came in on.
@@ -104,6 +127,11 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
       clock,
       storage,
       logs,
+      lines,
+      records,
+      clearLogs: () => {
+        for (const list of [logs, lines, records]) list.length = 0;
+      },
       pauses,
       address,
       raw,

@@ -74,7 +74,7 @@ describe("WeChat's real API (a local fake of it on loopback)", () => {
     const reply = await t.get(CONFIG, { url: 'https://chat.example.com/' });
     expect(reply.status).toBe(502);
     expect(reply.body).toMatchObject({ code: 1, msg: WECHAT_UNREACHABLE_MSG });
-    expect(t.logs.join('\n')).not.toContain(APP.appSecret);
+    expect(t.lines.join('\n')).not.toContain(APP.appSecret);
   });
 
   it('exchanges a code for a new account named after the WeChat user, and the same account next time', async () => {
@@ -138,7 +138,7 @@ describe('the mini program login (code2session against the fake)', () => {
     expect(link).toMatchObject({ appId: MINI_PROGRAM.appId, unionid: 'union-mp-1', userId: official.body.data.userInfo.id });
     expect(fake.calls['sns/jscode2session']).toBe(1);
     // the session key WeChat answered is neither stored nor logged
-    expect(t.logs.join('\n')).not.toMatch(/SK\d/);
+    expect(t.lines.join('\n')).not.toMatch(/SK\d/);
   });
 
   it('makes a new account for a person WeChat shows no other app for, and the same one next time', async () => {

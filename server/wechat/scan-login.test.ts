@@ -199,7 +199,7 @@ describe('scan login', () => {
     const [session] = await h.db.select().from(sessions).where(eq(sessions.userId, phone.user.id));
     expect(row).toMatchObject({ status: 'confirmed', userId: phone.user.id, decidedBySession: session!.id, decidedAt: t.clock.now() });
     expect(t.logs.some((line) => line.includes(`scan login approved by user ${phone.user.id}`))).toBe(true);
-    for (const secret of [session!.id, ticket.id, ticket.fingerPrint]) expect(t.logs.join('\n')).not.toContain(secret);
+    for (const secret of [session!.id, ticket.id, ticket.fingerPrint]) expect(t.lines.join('\n')).not.toContain(secret);
     expect((await t.get(DETAILS, { scanid: ticket.id }, phone.headers)).body.data.status).toBe('approved');
     // Someone else who has the link learns nothing of the decision.
     const other = await h.loggedIn(t);
