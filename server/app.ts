@@ -80,7 +80,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use('*', requestId());
   // Probes and scrapes come every few seconds: before the request log, so they are not in it.
-  healthRoutes(app, { db: deps.db, draining: deps.draining ?? (() => false) });
+  healthRoutes(app, { db: deps.db, draining: deps.draining ?? (() => false), checks: deps.readiness ?? [] });
   metricsRoute(app, { token: deps.config.metricsToken, trustProxy: deps.config.trustProxy });
   app.use('*', requestLog(services.log, deps.config.logLevel));
   app.use('*', securityHeaders({ hsts: deps.config.hsts }));

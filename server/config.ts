@@ -107,6 +107,8 @@ export type ServerConfig = {
   addressQuotas: AddressQuotas;
   /** Answers one visitor or user may have streaming at once, on all instances together. */
   streamingAnswersPerIdentity: number;
+  /** On the embedded database, /readyz fails when its disk has less room than this. */
+  minFreeDiskBytes: number;
   /** Answer and resume streams one visitor or user may have open at once on one instance. */
   openStreamsPerIdentity: number;
   /** How often the sessions of open streams are read again, so a signed-out session's streams end. */
@@ -251,6 +253,7 @@ export const defaultConfig: ServerConfig = {
   },
   addressQuotas: { questionsPerMinute: 60, questionsPerDay: 1000, uploadBytesPerDay: 1024 * MB, conversationsPerMinute: 60, conversationsPerDay: 1000 },
   streamingAnswersPerIdentity: 2,
+  minFreeDiskBytes: 100 * MB,
   openStreamsPerIdentity: 8,
   sessionCheckMs: 2000,
   historyCharBudget: 24_000,
@@ -408,6 +411,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
       conversationsPerDay: positiveNumber(env, 'ADDRESS_CONVERSATIONS_PER_DAY', defaultConfig.addressQuotas.conversationsPerDay),
     },
     streamingAnswersPerIdentity: positiveNumber(env, 'STREAMING_ANSWERS_PER_IDENTITY', defaultConfig.streamingAnswersPerIdentity),
+    minFreeDiskBytes: positiveNumber(env, 'MIN_FREE_DISK_MB', defaultConfig.minFreeDiskBytes / MB) * MB,
     openStreamsPerIdentity: positiveNumber(env, 'OPEN_STREAMS_PER_IDENTITY', defaultConfig.openStreamsPerIdentity),
     sessionCheckMs: defaultConfig.sessionCheckMs,
     historyCharBudget: positiveNumber(env, 'HISTORY_CHAR_BUDGET', defaultConfig.historyCharBudget),

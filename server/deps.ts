@@ -12,6 +12,9 @@ import type { LiveAnswers } from './services/live-answers';
 import type { OpenStreams } from './services/open-streams';
 
 /** Everything the app talks to, injected so tests can swap any of it. */
+/** One more thing an instance needs to serve (its file storage, its disk): null, or why not. */
+export type ReadinessCheck = () => Promise<string | null>;
+
 export type AppDeps = {
   db: Db;
   config: ServerConfig;
@@ -33,6 +36,8 @@ export type AppDeps = {
   answers?: LiveAnswers;
   /** True once the server shuts down: /readyz then answers 503. */
   draining?: () => boolean;
+  /** What else /readyz checks: the file storage, the embedded database's disk (server/http/health.ts). */
+  readiness?: ReadinessCheck[];
   /** This server instance, as leases name it; default: a new id. */
   instanceId?: string;
   /** Seals the companies' publishing secrets (CONNECTOR_KEY); null: none can be stored. */
@@ -46,7 +51,7 @@ export type AppDeps = {
 };
 
 /** The deps after createApp filled in its own parts. */
-export type Services = Required<Omit<AppDeps, 'spaDir' | 'draining' | 'textReader' | 'log'>> & {
+export type Services = Required<Omit<AppDeps, 'spaDir' | 'draining' | 'readiness' | 'textReader' | 'log'>> & {
   /** One line per request, per answer, and server-side errors, through the one sink (`safeLog`). */
   log: Log;
   /** Every limit and quota, counted in the database so all instances share them. */

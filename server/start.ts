@@ -26,6 +26,7 @@ import { takeOverAnswers } from './services/answer-leases';
 import { localLiveAnswers, type LiveAnswers } from './services/live-answers';
 import { pgLiveAnswers } from './services/pg-live-answers';
 import { settleAnswers, watchedAnswers } from './shutdown';
+import { diskRoom } from './http/health';
 
 /** How long a shutdown waits for the last events of settled answers to reach their readers. */
 const LAST_WRITES_MS = 2000;
@@ -129,6 +130,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       downloadsDir: downloadsDirOf({ DOWNLOADS_DIR: env.DOWNLOADS_DIR, DATA_DIR: dataDir }),
       log,
     });
+    // A bucket that does not exist (or does not answer) refuses the start: every upload would fail.
+    const storageProblem = files.kind === 's3' ? await files.check() : null;
+    if (storageProblem) throw new Error(`Object storage: ${storageProblem} at ${config.s3?.endpoint}. Create the bucket, or check the S3_* settings.`);
     const storage = files.uploads;
     // With PostgreSQL, answers of every instance are reached through it; the embedded database
     // has one process, whose answers are all it needs. The shutdown waits for those written here.
@@ -166,6 +170,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     let draining = false;
     const app = createApp({
       draining: () => draining,
+      readiness: [files.check, ...(pgliteDir ? [diskRoom(dataDir, config.minFreeDiskBytes)] : [])],
       db: database.db,
       config,
       clock: systemClock,

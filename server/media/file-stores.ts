@@ -13,6 +13,8 @@ export type FileStores = {
   label: string;
   uploads: FileStorage;
   downloads: FileStorage;
+  /** Whether the store can be used now: null, or why not (for the start and /readyz). */
+  check(): Promise<string | null>;
 };
 
 export type FileStoresOptions = {
@@ -82,10 +84,12 @@ export async function openFileStores(options: FileStoresOptions): Promise<FileSt
   });
   if (options.s3) {
     // Loaded only when used: the SDK is large and most servers keep files elsewhere.
-    const { createS3Storage, s3Client } = await import('./s3-storage');
+    const { createS3Storage, probeBucket, s3Client } = await import('./s3-storage');
     const client = s3Client(options.s3);
+    const { bucket } = options.s3;
     return {
       kind: 's3',
+      check: () => probeBucket(client, bucket),
       label: `S3-compatible bucket ${options.s3.bucket} at ${options.s3.endpoint}`,
       ...overDisk(createS3Storage(client, options.s3.bucket, 'uploads/'), createS3Storage(client, options.s3.bucket, 'downloads/')),
     };
@@ -93,12 +97,16 @@ export async function openFileStores(options: FileStoresOptions): Promise<FileSt
   if (options.driver === 'postgres') {
     return {
       kind: 'database',
+      // The database's own check covers it.
+      check: async () => null,
       label: 'PostgreSQL (DATABASE_URL)',
       ...overDisk(createDatabaseStorage(options.db, 'uploads/'), createDatabaseStorage(options.db, 'downloads/')),
     };
   }
   return {
     kind: 'disk',
+    // The disk's room is checked with the embedded database's (server/http/health.ts).
+    check: async () => null,
     label: `disk, ${options.uploadsDir}`,
     uploads: diskUploads,
     downloads: diskDownloads,

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import type { S3Settings } from '../config';
 import { metrics } from '../observability/metrics';
@@ -79,4 +79,21 @@ export function createS3Storage(client: S3Client, bucket: string, prefix: string
     },
   };
   return storage;
+}
+
+/**
+ * Whether the bucket can be used now: null when it answers, else why not (it does not exist, or
+ * the storage does not answer within `timeoutMs`). For the start (a missing bucket refuses it) and
+ * for /readyz.
+ */
+export async function probeBucket(client: S3Client, bucket: string, timeoutMs = 3000): Promise<string | null> {
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: AbortSignal.timeout(timeoutMs) });
+    return null;
+  } catch (error) {
+    if (error instanceof S3ServiceException && (error.name === 'NotFound' || error.name === 'NoSuchBucket' || error.$metadata.httpStatusCode === 404)) {
+      return `the bucket "${bucket}" does not exist`;
+    }
+    return `the file storage does not answer (${error instanceof Error ? error.name : 'error'})`;
+  }
 }

@@ -12,6 +12,7 @@ import { createMemoryStorage, type FileStorage } from '../media/storage';
 import { companies } from '../db/schema';
 import { createUser } from '../seed/users';
 import { openTestDb } from './test-db';
+import type { ReadinessCheck } from '../deps';
 
 export type TestClock = Clock & { advance(ms: number): void; set(date: Date): void };
 
@@ -71,6 +72,8 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
       /** `b`: the app of a second instance, over its own connections to the same database. */
       instance?: 'a' | 'b';
       draining?: () => boolean;
+      /** More for /readyz to check (server/http/health.ts). */
+      readiness?: ReadinessCheck[];
       /** Another connection to the file's database: an instance of its own. */
       db?: Db;
       instanceId?: string;
@@ -103,6 +106,7 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
     const app = createApp({
       db: options.db ?? (options.instance === 'b' && shared ? shared.b.db : db),
       ...(options.draining ? { draining: options.draining } : {}),
+      ...(options.readiness ? { readiness: options.readiness } : {}),
       ...(options.instanceId ? { instanceId: options.instanceId } : {}),
       ...(options.answers ? { answers: options.answers } : {}),
       ...(options.sealer ? { sealer: options.sealer } : {}),
