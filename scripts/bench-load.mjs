@@ -237,6 +237,8 @@ async function startProduct({ modelUrl, databaseUrl, extraArgs = [], env: extraE
     ADDRESS_QUESTIONS_PER_DAY: plenty,
     STREAMING_ANSWERS_PER_IDENTITY: plenty,
     OPEN_STREAMS_PER_IDENTITY: plenty,
+    // The figures are the answer's path: no second model call to name each new conversation.
+    MODEL_TITLES: 'off',
     VISITOR_CONVERSATIONS_PER_MINUTE: plenty,
     VISITOR_CONVERSATIONS_PER_DAY: plenty,
     ADDRESS_CONVERSATIONS_PER_MINUTE: plenty,

@@ -107,6 +107,8 @@ export type ServerConfig = {
   addressQuotas: AddressQuotas;
   /** Answers one visitor or user may have streaming at once, on all instances together. */
   streamingAnswersPerIdentity: number;
+  /** Whether the model names a conversation after its first answer (MODEL_TITLES, on by default). */
+  modelTitles: boolean;
   /** On the embedded database, /readyz fails when its disk has less room than this. */
   minFreeDiskBytes: number;
   /** Answer and resume streams one visitor or user may have open at once on one instance. */
@@ -253,6 +255,7 @@ export const defaultConfig: ServerConfig = {
   },
   addressQuotas: { questionsPerMinute: 60, questionsPerDay: 1000, uploadBytesPerDay: 1024 * MB, conversationsPerMinute: 60, conversationsPerDay: 1000 },
   streamingAnswersPerIdentity: 2,
+  modelTitles: true,
   minFreeDiskBytes: 100 * MB,
   openStreamsPerIdentity: 8,
   sessionCheckMs: 2000,
@@ -411,6 +414,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
       conversationsPerDay: positiveNumber(env, 'ADDRESS_CONVERSATIONS_PER_DAY', defaultConfig.addressQuotas.conversationsPerDay),
     },
     streamingAnswersPerIdentity: positiveNumber(env, 'STREAMING_ANSWERS_PER_IDENTITY', defaultConfig.streamingAnswersPerIdentity),
+    modelTitles: env.MODEL_TITLES === undefined ? defaultConfig.modelTitles : isOn(env.MODEL_TITLES),
     minFreeDiskBytes: positiveNumber(env, 'MIN_FREE_DISK_MB', defaultConfig.minFreeDiskBytes / MB) * MB,
     openStreamsPerIdentity: positiveNumber(env, 'OPEN_STREAMS_PER_IDENTITY', defaultConfig.openStreamsPerIdentity),
     sessionCheckMs: defaultConfig.sessionCheckMs,

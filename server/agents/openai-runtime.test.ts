@@ -135,6 +135,25 @@ describe('OpenAI-compatible runtime', () => {
     await expect(collect(silent.streamAnswer({ agent, history, signal: new AbortController().signal }))).rejects.toThrow(/nothing arrived for 0.2 s/);
   });
 
+  it("names a conversation with one plain request, from its question and answer, and answers null to a refusal", async () => {
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Vector databases explained' } }] }));
+    };
+    seen.length = 0;
+    const runtime = createOpenAiRuntime({ baseUrl, model: 'm' });
+    const title = await runtime.nameConversation!({ question: 'What is a vector database?', answer: 'It stores embeddings.', signal: new AbortController().signal });
+    expect(title).toBe('Vector databases explained');
+    expect(seen[0]!.body).toMatchObject({ model: 'm', stream: false });
+    expect(JSON.stringify(seen[0]!.body.messages)).toContain('What is a vector database?');
+
+    behaviour = (res) => {
+      res.writeHead(429, { 'content-type': 'application/json' });
+      res.end('{"error":{"message":"slow down"}}');
+    };
+    expect(await runtime.nameConversation!({ question: 'q', answer: 'a', signal: new AbortController().signal })).toBeNull();
+  });
+
   it('fails clearly when the stream is cut before it ends', async () => {
     behaviour = (res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });

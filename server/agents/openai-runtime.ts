@@ -17,6 +17,12 @@ const usageOf = (usage: Chunk['usage']): TokenUsage | null =>
     ? { promptTokens: usage.prompt_tokens!, completionTokens: usage.completion_tokens! }
     : null;
 
+/** How the model is asked to name a conversation (its reply is cleaned before it is kept). */
+const TITLE_INSTRUCTION =
+  'Write a title of 3 to 8 words for this conversation, in the language of the question. Reply with the title alone: no quotes, no final period, no markdown.';
+/** Of the question and the answer, this much is sent to name the conversation. */
+const TITLE_SOURCE_CHARS = 2000;
+
 /** Streams answers from any OpenAI-compatible `/chat/completions` endpoint. */
 export function createOpenAiRuntime(llm: LlmConfig): AgentRuntime {
   const url = `${llm.baseUrl}/chat/completions`;
@@ -31,6 +37,25 @@ export function createOpenAiRuntime(llm: LlmConfig): AgentRuntime {
         if (error instanceof AgentError) metrics.modelFailed(provider);
         throw error;
       }
+    },
+    async nameConversation({ question, answer, signal }) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (llm.apiKey) headers.authorization = `Bearer ${llm.apiKey}`;
+      const body = JSON.stringify({
+        model: llm.model,
+        stream: false,
+        max_tokens: 30,
+        temperature: 0.2,
+        messages: [
+          { role: 'system', content: TITLE_INSTRUCTION },
+          { role: 'user', content: `Question:\n${question.slice(0, TITLE_SOURCE_CHARS)}\n\nAnswer:\n${answer.slice(0, TITLE_SOURCE_CHARS)}` },
+        ],
+      });
+      const response = await postToModel(url, headers, body, signal, llm.timeouts);
+      const text = await response.text();
+      if (response.status < 200 || response.status > 299) return null;
+      const parsed = JSON.parse(text) as { choices?: Array<{ message?: { content?: string | null } }> };
+      return parsed.choices?.[0]?.message?.content ?? null;
     },
   };
 

@@ -43,6 +43,12 @@ export type StreamAnswerInput = {
 export interface AgentRuntime {
   readonly label: string;
   streamAnswer(input: StreamAnswerInput): AsyncIterable<string>;
+  /**
+   * A short title for a conversation from its first question and answer, in the question's
+   * language, or null. Optional: a runtime without it (the offline responder) leaves the title
+   * the question's first words.
+   */
+  nameConversation?(input: { question: string; answer: string; signal: AbortSignal }): Promise<string | null>;
 }
 
 /**

@@ -7,6 +7,7 @@ import { metrics } from '../observability/metrics';
 import type { PreparedChat } from './chat';
 import { saveAndRenew, storeAnswer } from './answer-leases';
 import type { AnswerOutcome, AnswerReader, Following, LiveAnswers, LocalAnswer } from './live-answers';
+import { nameConversation } from './conversation-title';
 
 /** Iterates until the signal aborts, even when the source ignores the signal and hangs. */
 async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
@@ -148,6 +149,11 @@ export function startGeneration(
     ended = store(decided).then((final) => {
       outcome = final;
       report(final, stopped);
+      // The first exchange of a conversation, answered whole: the model names it.
+      const questions = chat.history.filter((message) => message.role === 'user');
+      if (services.config.modelTitles && final.status === 'complete' && questions.length === 1) {
+        void nameConversation(services, chat.conversationId, questions[0]!.content, text);
+      }
       for (const reader of [...readers]) reader({ type: 'settled', outcome: final });
       readers.clear();
       answers.tell(answer, { type: 'settled', outcome: final }, text.length);

@@ -182,5 +182,6 @@ export function withAttachmentsRead(runtime: AgentRuntime, deps: AttachmentDeps)
       const history = await readAttachments(deps, input.agent, input.history);
       yield* runtime.streamAnswer({ ...input, history });
     },
+    ...(runtime.nameConversation ? { nameConversation: runtime.nameConversation.bind(runtime) } : {}),
   };
 }

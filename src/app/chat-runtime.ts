@@ -32,6 +32,11 @@ export type ChatWiring = {
   clock?: ActorOptions<AnyActorLogic>['clock'];
 };
 
+/** How long after a new chat's first answer the history is read again for the model's title. */
+const MODEL_TITLE_WAIT_MS = 5000;
+/** New chats created here whose first answer has not settled yet. */
+const namedLater = new Set<string>();
+
 export const createChatActor = ({ navigate, screenEvents, inspect, clock }: ChatWiring) =>
   createActor(
     chatMachine.provide({
@@ -60,6 +65,7 @@ export const createChatActor = ({ navigate, screenEvents, inspect, clock }: Chat
         conversationCreated: (_, { conversationId }) => {
           navigate(`/chat/${conversationId}`, { replace: true });
           screenEvents.emit('updateChatList');
+          namedLater.add(conversationId);
         },
         conversationDiscarded: (_, { conversationId }) => {
           navigate('/chat', { replace: true });
@@ -68,7 +74,12 @@ export const createChatActor = ({ navigate, screenEvents, inspect, clock }: Chat
             .catch(() => undefined)
             .then(() => screenEvents.emit('updateChatList'));
         },
-        exchangeSettled: () => screenEvents.emit('updateChatList'),
+        exchangeSettled: (_, { conversationId }) => {
+          screenEvents.emit('updateChatList');
+          // After a new chat's first answer the server may have the model name it: read the list
+          // again once that has had time to happen.
+          if (conversationId && namedLater.delete(conversationId)) setTimeout(() => screenEvents.emit('updateChatList'), MODEL_TITLE_WAIT_MS);
+        },
       },
     }),
     { inspect, input: {}, ...(clock ? { clock } : {}) },

@@ -22,6 +22,7 @@ import { conversationQuotas, identityLockKey, questionQuotas } from '../../serve
 import type { Quota } from '../../server/limits/quotas';
 import { seedCatalog } from '../../server/seed/seed';
 import { streamingSince } from '../../server/services/chat';
+import { searchable, searchableContent } from '../../server/services/search-text';
 import { CREATE, LOCK_AND_FIND, QUOTAS, READ, STORE_ANSWER, WRITE } from './floor-statements';
 import { CREATE_PATH } from './visitor.mjs';
 
@@ -79,7 +80,7 @@ async function create(visitor: string, address: string, response: ServerResponse
   const at = new Date();
   await count(conversationQuotas(defaultConfig, { visitorId: visitor }, address), at);
   const now = at.toISOString();
-  const { rows } = await client.query(CREATE, [randomUUID(), null, visitor, 'agent', null, now, now, AGENT, true, false, true, 1]);
+  const { rows } = await client.query(CREATE, [randomUUID(), null, visitor, 'agent', null, null, '', 'chat', now, now, AGENT, true, false, true, 1]);
   json(response, 200, { code: 0, msg: 'ok', data: { conversationId: rows[0]!.id }, success: true });
 }
 
@@ -99,8 +100,8 @@ async function ask(visitor: string, address: string, body: { conversationId: str
     const history = await tx.query(READ, [since, visitor, since, body.conversationId, body.conversationId]);
     const parent = history.rows.at(-1)?.id ?? null;
     await tx.query(WRITE, [
-      body.text, answer, at, body.conversationId,
-      question, body.conversationId, 'user', body.text, 'complete', '[]', parent, at,
+      body.text, searchable(body.text), answer, at, body.conversationId,
+      question, body.conversationId, 'user', body.text, searchableContent(body.text), 'complete', '[]', parent, at,
       answer, body.conversationId, 'assistant', '', 'streaming', '[]', question, question, at, lease, defaultConfig.leaseMs / 1000,
     ]);
     return true;
@@ -110,7 +111,7 @@ async function ask(visitor: string, address: string, body: { conversationId: str
   response.write(event({ type: 'start', conversationId: body.conversationId, userMessageId: question, replyMessageId: answer }));
   held.push(async () => {
     const text = 'Load test answer.';
-    await client.query(STORE_ANSWER, [text, 'complete', null, null, null, answer, 'streaming', lease]);
+    await client.query(STORE_ANSWER, [text, searchableContent(text), 'complete', null, null, null, answer, 'streaming', lease]);
     response.write(event({ type: 'delta', messageId: answer, text }));
     response.end(event({ type: 'end', messageIds: [question, answer] }));
   });
