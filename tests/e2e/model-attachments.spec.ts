@@ -32,7 +32,9 @@ test.beforeAll(async () => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      requests.push(JSON.parse(body) as Request);
+      // The questions' requests only: a new chat's first answer is followed by one naming it.
+      const sent = JSON.parse(body) as Request & { stream?: boolean };
+      if (sent.stream) requests.push(sent);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: ANSWER }, finish_reason: 'stop' }] })}\n\n`);
       res.write(`data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 1234, completion_tokens: 56 } })}\n\n`);
