@@ -56,6 +56,8 @@ export const ModalDialog = ({ open, onClose, label, className = '', children }: 
         onClose();
       }}
       onKeyDown={(event) => {
+        // A menu open inside closes first: the Escape it handled (and marked so) is not the dialog's.
+        if (event.key === 'Escape' && event.defaultPrevented) return;
         if (event.key === 'Escape') {
           event.preventDefault();
           onClose();

@@ -64,6 +64,8 @@ export const PreferencesMenu = () => {
       className="relative shrink-0"
       onKeyDown={(event) => {
         if (event.key !== 'Escape' || !open) return;
+        // Handled here: a dialog around the menu (the chat's menu on a phone) stays open.
+        event.preventDefault();
         setOpen(false);
         buttonRef.current?.focus();
       }}

@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useRuntime } from '../app/runtime-context';
@@ -15,18 +16,31 @@ const MenuPlaceholder = () => <span className="inline-block h-9 w-9 shrink-0" ar
 /** The part of the product an address belongs to, so the header can say where the person is. */
 const isWithin = (location: string, section: string) => location === section || location.startsWith(`${section}/`);
 
-/** One entry of the main navigation: named in full on a wide screen, an icon (with its name for screen readers) on a phone. */
-const NavLink = ({ href, icon, label, location }: { href: string; icon: string; label: string; location: string }) => {
+/**
+ * One entry of the main navigation: in the header, named in full on a wide screen and an icon (with
+ * its name for screen readers) on a phone; in a menu, icon and name.
+ */
+const NavLink = ({ href, icon, label, location, menu }: { href: string; icon: string; label: string; location: string; menu: boolean }) => {
   const current = isWithin(location, href);
   return (
-    <Link href={href} aria-label={label} aria-current={current ? 'page' : undefined} className={`btn-ghost shrink-0 whitespace-nowrap ${current ? 'bg-raised font-semibold' : ''}`}>
-      <span className={`${icon} text-lg sm:hidden`} aria-hidden="true" />
-      <span className="hidden sm:inline">{label}</span>
+    <Link href={href} aria-label={label} aria-current={current ? 'page' : undefined} className={`btn-ghost shrink-0 justify-start whitespace-nowrap ${current ? 'bg-raised font-semibold' : ''}`}>
+      <span className={`${icon} text-lg ${menu ? 'text-muted' : 'sm:hidden'}`} aria-hidden="true" />
+      <span className={menu ? '' : 'hidden sm:inline'}>{label}</span>
     </Link>
   );
 };
 
-export const SiteHeader = () => {
+type SiteHeaderProps = {
+  /**
+   * Laid out as a menu, for a screen whose own bar stands in for the header on a phone (the chat,
+   * which marks that bar `data-replaces-site-header`: theme.css then hides the header): the logo,
+   * the settings and account buttons and `children` on a line, the areas one a line below.
+   */
+  menu?: boolean;
+  children?: ReactNode;
+};
+
+export const SiteHeader = ({ menu = false, children }: SiteHeaderProps) => {
   const { t } = useTranslation();
   const { app } = useRuntime();
   const signedIn = useSelector(app, isSignedIn);
@@ -37,35 +51,44 @@ export const SiteHeader = () => {
   const checkingSession = useSelector(app, isCheckingSession);
   const [location] = useLocation();
   const search = useSearch();
+  const Bar = menu ? 'div' : 'header';
+  // On a phone the header's links are icons (named by aria-label), so every language fits.
+  const nav = (
+    <nav aria-label={t('nav.main')} className={menu ? 'flex flex-col gap-0.5 border-b border-line p-2 text-sm' : 'flex min-w-0 flex-1 items-center gap-1 overflow-x-auto text-sm'}>
+      <NavLink href="/chat" icon="i-lucide-messages-square" label={t('nav.chat')} location={location} menu={menu} />
+      <NavLink href="/download" icon="i-lucide-download" label={t('nav.download')} location={location} menu={menu} />
+      {offersOperations && <NavLink href="/kraken-operation" icon="i-lucide-megaphone" label={t('nav.operations')} location={location} menu={menu} />}
+      {offersAdmin && <NavLink href="/admin" icon="i-lucide-shield" label={t('nav.admin')} location={location} menu={menu} />}
+    </nav>
+  );
   return (
-    <header className="flex items-center gap-2 border-b border-line bg-surface px-2 py-2 sm:gap-4 sm:px-4">
-      <Link
-        href="/"
-        aria-label={t('app.name')}
-        aria-current={location === '/' || location === '/home' ? 'page' : undefined}
-        className="flex shrink-0 items-center gap-2 font-semibold text-fg no-underline"
-      >
-        <img src="/favicon.svg" alt="" width={24} height={24} />
-        {/* On a phone the logo alone; the link keeps its name for screen readers. */}
-        <span className="hidden whitespace-nowrap sm:inline">{t('app.name')}</span>
-      </Link>
-      {/* On a phone the links are icons (named by aria-label), so every language fits. */}
-      <nav aria-label={t('nav.main')} className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto text-sm">
-        <NavLink href="/chat" icon="i-lucide-messages-square" label={t('nav.chat')} location={location} />
-        <NavLink href="/download" icon="i-lucide-download" label={t('nav.download')} location={location} />
-        {offersOperations && <NavLink href="/kraken-operation" icon="i-lucide-megaphone" label={t('nav.operations')} location={location} />}
-        {offersAdmin && <NavLink href="/admin" icon="i-lucide-shield" label={t('nav.admin')} location={location} />}
-      </nav>
-      <PreferencesMenu />
-      {checkingSession ? (
-        <MenuPlaceholder />
-      ) : signedIn ? (
-        <UserMenu />
-      ) : (
-        <Link href={loginReturningTo(location, search ? `?${search}` : '')} className="btn-primary shrink-0 whitespace-nowrap">
-          {t('nav.login')}
+    <>
+      {/* In a menu the settings and account panels open under the whole line: the space left of their buttons is narrower than they are. */}
+      <Bar className={`flex items-center gap-2 border-b border-line bg-surface p-2 ${menu ? 'relative [&>div]:static' : 'site-header sm:gap-4 sm:px-4'}`}>
+        <Link
+          href="/"
+          aria-label={t('app.name')}
+          aria-current={location === '/' || location === '/home' ? 'page' : undefined}
+          className="me-auto flex shrink-0 items-center gap-2 font-semibold text-fg no-underline"
+        >
+          <img src="/favicon.svg" alt="" width={24} height={24} />
+          {/* On a phone the logo alone; the link keeps its name for screen readers. */}
+          <span className={menu ? '' : 'hidden whitespace-nowrap sm:inline'}>{t('app.name')}</span>
         </Link>
-      )}
-    </header>
+        {!menu && nav}
+        <PreferencesMenu />
+        {checkingSession ? (
+          <MenuPlaceholder />
+        ) : signedIn ? (
+          <UserMenu />
+        ) : (
+          <Link href={loginReturningTo(location, search ? `?${search}` : '')} className="btn-primary shrink-0 whitespace-nowrap">
+            {t('nav.login')}
+          </Link>
+        )}
+        {children}
+      </Bar>
+      {menu && nav}
+    </>
   );
 };

@@ -208,14 +208,19 @@ test('the chat (a table and code) and the market pass axe at 1280 px in dark', a
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test('the history is a drawer: labelled, focus kept inside, Escape closes, picking a chat closes it', async ({ page }) => {
+  test('one bar, times shown without hover; the menu and history are a drawer: labelled, focus kept inside, Escape closes, picking a chat closes it', async ({ page }) => {
     await page.goto('/chat');
     await ask(page, 'Mobile question');
     await expect(page.getByRole('navigation', { name: 'Chat history' })).toBeHidden();
+    // The chat's own bar is the page's only one (the site header's links are in its menu), and a
+    // touch screen shows when each message was sent, since nothing there hovers.
+    const bar = (await page.getByTestId('chat-bar').boundingBox())!;
+    expect(bar.y + bar.height, 'the bars above the chat on a phone').toBeLessThanOrEqual(64);
+    await expect(page.locator('li[data-role="assistant"] time')).toHaveCSS('opacity', '1');
 
-    const opener = page.getByRole('button', { name: 'Open chat history' });
+    const opener = page.getByRole('button', { name: 'Open menu and chat history' });
     await opener.click();
-    const drawer = page.getByRole('dialog', { name: 'Chat history' });
+    const drawer = page.getByRole('dialog', { name: 'Menu' });
     await expect(drawer).toBeVisible();
     // The drawer lies on the phone's screen, whole: nothing of it or the page sticks out sideways.
     const drawn = (await drawer.boundingBox())!;

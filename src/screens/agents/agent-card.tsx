@@ -19,7 +19,10 @@ export const AgentCard = memo(({ agent, onOpen }: { agent: Agent; onOpen: (agent
         <span className="flex items-center gap-3">
           <AgentAvatar src={agent.avatar} name={name} size={44} />
           <span className="min-w-0">
-            <span className="block truncate font-semibold">{name}</span>
+            {/* Long names (German compounds) wrap onto a second line, hyphenated where the language allows. */}
+            <span className="line-clamp-2 hyphens-auto font-semibold leading-snug [overflow-wrap:anywhere]" title={name}>
+              {name}
+            </span>
             <span className="block truncate text-xs text-muted">{t('agents.by', { name: agent.createByName })}</span>
           </span>
         </span>

@@ -37,6 +37,9 @@ const scrollTo = (element: HTMLElement, fromEnd: number) => {
   fireEvent.scroll(element);
 };
 
+/** The detail's facts as the reader reads them: each label with its value. */
+const facts = (dialog: HTMLElement) => within(dialog).queryAllByRole('term').map((term) => [term.textContent, term.nextElementSibling?.textContent]);
+
 afterEach(async () => {
   await initI18n('en-US');
 });
@@ -219,7 +222,7 @@ describe('the agents market', () => {
 
     const dialog = await screen.findByRole('dialog', { name: 'Travel Planner' });
     expect(dialog).toHaveTextContent('Plans day-by-day trips.');
-    expect(dialog).toHaveTextContent('Created by: Maya');
+    expect(facts(dialog)).toContainEqual(['Created by', 'Maya']);
     await view.user.click(within(dialog).getByRole('button', { name: 'Start a new chat' }));
 
     expect(view.url()).toBe('/chat');
@@ -250,6 +253,42 @@ describe('the agents market', () => {
     expect(dialog).toHaveTextContent('Prépare des voyages jour par jour.');
     await view.user.click(within(dialog).getAllByRole('button').at(-1)!);
     expect(await screen.findByTestId('chat-agent-name')).toHaveTextContent('Planificateur de voyage');
+  });
+
+  it('gives an agent’s starter questions, category, creator and last update in the reader’s language', async () => {
+    seedAgent({
+      agentId: 'travel',
+      name: 'Travel Planner',
+      intro: 'Plans day-by-day trips.',
+      category: 'lifestyle',
+      createByName: 'Maya Fischer',
+      updatedAt: '2026-03-05T14:07:00.000Z',
+      starters: ['Plan a weekend in Lyon'],
+      translations: { 'de-DE': { name: 'Reiseplaner', intro: 'Plant Reisen Tag für Tag.', starters: ['Plane ein Wochenende in Lyon', 'Was packe ich für Island ein?'] } },
+    });
+    const view = await openMarket();
+    await screen.findByRole('button', { name: 'About Travel Planner' });
+    await act(() => initI18n('de-DE'));
+    await view.user.click(await screen.findByRole('button', { name: /Reiseplaner/ }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Reiseplaner' });
+    expect(facts(dialog)).toEqual([
+      ['Kategorie', 'Alltag'],
+      ['Erstellt von', 'Maya Fischer'],
+      ['Zuletzt aktualisiert', new Intl.DateTimeFormat('de-DE', { dateStyle: 'long' }).format(new Date('2026-03-05T14:07:00.000Z'))],
+    ]);
+    expect(within(dialog).getByText(/März 2026/).closest('time')).toHaveAttribute('datetime', '2026-03-05T14:07:00.000Z');
+    const starters = within(dialog).getByRole('heading', { name: 'Fragen für den Einstieg' }).nextElementSibling as HTMLElement;
+    expect(within(starters).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Plane ein Wochenende in Lyon', 'Was packe ich für Island ein?']);
+  });
+
+  it('leaves out in the detail what the agent does not have', async () => {
+    seedAgent({ agentId: 'bare', name: 'Bare Helper', intro: 'Says little.', createByName: 'Lin', updatedAt: undefined });
+    const view = await openMarket();
+    await view.user.click(await screen.findByRole('button', { name: 'About Bare Helper' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Bare Helper' });
+    expect(facts(dialog)).toEqual([['Created by', 'Lin']]);
+    expect(within(dialog).queryByRole('heading', { name: 'Questions to start with' })).toBeNull();
   });
 
   it('closes the detail with Escape', async () => {

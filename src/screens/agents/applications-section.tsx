@@ -50,7 +50,7 @@ export const ApplicationsSection = () => {
                 >
                   <AgentAvatar src={application.avatar} name={name} size={36} />
                   <span className="min-w-0">
-                    <span className="block truncate font-semibold">{name}</span>
+                    <span className="line-clamp-2 hyphens-auto font-semibold leading-snug [overflow-wrap:anywhere]" title={name}>{name}</span>
                     <span className="line-clamp-2 text-sm text-muted">{intro}</span>
                   </span>
                 </button>

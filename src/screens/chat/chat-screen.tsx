@@ -10,6 +10,7 @@ import { describeFailure } from '../../components/describe-failure';
 import { MessageList } from '../../components/message-list';
 import type { VersionEvent } from '../../components/message-versions';
 import { ModalDialog } from '../../components/modal-dialog';
+import { SiteHeader } from '../../components/site-header';
 import { MOBILE_QUERY, useMediaQuery } from '../../components/use-media-query';
 import { useMessageWindow } from '../../components/use-message-window';
 import { useStickToBottom } from '../../components/use-stick-to-bottom';
@@ -113,16 +114,16 @@ const ChatScreen = () => {
         <ModalDialog
           open={drawerOpen}
           onClose={() => setDrawerOpen(false)}
-          label={t('chat.history')}
+          label={t('chat.menu')}
           className="m-0 h-full max-h-none w-[min(20rem,85vw)] rounded-none border-y-0 border-s-0"
         >
+          {/* The site header steps aside on a phone: its links and menus are here, above the history. */}
           <div className="flex h-full flex-col">
-            <div className="flex items-center justify-between p-2 pb-0 ps-4">
-              <p className="m-0 font-semibold">{t('chat.history')}</p>
-              <button type="button" className="btn-ghost h-9 w-9 p-0" aria-label={t('chat.closeHistory')} onClick={() => setDrawerOpen(false)}>
-                <span className="i-lucide-x" aria-hidden="true" />
+            <SiteHeader menu>
+              <button type="button" className="btn-ghost h-9 w-9 shrink-0 p-0" aria-label={t('chat.closeMenu')} onClick={() => setDrawerOpen(false)}>
+                <span className="i-lucide-x text-lg" aria-hidden="true" />
               </button>
-            </div>
+            </SiteHeader>
             <div className="min-h-0 flex-1">{historyPanel}</div>
           </div>
         </ModalDialog>
@@ -130,17 +131,18 @@ const ChatScreen = () => {
         !historyHidden && <aside className="flex w-72 shrink-0 flex-col border-e border-line bg-surface">{historyPanel}</aside>
       )}
       <section className="flex min-w-0 flex-1 flex-col" aria-label={t('nav.chat')}>
-        <div className="flex items-center gap-2 border-b border-line bg-surface px-3 py-2">
+        {/* On a phone this is the page's only bar: the site's header gives it its height (theme.css). */}
+        <div className="flex items-center gap-2 border-b border-line bg-surface px-2 py-2 sm:px-3" data-testid="chat-bar" data-replaces-site-header={mobile || undefined}>
           {mobile && (
             <button
               type="button"
               className="btn-ghost h-9 w-9 shrink-0 p-0"
-              aria-label={t('chat.openHistory')}
+              aria-label={t('chat.openMenu')}
               aria-expanded={drawerOpen}
               aria-haspopup="dialog"
               onClick={() => setDrawerOpen(true)}
             >
-              <span className="i-lucide-panel-left text-lg" aria-hidden="true" />
+              <span className="i-lucide-menu text-lg" aria-hidden="true" />
             </button>
           )}
           {showMarket ? (
