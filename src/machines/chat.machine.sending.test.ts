@@ -12,7 +12,7 @@ describe('the chat machine: sending', () => {
     ask('What can you do for a small bakery?');
 
     expect(actor.getSnapshot().matches('creatingConversation')).toBe(true);
-    expect(createConversation).toHaveBeenCalledWith({ agentId: 'SpecialNoAgentFallback', source: 'agent', title: 'What can you do for a small…' });
+    expect(createConversation).toHaveBeenCalledWith({ agentId: 'SpecialNoAgentFallback', source: 'agent', title: 'What can you do for a small bakery?' });
     const call = await streamCall();
     expect(actor.getSnapshot().matches('streaming')).toBe(true);
     expect(conversationCreated).toHaveBeenCalledWith('conv-new');

@@ -140,7 +140,8 @@ describe('a chat answer under faults, over real HTTP', () => {
     const view = await openChat();
     await ask(view);
     await settled(view);
-    await expectRefusedAndKept(`${NOT_SENT} (Please log in first.)`);
+    // The server's own words are not shown: the refusal is said in the reader's language.
+    await expectRefusedAndKept(`${NOT_SENT} (Your session has ended. Please log in again.)`);
   });
 
   it('keeps the question in the box when the server fails with 500 and a JSON body, and sends it again', async () => {
@@ -151,7 +152,7 @@ describe('a chat answer under faults, over real HTTP', () => {
     const view = await openChat();
     await ask(view);
     await settled(view);
-    await expectRefusedAndKept(`${NOT_SENT} (Something went wrong on the server.)`);
+    await expectRefusedAndKept(`${NOT_SENT} (Something went wrong on the server. Please try again.)`);
 
     await view.user.click(screen.getByRole('button', { name: 'Send' }));
     await expect.poll(() => lastReply()?.dataset.status).toBe('complete');
@@ -278,7 +279,7 @@ describe('a session that ends mid-chat', () => {
     expect(view.runtime.app.getSnapshot().matches({ loaded: 'signedIn' })).toBe(true);
     await ask(view);
     await settled(view);
-    await expectRefusedAndKept(`${NOT_SENT} (Your session has expired or was ended. Please log in again.)`);
+    await expectRefusedAndKept(`${NOT_SENT} (Your session has ended. Please log in again.)`);
     expect(faults.posts[0]!.headers.authorization).toBe(`Bearer ${'t'.repeat(43)}`);
     await expect.poll(() => view.runtime.app.getSnapshot().matches({ loaded: 'visitor' })).toBe(true);
     expect(getToken()).toBeFalsy();
@@ -317,7 +318,7 @@ describe('the same faults, read in Chinese', () => {
     const view = await openChat('zh-CN');
     await ask(view);
     await settled(view);
-    await expectRefusedAndKept('消息没有发出，已放回输入框，请重试。 (Something went wrong on the server.)', '发送');
+    await expectRefusedAndKept('消息没有发出，已放回输入框，请重试。 (服务器出错了，请重试。)', '发送');
   });
 
   it('says in Chinese that the network dropped before the first byte, keeping the message', async () => {

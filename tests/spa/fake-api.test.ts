@@ -38,6 +38,7 @@ import {
 } from '../../src/services/api/users';
 import { getWxConfig, loginWithScanId, loginWithWxCode, openScanTicket, validateScanLogin } from '../../src/services/api/wechat';
 import { getDownloadManifest } from '../../src/services/api/app';
+import { deleteUpload } from '../../src/services/api/media';
 import { createShare, listShares, readSharedConversation, revokeShare } from '../../src/services/api/shares';
 import {
   createTask,
@@ -87,6 +88,9 @@ describe('the fake API', () => {
     expect((await listConversations()).list.map((item) => item.conversationId)).toEqual([conversation.conversationId]);
     expect((await getConversation(conversation.conversationId)).title).toBe('Hello');
     expect((await updateConversation({ conversationId: conversation.conversationId, pinned: true })).pinned).toBe(true);
+    db.uploads.set('file-of-ada', { fileId: 'file-of-ada', name: 'notes.txt', url: '/media/file-of-ada', kind: 'other', mimeType: 'text/plain', size: 5 });
+    await deleteUpload('file-of-ada');
+    expect(db.uploads.has('file-of-ada')).toBe(false);
 
     const events: string[] = [];
     await streamChat(

@@ -4,6 +4,9 @@ import type { FileRef } from '../../contract/media';
 import { ApiError, apiUrl, authHeaders, call, unwrap, type CallOptions } from '../http';
 import { retryAfterSeconds } from '../retry-after';
 
+/** Deletes one of the caller's uploads: its bytes go, and its room is free again. */
+export const deleteUpload = (fileId: string, options?: CallOptions) => call('uploadDelete', { fileId }, options);
+
 export const uploadFile = (file: File, options?: CallOptions) => {
   const form = new FormData();
   form.append('file', file);
