@@ -65,7 +65,7 @@ test('a long chat title ends in an ellipsis where it does not fit', async ({ pag
   await box.press('Enter');
   await expect(page).toHaveURL(/\/chat\/[^/]+$/);
   const title = page.getByTestId('history-title').first();
-  await expect(title).toHaveText('Could you explain how…');
+  await expect(title).toHaveText('Could you explain how sourdough starters behave in very cold…');
   expect(await title.evaluate((element) => getComputedStyle(element).textOverflow)).toBe('ellipsis');
 });
 
