@@ -16,7 +16,7 @@ export default defineConfig({
   // workers, and up to 32 s measured with a second suite running beside them.
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [['list'], ['json', { outputFile: '.tmp/playwright.json' }]],
+  reporter: [['list'], ['json', { outputFile: process.env.E2E_REPORT ?? '.tmp/playwright.json' }]],
   use: {
     // The app's service worker would answer in place of the routes tests set up; the installable
     // app's own spec allows it.

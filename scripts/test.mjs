@@ -24,16 +24,20 @@ const readJson = (path) => {
 mkdirSync('.tmp', { recursive: true });
 const vitestReport = join('.tmp', 'vitest.json');
 const playwrightReport = join('.tmp', 'playwright.json');
-for (const report of [vitestReport, playwrightReport]) rmSync(report, { force: true });
+const aloneReport = join('.tmp', 'playwright-alone.json');
+for (const report of [vitestReport, playwrightReport, aloneReport]) rmSync(report, { force: true });
 
 const steps = [];
 steps.push(run('production build (vite)', bin('vite'), ['build', '--logLevel', 'warn']));
 steps.push(run('unit, machine, screen and server tests (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]));
 ensureChromium();
-steps.push(run('browser tests in Chromium against the real server (playwright)', bin('playwright'), ['test']));
+steps.push(run('browser tests in Chromium against the real server (playwright)', bin('playwright'), ['test', '--grep-invert', '@alone']));
+// Tests that measure the page's main-thread tasks, with the machine to themselves.
+process.env.E2E_WORKERS = '1';
+process.env.E2E_REPORT = aloneReport;
+steps.push(run('browser tests that measure the main thread, one at a time (playwright)', bin('playwright'), ['test', '--grep', '@alone']));
 
 const vitest = readJson(vitestReport);
-const playwright = readJson(playwrightReport);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -45,13 +49,15 @@ if (vitest) {
   failed += 1;
   console.error('vitest wrote no report');
 }
-if (playwright?.stats) {
-  passed += (playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0);
-  failed += playwright.stats.unexpected ?? 0;
-  skipped += playwright.stats.skipped ?? 0;
-} else if (existsSync(bin('playwright'))) {
-  failed += 1;
-  console.error('playwright wrote no report');
+for (const [name, report] of [['playwright', readJson(playwrightReport)], ['playwright (alone)', readJson(aloneReport)]]) {
+  if (report?.stats) {
+    passed += (report.stats.expected ?? 0) + (report.stats.flaky ?? 0);
+    failed += report.stats.unexpected ?? 0;
+    skipped += report.stats.skipped ?? 0;
+  } else if (existsSync(bin('playwright'))) {
+    failed += 1;
+    console.error(`${name} wrote no report`);
+  }
 }
 const stepFailed = steps.some((status) => status !== 0);
 if (stepFailed && failed === 0) failed = 1;

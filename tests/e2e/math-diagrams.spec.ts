@@ -117,7 +117,9 @@ test('formulas are typeset and diagrams drawn, live and from history; a broken d
   await expect(page.locator('body > [id^="danswer-diagram"], body > div > svg[id^="answer-diagram"]')).toHaveCount(0);
 });
 
-test('heavy answers (huge diagrams, runaway emphasis, deep nesting, giant formulas) hold no main-thread task over 200 ms, live and on a share page', async ({ page, browser }) => {
+// It measures the page's main-thread tasks, which another browser beside it on two cores would
+// lengthen: `npm test` runs it after the others, alone (the `@alone` tag, scripts/test.mjs).
+test('heavy answers (huge diagrams, runaway emphasis, deep nesting, giant formulas) hold no main-thread task over 200 ms, live and on a share page', { tag: '@alone' }, async ({ page, browser }) => {
   // eleven answers of up to 200 kB streamed, then read again by a stranger
   test.setTimeout(180_000);
   await useEnglish(page);
