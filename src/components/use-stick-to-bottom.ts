@@ -17,7 +17,8 @@ const distanceToEnd = (box: HTMLElement): number => box.scrollHeight - box.scrol
  * change of content explains (only shrinking content moves the view up, as the browser's scroll
  * anchoring is off while the view follows: it would move the view whenever blocks above it
  * change size). Content growing by more than a screen between two frames never lets go. It holds
- * again on "Jump to latest" or when the reader scrolls back to the end. `atBottom` tells the
+ * again on "Jump to latest" or when the reader scrolls down to the end, never because content
+ * shrank until the end reached the view. `atBottom` tells the
  * screen whether to offer "Jump to latest".
  */
 export const useStickToBottom = <T extends HTMLElement>(content: unknown) => {
@@ -49,7 +50,9 @@ export const useStickToBottom = <T extends HTMLElement>(content: unknown) => {
     if (!box) return;
     const before = last.current;
     if (distanceToEnd(box) <= STICK_THRESHOLD_PX) {
-      if (!stuck.current) hold(true);
+      // Only the reader's own scroll down takes them back: content that shrank under a reader who
+      // had scrolled up (the end coming to the view, the view pushed up to the new end) does not.
+      if (!stuck.current && box.scrollTop > before.top) hold(true);
     } else if (box.scrollTop < before.top - 1 && box.scrollHeight >= before.height) {
       letGo();
     }

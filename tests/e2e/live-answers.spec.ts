@@ -357,14 +357,20 @@ function fastLongAnswer() {
   };
 }
 
-/** Where the reader is: the part whose heading is the last above the top of the view, and how far above. */
+/**
+ * Where the reader is: the first block of the answer at the top of the view (its part, its first
+ * words) and how far above the view it starts. Space kept for text not yet painted is not read.
+ */
 const readingAt = (page: Page) =>
   reply(page).evaluate((item) => {
     let box = item.parentElement;
     while (box && getComputedStyle(box).overflowY !== 'auto') box = box.parentElement;
     const top = box!.getBoundingClientRect().top;
-    const above = [...item.querySelectorAll('h2')].filter((heading) => heading.getBoundingClientRect().top <= top).at(-1);
-    return above ? { part: above.textContent, offset: Math.round(top - above.getBoundingClientRect().top) } : null;
+    const blocks = [...item.querySelectorAll('[data-markdown] > :not([data-unpainted])')];
+    const first = blocks.find((block) => block.getBoundingClientRect().bottom > top);
+    if (!first) return null;
+    const words = first.textContent ?? '';
+    return { part: `Part ${/part (\d+)/i.exec(words)?.[1]}`, words: words.slice(0, 60), offset: Math.round(top - first.getBoundingClientRect().top) };
   });
 
 test('a long answer sent as fast as the server can is followed to its last words, unless the reader scrolls up once in the middle', async ({ page, answers: worker }) => {
@@ -405,6 +411,7 @@ test('a long answer sent as fast as the server can is followed to its last words
   await expect(reply(page)).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
   const after = await readingAt(page);
   expect(after?.part).toBe(reading?.part);
+  expect(after?.words).toBe(reading?.words);
   expect(Math.abs(after!.offset - reading!.offset)).toBeLessThanOrEqual(4);
   await expect(lastWords()).not.toBeInViewport();
   await expect(jump).toBeVisible();

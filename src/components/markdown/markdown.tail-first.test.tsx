@@ -46,6 +46,10 @@ describe('an answer that arrives faster than it can be painted', () => {
     expect(view.container.querySelector('[data-markdown]')?.lastElementChild).toHaveTextContent('The last words 9d2e.');
     expect(view.container.querySelector('[data-unpainted]')).not.toBeNull();
     expect(view.container.textContent).not.toContain('Part 150');
+    // The element a reader may be looking at: it stays the same element once painted in order, so
+    // the browser's scroll anchoring keeps it in place while the space above fills in.
+    const shownAhead = view.container.querySelector('[data-markdown]')?.lastElementChild;
+    expect(view.container.querySelector<HTMLElement>('[data-unpainted]')?.style.overflowAnchor).toBe('none');
     // A page costing 2 µs a character lexed: every step stays within the budget.
     const lexedNow = () => {
       const chars = lex.mock.calls.reduce((sum, [source]) => sum + source.length, 0);
@@ -72,6 +76,7 @@ describe('an answer that arrives faster than it can be painted', () => {
     // Once the page's pace is measured, each step fits the budget (give or take the unfinished blocks lexed again).
     expect(Math.max(...costs.slice(2))).toBeLessThanOrEqual(STEP_BUDGET_MS * 1.1);
     expect(view.container.querySelector('[data-unpainted]')).toBeNull();
+    expect(view.container.querySelector('[data-markdown]')?.lastElementChild).toBe(shownAhead);
   });
 
   it('ends with the same page as rendering the finished answer whole', () => {

@@ -45,6 +45,8 @@ const placed = (tokens: Token[], start: number): Placed[] => {
  * `TailCuts`) its last blocks are lexed alone and shown at once, the part before is lexed and
  * shown in order as `painted` grows, and the blocks shown ahead give way to the same blocks lexed
  * in order once it reaches them. The finished page is the same as rendering the answer whole.
+ * The space kept for the blocks not yet painted is never the browser's scroll anchor: a reader
+ * who scrolled up onto it is anchored to the words they see, which stay put as it fills in.
  */
 const Markdown = ({ source, streaming = false, painted, className }: MarkdownProps) => {
   const [splitter] = useState(() => new BlockSplitter());
@@ -58,14 +60,17 @@ const Markdown = ({ source, streaming = false, painted, className }: MarkdownPro
     <MarkdownWordsProvider>
       <LeaveSiteProvider>
         <div className={`break-words text-fg ${className ?? ''}`} data-markdown="">
-          {blocks.map(({ at, token }) => (
-            // In order up to a cut, the last block is unfinished.
-            <MarkdownBlock key={at} token={token} inProgress={(streaming || cut !== null) && token === blocks.at(-1)?.token} />
-          ))}
-          {cut !== null && <div key="unpainted" aria-hidden="true" data-unpainted="" style={{ height: estimatedHeight(cut - inOrder.length) }} />}
-          {ahead.map(({ at, token }) => (
-            <MarkdownBlock key={at} token={token} inProgress={streaming && token === last?.token} />
-          ))}
+          {/* One list, keyed by offset: a block shown ahead keeps its element when it is painted in order. */}
+          {[
+            ...blocks.map(({ at, token }) => (
+              // In order up to a cut, the last block is unfinished.
+              <MarkdownBlock key={at} token={token} inProgress={(streaming || cut !== null) && token === blocks.at(-1)?.token} />
+            )),
+            cut !== null && (
+              <div key="unpainted" aria-hidden="true" data-unpainted="" style={{ height: estimatedHeight(cut - inOrder.length), overflowAnchor: 'none' }} />
+            ),
+            ...ahead.map(({ at, token }) => <MarkdownBlock key={at} token={token} inProgress={streaming && token === last?.token} />),
+          ]}
         </div>
       </LeaveSiteProvider>
     </MarkdownWordsProvider>
