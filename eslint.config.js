@@ -55,6 +55,20 @@ export default tseslint.config(
     },
   },
   {
+    // The server rests on its dependencies' public calls only: a private one (PGlite's locks and
+    // readiness, drizzle's prepare-without-a-name and session) changes under a patch release.
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name=/^_(runExclusiveQuery|runExclusiveTransaction|runExclusiveListen|checkReady|prepare)$/]",
+          message: 'A private API of a dependency: use its public call (PGlite runExclusive and waitReady, drizzle prepare).',
+        },
+      ],
+    },
+  },
+  {
     // Playwright fixtures: \`use\` is Playwright's, not React's, and its signature needs \`{}\`.
     files: ['tests/e2e/**/*.ts'],
     rules: { 'react-hooks/rules-of-hooks': 'off', 'no-empty-pattern': 'off' },

@@ -242,6 +242,9 @@ const main = async () => {
   await runLoadSection();
 };
 
+/** (e): the chat screen paints a fast model's last token within this many times the blank page's floor, in the same run. */
+const FAST_MODEL_FLOOR_RATIO = 1.3;
+
 /** (e): the same answer from a fake OpenAI-compatible endpoint, unthrottled and in one burst. */
 export const printFastModel = ({ answerChars, tokens, ...modes }) => {
   console.log(
@@ -254,6 +257,8 @@ export const printFastModel = ({ answerChars, tokens, ...modes }) => {
     const relayAdds = figures.relayLag - figures.directLag;
     row(`(e) ${labels[mode]}: server relay adds after the model's last token`, ms(relayAdds), '≤ 50 ms', relayAdds <= 50);
     row(`(e) ${labels[mode]}: last token painted after the model sent it`, ms(figures.paintLag), '≤ 100 ms', figures.paintLag <= 100);
+    const toFloor = figures.paintLag / figures.plain.paintLag;
+    row(`(e) ${labels[mode]}: last token painted ÷ the blank page's floor`, `${toFloor.toFixed(2)}×`, `≤ ${FAST_MODEL_FLOOR_RATIO}×`, toFloor <= FAST_MODEL_FLOOR_RATIO);
     row(`(e) ${labels[mode]}: the view followed to the end (last words on screen)`, figures.endOnScreen ? 'yes' : 'no', 'yes', figures.endOnScreen);
     row(
       `(e) ${labels[mode]}: longest main-thread task`,

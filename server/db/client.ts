@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pipelined } from './pglite-pipelined';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { embeddedTransactions, poolTransactions, registerConnectionTransactions } from './connection-transaction';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -15,10 +15,10 @@ import pg from 'pg';
 import { metrics } from '../observability/metrics';
 import { DEFAULT_POOL_MAX } from './pool-size';
 import * as schema from './schema';
+import type { Db } from './db-type';
 import { keepUp, type Upkeep } from './upkeep';
 
-/** The one database type every service takes, whichever driver is underneath. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type { Db };
 
 export type DbHandle = {
   db: Db;
@@ -116,6 +116,7 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
     pool.on('error', (error) => console.warn(`database: an idle connection was closed (${error.message})`));
     const unwatch = metrics.watchPool(pool);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    registerConnectionTransactions(db, poolTransactions(pool));
     return {
       db,
       driver: 'postgres',
@@ -157,7 +158,9 @@ export async function openDb(options: DbOptions): Promise<DbHandle> {
     client = await PGlite.create();
   }
   // Each statement in one call into the database, not six (see pglite-pipelined.ts).
-  const db = drizzlePglite(pipelined(client) as unknown as PGlite, { schema }) as unknown as Db;
+  const sessions = pipelined(client);
+  const db = drizzlePglite(sessions as unknown as PGlite, { schema }) as unknown as Db;
+  registerConnectionTransactions(db, embeddedTransactions(sessions));
   let migrating: Promise<void> = Promise.resolve();
   const handle: DbHandle = {
     db,

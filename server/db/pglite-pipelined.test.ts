@@ -139,6 +139,30 @@ describe('a transaction', () => {
     expect(rows).toEqual([]);
   });
 
+  it('runs statements its callback sends at once one after the other, each answered with its own rows', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const send = pglite.execProtocolStream.bind(pglite);
+    const watched = vi.spyOn(pglite, 'execProtocolStream').mockImplementation(async (message, options) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      try {
+        return await send(message, options);
+      } finally {
+        inFlight -= 1;
+      }
+    });
+    try {
+      const values = await client.transaction(async (tx) =>
+        Promise.all(Array.from({ length: 8 }, (_, n) => tx.query<{ n: number }>('select $1::int as n', [n]).then((result) => result.rows[0]!.n))),
+      );
+      expect(values).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      expect(most).toBe(1);
+    } finally {
+      watched.mockRestore();
+    }
+  });
+
   it('rolls back when asked, and is closed afterwards', async () => {
     await client.transaction(async (tx) => {
       await tx.query('insert into things (id) values ($1)', ['tx-rollback']);

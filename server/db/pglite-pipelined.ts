@@ -17,8 +17,9 @@ import { parse, protocol, type PGlite, type QueryOptions, type Results, type Tra
  * (PostgreSQL keeps a named statement for the session) and later uses only bind and execute it
  * (see `StatementNames`).
  *
- * Transactions keep PGlite's own locks, so a statement sent here and one sent through the raw
- * client (migrations, upkeep) never interleave.
+ * Only PGlite's public calls are used: its protocol call, its flush to disk and its lock
+ * (`runExclusive`), so a statement sent here and one sent through the raw client (migrations,
+ * upkeep) never interleave.
  */
 export type PipelinedClient = {
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
@@ -169,48 +170,72 @@ const withStatement = (error: unknown, sql: string, params: unknown[] | undefine
   return error;
 };
 
+/**
+ * Runs what it is given one at a time, in the order given: the statements of one transaction,
+ * which its callback may send at once (PGlite's protocol calls must not interleave).
+ */
+const oneAtATime = () => {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const run = last.then(work, work);
+    last = run.catch(() => undefined);
+    return run;
+  };
+};
+
+/** Waits for the database to be ready; refuses once it is closed (as PGlite's own calls do). */
+const ready = async (pglite: PGlite) => {
+  if (pglite.closed) throw new Error('PGlite is closed');
+  await pglite.waitReady;
+};
+
+/**
+ * Each call here holds PGlite's `runExclusive` for its whole length: a statement, or a whole
+ * transaction from BEGIN to its end. PGlite's own `query`, `exec` and `transaction` take the same
+ * lock for each statement, so a statement sent through the raw client (migrations, upkeep) never
+ * lands inside a transaction of this one, nor one of these inside a statement of its.
+ */
 export function pipelined(pglite: PGlite, statements = new StatementNames()): PipelinedClient {
-  // Its only callers are this module's, under the locks below.
-  const send = async <T>(sql: string, params: unknown[] = [], options: QueryOptions | undefined, inTransaction: boolean) =>
-    pglite._runExclusiveQuery(async () => {
-      let messages;
-      const closing = statements.takeClosing();
-      try {
-        messages = await pglite.execProtocolStream(statementMessage(sql, params, statements.use(sql), closing), { syncToFs: false });
-      } catch (error) {
-        statements.drop(sql);
-        throw withStatement(error, sql, params, options);
-      }
-      if (!inTransaction) await pglite.syncToFs();
-      return parse.parseResults(messages, ...rowReading(pglite, options))[0] as Results<T>;
-    });
+  // Its only callers are this module's, holding the lock.
+  const send = async <T>(sql: string, params: unknown[] = [], options: QueryOptions | undefined, inTransaction: boolean) => {
+    let messages;
+    const closing = statements.takeClosing();
+    try {
+      messages = await pglite.execProtocolStream(statementMessage(sql, params, statements.use(sql), closing), { syncToFs: false });
+    } catch (error) {
+      statements.drop(sql);
+      throw withStatement(error, sql, params, options);
+    }
+    if (!inTransaction) await pglite.syncToFs();
+    return parse.parseResults(messages, ...rowReading(pglite, options))[0] as Results<T>;
+  };
 
   // A simple-protocol statement (no parameters): PGlite's own path is already one call.
-  const simple = async (sql: string, options: QueryOptions | undefined, inTransaction: boolean) =>
-    pglite._runExclusiveQuery(async () => {
-      let messages;
-      try {
-        messages = await pglite.execProtocolStream(concat([protocol.serialize.query(sql), protocol.serialize.sync()]), { syncToFs: false });
-      } catch (error) {
-        throw withStatement(error, sql, undefined, options);
-      }
-      if (!inTransaction) await pglite.syncToFs();
-      return parse.parseResults(messages, ...rowReading(pglite, options));
-    });
+  const simple = async (sql: string, options: QueryOptions | undefined, inTransaction: boolean) => {
+    let messages;
+    try {
+      messages = await pglite.execProtocolStream(concat([protocol.serialize.query(sql), protocol.serialize.sync()]), { syncToFs: false });
+    } catch (error) {
+      throw withStatement(error, sql, undefined, options);
+    }
+    if (!inTransaction) await pglite.syncToFs();
+    return parse.parseResults(messages, ...rowReading(pglite, options));
+  };
 
   return {
     pglite,
     query: async <T>(sql: string, params?: unknown[], options?: QueryOptions) => {
-      await pglite._checkReady();
-      return pglite._runExclusiveTransaction(() => send<T>(sql, params, options, false));
+      await ready(pglite);
+      return pglite.runExclusive(() => send<T>(sql, params, options, false));
     },
     exec: async (sql: string, options?: QueryOptions) => {
-      await pglite._checkReady();
-      return pglite._runExclusiveTransaction(() => simple(sql, options, false));
+      await ready(pglite);
+      return pglite.runExclusive(() => simple(sql, options, false));
     },
     transaction: async <T>(callback: (tx: Transaction) => Promise<T>) => {
-      await pglite._checkReady();
-      return pglite._runExclusiveTransaction(async () => {
+      await ready(pglite);
+      return pglite.runExclusive(async () => {
+        const inTurn = oneAtATime();
         await simple('BEGIN', undefined, true);
         let closed = false;
         const open = () => {
@@ -219,15 +244,15 @@ export function pipelined(pglite: PGlite, statements = new StatementNames()): Pi
         const tx = {
           query: async <R>(sql: string, params?: unknown[], options?: QueryOptions) => {
             open();
-            return send<R>(sql, params, options, true);
+            return inTurn(() => send<R>(sql, params, options, true));
           },
           exec: async (sql: string, options?: QueryOptions) => {
             open();
-            return simple(sql, options, true);
+            return inTurn(() => simple(sql, options, true));
           },
           rollback: async () => {
             open();
-            await simple('ROLLBACK', undefined, true);
+            await inTurn(() => simple('ROLLBACK', undefined, true));
             closed = true;
           },
           get closed() {
@@ -238,7 +263,7 @@ export function pipelined(pglite: PGlite, statements = new StatementNames()): Pi
           const result = await callback(tx);
           if (!closed) {
             closed = true;
-            const [committed] = await simple('COMMIT', undefined, true);
+            const [committed] = await inTurn(() => simple('COMMIT', undefined, true));
             // A transaction a statement failed in commits as a rollback: its work is not there.
             if (committed?.command === 'ROLLBACK') throw new Error('The transaction was rolled back');
           }
@@ -247,7 +272,7 @@ export function pipelined(pglite: PGlite, statements = new StatementNames()): Pi
         } catch (error) {
           if (!closed) {
             closed = true;
-            await simple('ROLLBACK', undefined, true);
+            await inTurn(() => simple('ROLLBACK', undefined, true));
           }
           throw error;
         }

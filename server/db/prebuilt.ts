@@ -13,42 +13,40 @@ import type { Db } from './client';
  * drizzle would.
  *
  * It runs on whatever it is given, the database or a transaction, through that session's own
- * connection: the statement text is kept, not a statement prepared on one connection, so it works
- * through a connection pooler too. The value is sent unnamed, as every other statement.
+ * connection.
  */
 
 /** Where a prebuilt statement takes a value, filled in at each run from the values by that name. */
 export const slot = (name: string): Placeholder => sql.placeholder(name);
 
-/** What drizzle runs a built statement with (its prepared query), on a session's connection. */
-type Runner = { client: unknown; execute(values: Record<string, unknown>): Promise<unknown> };
-/** A drizzle query builder: `_prepare()` builds its SQL once and answers what runs it. */
-type Preparable = { _prepare(name?: string): Runner };
-/** The session under a database or a transaction (drizzle's own, not part of its typed surface). */
-type Session = { client: unknown; constructor: unknown };
-
-const sessionOf = (db: Db) => (db as unknown as { session: Session }).session;
+/** A query builder's prepared form (drizzle's public `prepare`), run with its slots' values. */
+type Prepared<Result> = { execute(values?: Record<string, unknown>): Promise<Result> };
+/** A drizzle query builder that can be prepared. */
+type Preparable<Result> = { prepare(name: string): Prepared<Result> };
 
 /**
  * A statement of a few shapes (which conditions it has, how many rows it writes): `build` writes
- * the shape it is given with `slot`s for every value, and is called once per shape and driver.
- * The shape must name everything that changes the statement's text; the values fill its slots.
+ * the shape it is given with `slot`s for every value. Only drizzle's public calls are used: the
+ * builder's `prepare`, then `execute` with the values.
+ *
+ * A shape is built and prepared once per database object: drizzle binds a prepared statement to
+ * the object (and so the connection) it was prepared on. Inside a transaction from `transact`
+ * (connection-transaction.ts) that object lasts as long as its connection, and the statement is
+ * built once per connection; inside drizzle's own `db.transaction`, once per transaction. The
+ * name given is empty, so the statement is sent unnamed, as every other, and works through a
+ * connection pooler.
  */
-export function prebuilt<Shape extends string | number, Result>(build: (db: Db, shape: Shape) => PromiseLike<Result>) {
-  // Per kind of session (one per driver: their runners differ), then per shape.
-  const built = new Map<unknown, Map<Shape, Runner>>();
+export function prebuilt<Shape extends string | number, Result>(build: (db: Db, shape: Shape) => Preparable<Result>) {
+  // Per database object (each connection's, each test's), then per shape.
+  const built = new WeakMap<Db, Map<Shape, Prepared<Result>>>();
   return (db: Db, shape: Shape, values: Record<string, unknown>): Promise<Result> => {
-    const session = sessionOf(db);
-    let shapes = built.get(session.constructor);
-    if (!shapes) built.set(session.constructor, (shapes = new Map()));
-    let template = shapes.get(shape);
-    if (!template) {
-      template = (build(db, shape) as unknown as Preparable)._prepare();
-      shapes.set(shape, template);
+    let shapes = built.get(db);
+    if (!shapes) built.set(db, (shapes = new Map()));
+    let statement = shapes.get(shape);
+    if (!statement) {
+      statement = build(db, shape).prepare('');
+      shapes.set(shape, statement);
     }
-    // The built statement, run on this session's connection: a transaction's, or the pool.
-    const runner = Object.create(template) as Runner;
-    runner.client = session.client;
-    return runner.execute(values) as Promise<Result>;
+    return statement.execute(values);
   };
 }

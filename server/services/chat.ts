@@ -3,6 +3,7 @@ import { and, eq, gt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { HistoryMessage, RuntimeAgent } from '../agents/runtime';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
+import { transact } from '../db/connection-transaction';
 import { prebuilt, slot } from '../db/prebuilt';
 import { agents, conversations, messages, type StoredFileRef } from '../db/schema';
 import type { Caller, Owner } from '../http/caller';
@@ -222,8 +223,7 @@ export async function prepareChat(
   const now = clock.now();
   const text = (input.text ?? '').trim();
   const newQuestion = input.retryMessageId === undefined && input.editMessageId === undefined && input.regenerateMessageId === undefined;
-  return db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  return transact(db, async (tx) => {
     const { conversation, agent } = await lockAndFind(tx, caller, owner, input);
     const files: StoredFileRef[] = input.files.length > 0 ? await resolveOwnFiles(tx, owner, input.files) : [];
     if (input.retryMessageId === undefined && input.regenerateMessageId === undefined) {
