@@ -28,6 +28,27 @@ const localeShell = (): Plugin => {
   };
 };
 
+/**
+ * The script that applies the saved theme and language before the first paint (src/boot.js),
+ * written into the page itself: as a file it was a render-blocking request of its own, a round
+ * trip before anything showed on a phone's network. The server allows it by its hash
+ * (server/http/spa.ts), not by allowing inline scripts.
+ */
+const inlineBootScript = (): Plugin => {
+  const file = join(import.meta.dirname, 'src', 'boot.js');
+  return {
+    name: 'inline-boot-script',
+    transformIndexHtml: {
+      order: 'pre',
+      handler(html) {
+        const tag = '<script src="/boot.js"></script>';
+        if (!html.includes(tag)) throw new Error(`index.html must load the boot script as ${tag}`);
+        return html.replace(tag, `<script>${readFileSync(file, 'utf8').trim()}</script>`);
+      },
+    },
+  };
+};
+
 /** Read as the server reads it (server/config.ts). */
 const sourceMapsServed = isOn(process.env.SERVE_SOURCEMAPS);
 
@@ -82,7 +103,7 @@ const installable = () =>
   VitePWA({
     registerType: 'prompt',
     injectRegister: false,
-    includeAssets: ['favicon.svg', 'boot.js'],
+    includeAssets: ['favicon.svg'],
     manifest: {
       name: 'Kraken AI',
       short_name: 'Kraken AI',
@@ -122,7 +143,7 @@ const installable = () =>
   });
 
 export default defineConfig({
-  plugins: [localeShell(), UnoCSS(), react(), rememberOutDir(), installable(), precompressBuild()],
+  plugins: [localeShell(), inlineBootScript(), UnoCSS(), react(), rememberOutDir(), installable(), precompressBuild()],
   server: {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },

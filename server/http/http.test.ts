@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,6 +136,26 @@ describe('the SPA', () => {
     expect((await app.request('/..%2f..%2fetc%2fpasswd')).status).toBe(200);
     expect(await (await app.request('/..%2f..%2fetc%2fpasswd')).text()).toContain('<title>Kraken</title>');
     expect((await app.request('/api/nope')).headers.get('content-type')).toMatch(/json/);
+  });
+
+  it('allows the page its own inline boot script by hash, and no other inline script', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spa-'));
+    const boot = "document.documentElement.classList.toggle('dark', true);";
+    writeFileSync(join(dir, 'index.html'), `<!doctype html><head><script>${boot}</script></head><body><script type="module" src="/assets/a.js"></script>`);
+    const hash = createHash('sha256').update(boot).digest('base64');
+    const app = spaApp(dir);
+    for (const path of ['/', '/chat', '/index.html', '/share/some-token']) {
+      const policy = (await app.request(path)).headers.get('content-security-policy') ?? '';
+      expect(policy, path).toContain(`script-src 'self' 'sha256-${hash}'`);
+      expect(policy.split('; ').find((part) => part.startsWith('script-src'))).not.toContain('unsafe-inline');
+    }
+    // API answers keep the plain policy: no script is allowed there by hash.
+    expect((await app.request('/api/nope')).headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    // The hash is the text's: a page whose boot script changed gets its new hash.
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><script>window.other = 1</script>');
+    const changed = (await app.request('/')).headers.get('content-security-policy') ?? '';
+    expect(changed).not.toContain(hash);
+    expect(changed).toContain(`'sha256-${createHash('sha256').update('window.other = 1').digest('base64')}'`);
   });
 
   it('says to run the build when there is none', async () => {

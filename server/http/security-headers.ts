@@ -1,15 +1,22 @@
 import type { MiddlewareHandler } from 'hono';
 
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-  "base-uri 'self'",
-].join('; ');
+/**
+ * The policy of every answer; `scriptHashes` (base64 SHA-256) are inline scripts of the app's own
+ * page allowed by their exact text (the boot script, see `serveSpa`), never inline scripts at large.
+ */
+export const contentSecurityPolicy = (scriptHashes: readonly string[] = []) =>
+  [
+    "default-src 'self'",
+    ["script-src 'self'", ...scriptHashes.map((hash) => `'sha256-${hash}'`)].join(' '),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+    "base-uri 'self'",
+  ].join('; ');
+
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 const HEADERS: Record<string, string> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,

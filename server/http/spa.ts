@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Context, Env, Hono } from 'hono';
+import { contentSecurityPolicy } from './security-headers';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -64,11 +66,19 @@ export function accepts(header: string | undefined, encoding: string): boolean {
   return wildcard;
 }
 
-async function sendFile(c: Context, path: string, immutable: boolean) {
+/** The inline scripts of a page (a `<script>` with no attributes): the base64 SHA-256 of each one's text. */
+export const inlineScriptHashes = (html: string): string[] =>
+  [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => createHash('sha256').update(match[1]!).digest('base64'));
+
+/** The app page's policy: its own inline scripts (the build writes the boot script in) allowed by hash. */
+const pagePolicy = async (index: string) => contentSecurityPolicy(inlineScriptHashes(await readFile(index, 'utf8')));
+
+async function sendFile(c: Context, path: string, immutable: boolean, extra: Record<string, string> = {}) {
   const type = TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
   const headers: Record<string, string> = {
     'content-type': type,
     'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ...extra,
   };
   const acceptEncoding = c.req.header('accept-encoding');
   for (const { encoding, suffix } of PRECOMPRESSED) {
@@ -88,6 +98,7 @@ async function sendSharePage(c: Context, index: string) {
   const html = (await readFile(index, 'utf8')).replace('<head>', '<head><meta name="robots" content="noindex, nofollow">');
   return c.body(html, 200, {
     'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': contentSecurityPolicy(inlineScriptHashes(html)),
     'cache-control': 'no-cache',
     'x-robots-tag': 'noindex, nofollow',
     'referrer-policy': 'no-referrer',
@@ -111,11 +122,11 @@ export function serveSpa<E extends Env>(app: Hono<E>, spaDir: string, options: {
     if (file && /\.(br|gz)$/i.test(file)) return c.text('Not found', 404);
     // Only hashed /assets/ files are immutable: sw.js, the manifest and index.html are checked on
     // every visit, so a new version's service worker is found as soon as it is deployed.
-    if (file) return sendFile(c, file, path.startsWith('/assets/'));
+    if (file) return sendFile(c, file, path.startsWith('/assets/'), file === index ? { 'content-security-policy': await pagePolicy(index) } : {});
     // A missing asset or file (`/assets/…`, `/favicon.ico`) is a real 404, not the app's page:
     // the app's routes never end in a file extension.
     if (path.startsWith('/assets/') || /\/[^/]*\.[A-Za-z0-9]{1,8}$/.test(path)) return c.text('Not found', 404);
     if (path.startsWith(SHARE_PAGES)) return sendSharePage(c, index);
-    return sendFile(c, index, false);
+    return sendFile(c, index, false, { 'content-security-policy': await pagePolicy(index) });
   });
 }

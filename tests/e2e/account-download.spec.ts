@@ -27,7 +27,7 @@ const signIn = async (page: Page, context: BrowserContext, baseURL: string) => {
   await context.addCookies([{ name: 'ai-chat-ops-token', value: await tokenOf(page.request), url: baseURL }]);
 };
 
-/** The signed-in user's saved theme, as the preferences menu stores it; public/boot.js applies it at once. */
+/** The signed-in user's saved theme, as the preferences menu stores it; src/boot.js, written into the page, applies it at once. */
 const preferDark = async (page: Page) => {
   const token = await tokenOf(page.request);
   const me = await page.request.get('/api/system/user/get-user-info', { headers: { authorization: `Bearer ${token}` } });
