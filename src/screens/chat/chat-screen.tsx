@@ -26,6 +26,7 @@ import { answerFeedbackLogic } from '../../app/answer-feedback-actors';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { AnswerFeedbackDialog } from '../../components/answer-feedback';
 import { ImagesUnseenNote } from './images-unseen-note';
+import { HISTORY_ID, HistoryToggle } from './history-toggle';
 
 const AgentsMarket = lazy(() => import('../agents/agents-market'));
 
@@ -128,11 +129,16 @@ const ChatScreen = () => {
           </div>
         </ModalDialog>
       ) : (
-        !historyHidden && <aside className="flex w-72 shrink-0 flex-col border-e border-line bg-surface">{historyPanel}</aside>
+        !historyHidden && (
+          <aside id={HISTORY_ID} className="flex w-72 shrink-0 flex-col border-e border-line bg-surface">
+            {historyPanel}
+          </aside>
+        )
       )}
       <section className="flex min-w-0 flex-1 flex-col" aria-label={t('nav.chat')}>
         {/* On a phone this is the page's only bar: the site's header gives it its height (theme.css). */}
         <div className="flex items-center gap-2 border-b border-line bg-surface px-2 py-2 sm:px-3" data-testid="chat-bar" data-replaces-site-header={mobile || undefined}>
+          {!mobile && <HistoryToggle hidden={historyHidden} onToggle={() => setHistoryHidden((hidden) => !hidden)} />}
           {mobile && (
             <button
               type="button"
