@@ -149,9 +149,10 @@ export const wechatLoginMachine = setup({
           entry: 'forgetState',
           always: [
             { guard: and(['hasCode', 'stateIsOurs']), target: 'exchanging' },
-            // a code we did not ask for (an old or shared link): get our own
-            { guard: 'hasCode', target: 'retrying', actions: 'forgetCode' },
-            { target: 'redirecting' },
+            // no code of ours: none yet, one we did not ask for (an old or shared link), or WeChat
+            // came back without one. Get our own while attempts are left: a return from the last
+            // attempt without a code stops there instead of sending the reader round again.
+            { target: 'retrying', actions: 'forgetCode' },
           ],
         },
         exchanging: {

@@ -53,6 +53,8 @@ const OPENINGS: Opening[] = [
   { name: 'in WeChat, back with a code', wechat: true, query: `&code=${CODE}&state=${OURS}`, saved: OURS, code: 'ours', scan: false },
   { name: 'in WeChat, back with a code and someone else’s state', wechat: true, query: `&code=${CODE}&state=1.not-ours`, saved: OURS, code: 'foreign', scan: false },
   { name: 'in WeChat, back from the third attempt', wechat: true, query: `&code=${CODE}&state=3.feedc0de`, saved: '3.feedc0de', code: 'ours', scan: false },
+  // WeChat came back from the last attempt without a code: no fourth redirect, no loop
+  { name: 'in WeChat, back from the third attempt without a code', wechat: true, query: '&state=3.feedc0de', saved: '3.feedc0de', code: 'none', scan: false },
   { name: 'in WeChat, back with a code from a scan link', wechat: true, query: `&scanid=${SCAN_ID}&code=${CODE}&state=${OURS}`, saved: OURS, code: 'ours', scan: true },
   { name: 'outside WeChat, from a scan link', wechat: false, query: `&scanid=${SCAN_ID}`, saved: null, code: 'none', scan: true },
   { name: 'outside WeChat', wechat: false, query: '', saved: null, code: 'none', scan: false },
@@ -285,7 +287,7 @@ describe('WeChat login state, paths generated from the production machine', () =
     expect([...reached].sort()).toEqual(['awaitingSession', 'idle', 'loggedOut', 'wechat.configuring', 'wechat.exchanging', 'wechat.failed', 'wechat.redirecting']);
     for (const state of ['awaitingSession', 'loggedOut', 'wechat', 'idle']) expect(params(() => holder.world!).states).toHaveProperty(state);
         // each opening: the session's two verdicts, then the config's answers, the exchange's, and Try again
-    expect(walks.map((walk) => walk.transitionCount)).toEqual([5, 10, 8, 11, 10, 3, 3]);
+    expect(walks.map((walk) => walk.transitionCount)).toEqual([5, 10, 8, 11, 8, 10, 3, 3]);
   });
 
   it.each(PLAYS.map((play) => [`${play.opening.name}: ${play.path.events.map((event) => answers.describe(event) ?? event.type).join(', ')}`, play] as const))(
