@@ -10,6 +10,12 @@ export type Tally = { count: number; resetsAt: Date };
 /** One counter to add to: its key and the length of the window its first hit opens. */
 export type CounterWindow = { key: string; windowMs: number };
 
+/** A counter that may not pass `limit` in its window. */
+export type LimitedWindow = CounterWindow & { limit: number };
+
+/** A counter's total after a spend, and whether the spend was added to it. */
+export type Spent = Tally & { spent: boolean };
+
 /** How often one instance deletes the rows of closed windows. */
 export const SWEEP_INTERVAL_MS = 60 * 1000;
 
@@ -23,7 +29,14 @@ export type Counters = {
    * atomic: N concurrent hits, on any number of instances, see the totals 1..N, never one twice.
    */
   add(windows: readonly CounterWindow[], amount?: number): Promise<Map<string, Tally>>;
-  /** Takes back what `add` counted for an attempt that turned out not to count. */
+  /**
+   * Adds `amount` to every key whose total stays within its limit, in one statement, and answers
+   * each key's total and whether it was added to; a key it would take past its limit is left as
+   * it was. The check and the addition are one step: N concurrent spends against a key with room
+   * for k add exactly k of them, on any number of instances, and refuse none while room remains.
+   */
+  spend(windows: readonly LimitedWindow[], amount: number): Promise<Map<string, Spent>>;
+  /** Takes back what `add` or `spend` counted for an attempt that turned out not to count. */
   takeBack(keys: readonly string[], amount?: number): Promise<void>;
   /** The total so far, or null when the key's window is closed or was never opened. */
   read(key: string): Promise<Tally | null>;
@@ -60,6 +73,57 @@ const addStatement = prebuilt((db, size: number) => {
     .returning({ key: rateCounters.key, count: rateCounters.count, expiresAt: rateCounters.expiresAt });
 });
 
+/**
+ * Adds to `size` counters as `addStatement` does, but only to a counter that stays within its
+ * limit (the slots `limit0`, … beside `key0`, …): a stored row it would take past its limit is not
+ * updated, and so not returned. A new row is always inserted: `spend` sends no amount over a limit.
+ */
+const spendStatement = prebuilt((db, size: number) => {
+  const expired = sql`${rateCounters.expiresAt} <= excluded.window_started_at`;
+  const limitOf = sql.join(
+    [
+      sql`case excluded.key`,
+      ...Array.from({ length: size }, (_, index) => sql`when ${slot(`key${index}`)} then cast(${slot(`limit${index}`)} as bigint)`),
+      sql`end`,
+    ],
+    sql` `,
+  );
+  return db
+    .insert(rateCounters)
+    .values(
+      Array.from({ length: size }, (_, index) => ({
+        key: slot(`key${index}`),
+        count: slot('amount'),
+        windowStartedAt: slot('now'),
+        expiresAt: slot(`expiresAt${index}`),
+      })),
+    )
+    .onConflictDoUpdate({
+      target: rateCounters.key,
+      set: {
+        count: sql`CASE WHEN ${expired} THEN excluded.count ELSE ${rateCounters.count} + excluded.count END`,
+        windowStartedAt: sql`CASE WHEN ${expired} THEN excluded.window_started_at ELSE ${rateCounters.windowStartedAt} END`,
+        expiresAt: sql`CASE WHEN ${expired} THEN excluded.expires_at ELSE ${rateCounters.expiresAt} END`,
+      },
+      setWhere: sql`${expired} OR ${rateCounters.count} + excluded.count <= ${limitOf}`,
+    })
+    .returning({ key: rateCounters.key, count: rateCounters.count, expiresAt: rateCounters.expiresAt });
+});
+
+/** One order of keys for every statement: two requests locking the same rows in opposite orders would deadlock on PostgreSQL. */
+const inKeyOrder = <W extends { key: string }>(windows: readonly W[]) => [...windows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+
+/** The statement's values for these windows, in key order: `key0`, `expiresAt0`, `limit0` (if any), …, and `now`. */
+function windowValues(windows: readonly (CounterWindow & { limit?: number })[], now: Date): Record<string, unknown> {
+  const values: Record<string, unknown> = { now };
+  inKeyOrder(windows).forEach((window, index) => {
+    values[`key${index}`] = window.key;
+    values[`expiresAt${index}`] = new Date(now.getTime() + window.windowMs);
+    if (window.limit !== undefined) values[`limit${index}`] = window.limit;
+  });
+  return values;
+}
+
 export function createCounters(db: Db, clock: Clock): Counters {
   let lastSweep = Number.NEGATIVE_INFINITY;
 
@@ -76,25 +140,50 @@ export function createCounters(db: Db, clock: Clock): Counters {
       const now = clock.now();
       await sweepNowAndThen(now);
       if (windows.length === 0) return new Map();
-      const values: Record<string, unknown> = { now, amount };
-      // One order of keys for every statement: two requests locking the same rows in opposite
-      // orders would deadlock on PostgreSQL.
-      [...windows]
-        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-        .forEach(({ key, windowMs }, index) => {
-          values[`key${index}`] = key;
-          values[`expiresAt${index}`] = new Date(now.getTime() + windowMs);
-        });
-      const rows = await addStatement(db, windows.length, values);
+      const rows = await addStatement(db, windows.length, { ...windowValues(windows, now), amount });
       return new Map(rows.map((row) => [row.key, { count: Number(row.count), resetsAt: row.expiresAt }]));
+    },
+
+    async spend(windows, amount) {
+      const now = clock.now();
+      await sweepNowAndThen(now);
+      if (windows.length === 0) return new Map();
+      // An amount over a limit can never fit: nothing is written for it.
+      const fits = windows.every((window) => amount <= window.limit);
+      const rows = fits ? await spendStatement(db, windows.length, { ...windowValues(windows, now), amount }) : [];
+      const tallies = new Map<string, Spent>(rows.map((row) => [row.key, { count: Number(row.count), resetsAt: row.expiresAt, spent: true }]));
+      const refused = windows.filter((window) => !tallies.has(window.key));
+      if (refused.length === 0) return tallies;
+      // Only a refusal reads again, for when the refusing windows close.
+      const open = await db
+        .select({ key: rateCounters.key, count: rateCounters.count, expiresAt: rateCounters.expiresAt })
+        .from(rateCounters)
+        .where(and(inArray(rateCounters.key, refused.map((window) => window.key)), gt(rateCounters.expiresAt, now)));
+      const openByKey = new Map(open.map((row) => [row.key, row]));
+      for (const window of refused) {
+        const row = openByKey.get(window.key);
+        tallies.set(window.key, {
+          count: Number(row?.count ?? 0),
+          resetsAt: row?.expiresAt ?? new Date(now.getTime() + window.windowMs),
+          spent: false,
+        });
+      }
+      return tallies;
     },
 
     async takeBack(keys, amount = 1) {
       if (keys.length === 0) return;
+      // The rows are locked in key order, as the upserts lock them, by the subquery.
+      const locked = db
+        .select({ key: rateCounters.key })
+        .from(rateCounters)
+        .where(and(inArray(rateCounters.key, [...keys]), gt(rateCounters.expiresAt, clock.now())))
+        .orderBy(rateCounters.key)
+        .for('update');
       await db
         .update(rateCounters)
         .set({ count: sql`greatest(${rateCounters.count} - ${amount}, 0)` })
-        .where(and(inArray(rateCounters.key, [...keys]), gt(rateCounters.expiresAt, clock.now())));
+        .where(inArray(rateCounters.key, locked));
     },
 
     async read(key) {

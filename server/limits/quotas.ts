@@ -17,21 +17,22 @@ export function refusal(sentence: string, resetsAt: Date, now: Date): ApiError {
 }
 
 /**
- * Spends `amount` against every quota, or against none: when one of them is used up, what was
- * just counted is taken back and the request is refused with the quota that frees up last.
+ * Spends `amount` against every quota, or against none: each is added to only if it stays within
+ * its limit (one statement, see `Counters.spend`); when one of them has no room, what the others
+ * just counted is given back and the request is refused with the quota that frees up last.
  */
 export async function spend(counters: Counters, quotas: readonly Quota[], amount: number, now: Date): Promise<void> {
-  const tallies = await counters.add(quotas, amount);
-  const over = quotas
+  const tallies = await counters.spend(quotas, amount);
+  const refused = quotas
     .map((quota) => ({ quota, tally: tallies.get(quota.key)! }))
-    .filter(({ quota, tally }) => tally.count > quota.limit)
+    .filter(({ tally }) => !tally.spent)
     .sort((a, b) => b.tally.resetsAt.getTime() - a.tally.resetsAt.getTime());
-  if (over.length === 0) return;
+  if (refused.length === 0) return;
   await counters.takeBack(
-    quotas.map((quota) => quota.key),
+    quotas.filter((quota) => tallies.get(quota.key)!.spent).map((quota) => quota.key),
     amount,
   );
-  const [{ quota, tally }] = over as [(typeof over)[number]];
+  const [{ quota, tally }] = refused as [(typeof refused)[number]];
   throw refusal(`You have reached the limit of ${quota.name}.`, tally.resetsAt, now);
 }
 
@@ -43,14 +44,6 @@ export async function spendOnce<T>(counters: Counters, quotas: readonly Quota[],
   } catch (error) {
     await counters.takeBack(quotas.map((quota) => quota.key));
     throw error;
-  }
-}
-
-/** Refuses at once when a quota is already used up, before anything costly (reading an upload) is done. */
-export async function refuseIfSpent(counters: Counters, quotas: readonly Quota[], now: Date): Promise<void> {
-  for (const quota of quotas) {
-    const tally = await counters.read(quota.key);
-    if (tally && tally.count >= quota.limit) throw refusal(`You have reached the limit of ${quota.name}.`, tally.resetsAt, now);
   }
 }
 

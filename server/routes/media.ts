@@ -8,7 +8,7 @@ import { clientAddress } from '../http/client-address';
 import { defineRoute, type AppEnv } from '../http/route';
 import { createAtOnce } from '../limits/at-once';
 import { identityLockKey, storedBytesLimit, uploadQuotas } from '../limits/identity-quotas';
-import { refuseIfSpent, spend } from '../limits/quotas';
+import { spend } from '../limits/quotas';
 import { receiveFile } from '../media/receive-file';
 import { sniff } from '../media/sniff';
 import { metrics } from '../observability/metrics';
@@ -95,8 +95,9 @@ export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
 
   /**
    * Everything that can refuse an upload is asked before its body is read: its declared length,
-   * the day's quota (the bytes it is sure to hold are taken at once, so uploads sent together add
-   * up), the stored room, and a turn. Its bytes are then counted as they arrive and streamed on.
+   * the day's quota (the bytes it is sure to hold, at least one, are taken at once and only if
+   * they fit, so uploads sent together add up and none is refused while room remains), the stored
+   * room, and a turn. Its bytes are then counted as they arrive and streamed on.
    */
   defineRoute(app, services, 'upload', async ({ caller, c }) => {
     const owner = ownerOf(caller);
@@ -109,11 +110,10 @@ export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
     const atLeast = declared === null ? 0 : Math.min(limit, Math.max(0, declared - MULTIPART_OVERHEAD));
     const quotas = uploadQuotas(services.config, owner, clientAddress(c, services.config.trustProxy));
     const keys = quotas.map((quota) => quota.key);
-    await refuseIfSpent(services.counters, quotas, services.clock.now());
-    if (atLeast > 0) await spend(services.counters, quotas, atLeast, services.clock.now());
-    let spent = atLeast;
+    let spent = Math.max(1, atLeast);
+    await spend(services.counters, quotas, spent, services.clock.now());
     try {
-      await refuseIfStoredOver(services.db, owner, Math.max(1, atLeast), storedBytesLimit(services.config, owner));
+      await refuseIfStoredOver(services.db, owner, spent, storedBytesLimit(services.config, owner));
       const leave = await takeTurn(owner);
       try {
         const file = await receive(c);
@@ -132,7 +132,7 @@ export function mediaRoutes(app: Hono<AppEnv>, services: Services) {
         leave();
       }
     } catch (error) {
-      if (spent > 0) await services.counters.takeBack(keys, spent);
+      await services.counters.takeBack(keys, spent);
       throw error;
     }
   });
