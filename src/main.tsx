@@ -7,6 +7,7 @@ import { navigate } from 'wouter/use-browser-location';
 import type { InspectionEvent, Observer } from 'xstate';
 import { App } from './app/app';
 import { createRuntime } from './app/runtime';
+import { keepInstallPrompt } from './services/install-prompt';
 
 /**
  * The Stately inspector, in development only, with `?inspect` in the address or VITE_INSPECT=1.
@@ -19,6 +20,9 @@ const loadInspector = async (): Promise<Observer<InspectionEvent> | undefined> =
   const { createBrowserInspector } = await import('@statelyai/inspect');
   return createBrowserInspector().inspect;
 };
+
+// The browser offers to install the app once, soon after loading: kept for the download page.
+keepInstallPrompt();
 
 const start = async () => {
   const runtime = createRuntime({ navigate, inspect: await loadInspector() });

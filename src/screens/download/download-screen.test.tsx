@@ -1,9 +1,10 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DownloadManifest } from '../../contract/app';
 import { endpoints } from '../../contract/endpoints';
 import { initI18n } from '../../i18n';
+import { keepInstallPrompt } from '../../services/install-prompt';
 import { failBody } from '../../../tests/msw/handlers';
 import { sampleManifest } from '../../../tests/msw/download-manifest';
 import { server } from '../../../tests/msw/server';
@@ -15,12 +16,18 @@ const AGENTS = {
   macos: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
   linux: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
   iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  androidFirefox: 'Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0',
+  windowsChrome: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
 };
 
 const browseWith = (userAgent: string) => vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(userAgent);
 
 afterEach(async () => {
   vi.restoreAllMocks();
+  // An offer a test left unanswered would be kept for the next page: the app installed, it is gone.
+  cleanup();
+  window.dispatchEvent(new Event('appinstalled'));
+  vi.unstubAllGlobals();
   await initI18n('en-US');
 });
 
@@ -133,5 +140,89 @@ describe('download page', () => {
     expect(alert).toHaveTextContent('The downloads could not be loaded.');
     await view.user.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByTestId('recommended')).toHaveTextContent('Windows');
+  });
+});
+
+/** Chromium's install offer, as the page receives it: the dialog's answer is the person's choice. */
+const installOffer = (outcome: 'accepted' | 'dismissed') =>
+  Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {
+    prompt: vi.fn(async () => undefined),
+    userChoice: Promise.resolve({ outcome }),
+  });
+
+/** A window opened from the home screen or the dock, as `matchMedia` describes it. */
+const standaloneWindow = (query: string) =>
+  ({ matches: query === '(display-mode: standalone)', media: query, addEventListener: () => undefined, removeEventListener: () => undefined }) as unknown as MediaQueryList;
+
+describe('installing the web app from the download page', () => {
+  it('offers the browser’s install dialog when it has one, and says the app is installed', async () => {
+    browseWith(AGENTS.windows);
+    // The offer comes soon after the app loads, before anyone opens this page: it is kept.
+    keepInstallPrompt();
+    const offer = installOffer('accepted');
+    window.dispatchEvent(offer);
+    const view = await renderWithRuntime(<DownloadScreen />, { url: '/download' });
+
+    const webApp = screen.getByRole('region', { name: 'Web app' });
+    expect(within(webApp).queryByTestId('web-app-steps')).toBeNull();
+    await view.user.click(within(webApp).getByRole('button', { name: 'Install the web app' }));
+    expect(offer.prompt).toHaveBeenCalledTimes(1);
+    expect(await within(webApp).findByText('Installed. Open Kraken AI from your home screen, Dock or app list.')).toHaveFocus();
+    expect(within(webApp).queryByRole('button')).toBeNull();
+    // the desktop installers are still offered below
+    expect(await screen.findByTestId('recommended')).toHaveTextContent('Windows');
+  });
+
+  it('offers the dialog when the browser makes its offer on this page, and after “not now” says how to install later', async () => {
+    browseWith(AGENTS.windowsChrome);
+    const view = await renderWithRuntime(<DownloadScreen />, { url: '/download' });
+    const webApp = screen.getByRole('region', { name: 'Web app' });
+    expect(within(webApp).queryByRole('button')).toBeNull();
+
+    const offer = installOffer('dismissed');
+    act(() => {
+      window.dispatchEvent(offer);
+    });
+    await view.user.click(within(webApp).getByRole('button', { name: 'Install the web app' }));
+    expect(offer.prompt).toHaveBeenCalledTimes(1);
+    expect(await within(webApp).findByText('Not installed. You can install it whenever you like:')).toBeInTheDocument();
+    expect(within(webApp).getByTestId('web-app-steps')).toHaveTextContent('Open your browser’s menu and choose “Install app”');
+    expect(within(webApp).queryByRole('button')).toBeNull();
+
+    // the browser installed it all the same (from its own menu)
+    act(() => {
+      fireEvent(window, new Event('appinstalled'));
+    });
+    expect(within(webApp).getByText('Installed. Open Kraken AI from your home screen, Dock or app list.')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['iphone', 'ios', 'Tap the Share button, then “Add to Home Screen”.'],
+    ['macos', 'macSafari', 'In Safari 17 or later, choose File › “Add to Dock”.'],
+    ['linux', 'firefox', 'Firefox cannot install web apps on a computer. To install Kraken AI, open this page in Chrome, Edge or Safari'],
+    ['androidFirefox', 'firefoxAndroid', 'Open Firefox’s menu (⋮), then “Add to Home screen”.'],
+    ['windowsChrome', 'other', 'Open your browser’s menu and choose “Install app” or “Add to Home screen”.'],
+  ] as const)('on %s, which offers no install dialog, says how to install it there', async (agent, browser, steps) => {
+    browseWith(AGENTS[agent]);
+    await renderWithRuntime(<DownloadScreen />, { url: '/download' });
+    const webApp = screen.getByRole('region', { name: 'Web app' });
+    expect(within(webApp).getByTestId('web-app-steps')).toHaveAttribute('data-browser', browser);
+    expect(within(webApp).getByTestId('web-app-steps')).toHaveTextContent(steps);
+    expect(within(webApp).queryByRole('button')).toBeNull();
+    expect(within(webApp).getByTestId('web-app-outcome')).toBeEmptyDOMElement();
+  });
+
+  it.each([
+    ['on a computer', () => vi.stubGlobal('matchMedia', standaloneWindow)],
+    ['on an iPhone', () => vi.spyOn(navigator, 'standalone' as never, 'get' as never).mockReturnValue(true as never)],
+  ])('says the app is installed when it runs from the home screen or the dock (%s)', async (_where, openInstalled) => {
+    browseWith(AGENTS.iphone);
+    if (!('standalone' in navigator)) Object.defineProperty(navigator, 'standalone', { configurable: true, get: () => undefined });
+    openInstalled();
+    await renderWithRuntime(<DownloadScreen />, { url: '/download' });
+    const webApp = screen.getByRole('region', { name: 'Web app' });
+    expect(within(webApp).getByText('You are using the installed web app.')).toBeInTheDocument();
+    expect(within(webApp).queryByTestId('web-app-steps')).toBeNull();
+    expect(within(webApp).queryByRole('button')).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import { availableFiles, PlatformReleaseCard } from './platform-release';
 import { useDocumentTitle } from '../../i18n/use-document-title';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoadingStatus } from '../../components/loading-status';
+import { WebAppInstall } from './web-app-install';
 
 const DownloadScreen = () => {
   const { t } = useTranslation();
@@ -27,6 +28,7 @@ const DownloadScreen = () => {
           {t('download.title')}
         </h1>
         <p className="mb-6 mt-0 text-muted">{t('download.intro')}</p>
+        <WebAppInstall />
 
         {phase === 'loading' && (
           <LoadingStatus>{t('download.loading')}</LoadingStatus>
