@@ -19,6 +19,7 @@ import { securityHeaders } from './http/security-headers';
 import { serveSpa } from './http/spa';
 import { compressAnswers } from './http/compression';
 import { metricsRoute } from './observability/metrics-route';
+import { backupRoute } from './ops/backup-route';
 import { exportOnlyPublishing } from './publishing/publishing';
 import { accountRoutes } from './routes/accounts';
 import { adminRoutes } from './routes/admin';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Probes and scrapes come every few seconds: before the request log, so they are not in it.
   healthRoutes(app, { db: deps.db, draining: deps.draining ?? (() => false), checks: deps.readiness ?? [] });
   metricsRoute(app, { token: deps.config.metricsToken, trustProxy: deps.config.trustProxy });
+  if (deps.backup) backupRoute(app, deps.backup);
   app.use('*', requestLog(services.log, deps.config.logLevel));
   app.use('*', securityHeaders({ hsts: deps.config.hsts }));
   app.use('*', compressAnswers());

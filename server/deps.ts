@@ -46,12 +46,14 @@ export type AppDeps = {
   mailer?: Mailer | null;
   /** Reads attachments' text in worker threads; default: one per app, bounded by `config.attachments`. */
   textReader?: TextReader;
+  /** The embedded database's snapshot for `npm run backup`, behind DATA_DIR/ops.json's token (server/ops/backup-route.ts). */
+  backup?: { token: string; snapshot: () => Promise<Blob> };
   /** The environment the server was started with (the default company's LINKEDIN_* connector); default process.env. */
   env?: NodeJS.ProcessEnv;
 };
 
 /** The deps after createApp filled in its own parts. */
-export type Services = Required<Omit<AppDeps, 'spaDir' | 'draining' | 'readiness' | 'textReader' | 'log'>> & {
+export type Services = Required<Omit<AppDeps, 'spaDir' | 'draining' | 'readiness' | 'textReader' | 'log' | 'backup'>> & {
   /** One line per request, per answer, and server-side errors, through the one sink (`safeLog`). */
   log: Log;
   /** Every limit and quota, counted in the database so all instances share them. */

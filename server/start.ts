@@ -11,7 +11,8 @@ import { createApp } from './app';
 import { downloadsDirOf } from './routes/app';
 import { configFromEnv, systemClock, type ServerConfig } from './config';
 import { lockDataDir } from './data-dir-lock';
-import { openDb, pgliteDirOf, type DbHandle } from './db/client';
+import { dumpDataDir, openDb, pgliteDirOf, type DbHandle } from './db/client';
+import { newOpsToken, writeOpsFile } from './ops/backup-route';
 import { createEmbeddedDatabase } from './db/create-embedded';
 import { safeLog } from './http/log-line';
 import { openFileStores } from './media/file-stores';
@@ -84,6 +85,9 @@ async function checkConnectorKey(db: DbHandle['db'], sealer: Sealer | null): Pro
   if (stored) throw new Error('Publishing connectors are stored encrypted in the database, but CONNECTOR_KEY is not set: start with the same CONNECTOR_KEY they were saved with.');
 }
 
+/** How a process on this machine reaches a server listening on `host`: a wildcard address through loopback. */
+const loopbackOf = (host: string) => (host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host);
+
 /** Opens the database, migrates, seeds, and serves the app: what `npm start` and browser tests run. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const env = options.env ?? process.env;
@@ -109,6 +113,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let answers: LiveAnswers | undefined;
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let upkeep: ReturnType<typeof setInterval> | undefined;
+  // The embedded database can be backed up while it runs: `npm run backup` asks this server.
+  const opsToken = pgliteDir ? newOpsToken() : null;
+  let removeOpsFile = () => {};
   try {
     await database.migrate();
     await seedCatalog(database.db);
@@ -185,6 +192,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       answers,
       log: options.log,
       ...(spaDir ? { spaDir } : {}),
+      ...(opsToken ? { backup: { token: opsToken, snapshot: () => dumpDataDir(database, 'gzip') } } : {}),
     });
     const listening = await new Promise<ServerType>((resolveListen, reject) => {
       const s = serve(
@@ -207,6 +215,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     server = listening;
     await publishing.scheduler.start();
     const port = (listening.address() as AddressInfo).port;
+    if (opsToken) removeOpsFile = writeOpsFile(dataDir, { url: `http://${loopbackOf(host)}:${port}`, token: opsToken, pid: process.pid });
     const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
     let closing: Promise<void> | undefined;
     return {
@@ -242,6 +251,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
             mailer?.close();
             await database.close();
           } finally {
+            removeOpsFile();
             lock?.release();
           }
         })()),
@@ -253,6 +263,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await answers?.close().catch(() => {});
     mailer?.close();
     await database.close().catch(() => {});
+    removeOpsFile();
     lock?.release();
     throw error;
   }

@@ -98,14 +98,15 @@ export type DbOptions =
 const embeddedClients = new WeakMap<DbHandle, PGlite>();
 
 /**
- * The embedded database's data directory as an uncompressed tarball, from which
+ * The embedded database's data directory as a tarball (uncompressed unless asked), from which
  * `openDb({ memory: true, loadDataDir })` starts another in-memory database in the same state
- * (tests: one migrated, seeded image per run, server/test/test-db.ts). PGlite only.
+ * (tests: one migrated, seeded image per run, server/test/test-db.ts) and `npm run restore` a
+ * stored one. Taken under the database's lock: consistent while the server runs. PGlite only.
  */
-export async function dumpDataDir(handle: DbHandle): Promise<Blob> {
+export async function dumpDataDir(handle: DbHandle, compression: 'none' | 'gzip' = 'none'): Promise<Blob> {
   const client = embeddedClients.get(handle);
   if (!client) throw new Error('dumpDataDir: only an embedded (PGlite) database has a data directory to dump');
-  return client.dumpDataDir('none');
+  return client.dumpDataDir(compression);
 }
 
 export async function openDb(options: DbOptions): Promise<DbHandle> {
