@@ -13,10 +13,12 @@ const StartFailed = () => {
   const { t } = useTranslation();
   const { app } = useRuntime();
   const error = useSelector(app, (state) => state.context.error);
+  // Offline, the reason is the network, whatever the request said; the app starts again by itself when it is back.
+  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
   return (
     <div role="alert" className="mx-auto max-w-md p-8 text-center">
-      <h1 className="mb-2 text-lg font-semibold">{t('app.startFailed')}</h1>
-      {error && <p className="mb-4 text-muted">{error}</p>}
+      <h1 className="mb-2 text-lg font-semibold">{t(offline ? 'app.offline' : 'app.startFailed')}</h1>
+      {offline ? <p className="mb-4 text-muted">{t('app.offlineDetail')}</p> : error && <p className="mb-4 text-muted">{error}</p>}
       <button type="button" className="btn-primary" onClick={() => app.send({ type: 'retry' })}>
         {t('app.retry')}
       </button>

@@ -1,4 +1,4 @@
-import { createActor, fromPromise, fromTransition } from 'xstate';
+import { createActor, fromCallback, fromPromise, fromTransition } from 'xstate';
 import { changeLocale, i18n, initI18n } from '../i18n';
 import { matchLocale } from '../i18n/locale';
 import { appMachine, type Presence } from '../machines/app.machine';
@@ -60,6 +60,11 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
           ]);
         }),
         fetchUser: fromPromise(async () => (await usersApi()).getUserInfo({ silent: true })),
+        networkReturns: fromCallback(({ sendBack }) => {
+          const online = () => sendBack({ type: 'retry' });
+          window.addEventListener('online', online);
+          return () => window.removeEventListener('online', online);
+        }),
         revokeSession: fromPromise(async () => {
           try {
             await (await authApi()).logout({ silent: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import type { UserInfo } from '../contract/users';
 import { appMachine, isSignedIn } from './app.machine';
 
@@ -13,6 +13,8 @@ type Fakes = {
   prepare?: () => Promise<void>;
   fetchUser?: () => Promise<UserInfo>;
   revokeSession?: () => Promise<void>;
+  /** Called with the way to say the network is back, while a failed start waits for it. */
+  networkReturns?: (back: () => void) => () => void;
 };
 
 const startApp = (fakes: Fakes = {}) => {
@@ -27,6 +29,7 @@ const startApp = (fakes: Fakes = {}) => {
         prepare: fromPromise(fakes.prepare ?? (async () => undefined)),
         fetchUser: fromPromise(() => fetchUser()),
         revokeSession: fromPromise(() => revokeSession()),
+        networkReturns: fromCallback(({ sendBack }) => (fakes.networkReturns ? fakes.networkReturns(() => sendBack({ type: 'retry' })) : undefined)),
       },
       actions: {
         storeToken: (_, params) => storeToken(params.token),
@@ -93,6 +96,31 @@ describe('app start', () => {
     const state = await settle();
     expect(state.matches({ loaded: 'signedIn' })).toBe(true);
     expect(fetchUser).toHaveBeenCalledTimes(2);
+  });
+
+  it('starts again by itself when the network comes back after a start that failed offline, and stops listening once started', async () => {
+    let attempt = 0;
+    let back: (() => void) | null = null;
+    const stopped = vi.fn();
+    const { actor, settle } = startApp({
+      hasToken: true,
+      fetchUser: async () => {
+        attempt += 1;
+        if (attempt === 1) throw new TypeError('Failed to fetch');
+        return ada;
+      },
+      networkReturns: (say) => {
+        back = say;
+        return stopped;
+      },
+    });
+    expect((await settle()).matches('errored')).toBe(true);
+    expect(back).not.toBeNull();
+    back!();
+    const state = await settle();
+    expect(state.matches({ loaded: 'signedIn' })).toBe(true);
+    expect(stopped).toHaveBeenCalledTimes(1);
+    expect(actor.getSnapshot().context.error).toBeNull();
   });
 
   it('shows an error when the interface cannot be prepared', async () => {

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assign, fromCallback, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { UserInfo } from '../contract/users';
 import { toastMachine } from './toast.machine';
 import { statusOf } from './error-status';
@@ -66,6 +66,8 @@ export const appMachine = setup({
       throw new Error('fetchUser is provided where the app starts');
     }),
     revokeSession: fromPromise<void>(async () => undefined),
+    /** Sends `retry` when the device's network comes back (the browser's `online`); provided where the app starts. */
+    networkReturns: fromCallback<AppEvent>(() => undefined),
     toasts: toastMachine,
   },
   actions: {
@@ -164,6 +166,8 @@ export const appMachine = setup({
       },
     },
     errored: {
+      // A start that failed offline starts again by itself once the network is back.
+      invoke: { src: 'networkReturns' },
       on: { retry: 'loading' },
     },
   },
