@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, like, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, like, lt, sql, type SQL } from 'drizzle-orm';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { prebuilt, slot } from '../db/prebuilt';
@@ -45,14 +45,17 @@ export type Counters = {
   countOpen(prefix: string): Promise<number>;
 };
 
+/** A stored window has ended by the time this one starts (`now`, as the row proposed has it). */
+const expired = sql`${rateCounters.expiresAt} <= excluded.window_started_at`;
+
 /**
- * Adds to `size` counters: their keys and ends are the slots `key0`, `expiresAt0`, … in the order
- * the rows are locked; `now` and `amount` are shared.
+ * The upsert of `size` counters: their keys and ends are the slots `key0`, `expiresAt0`, … in the
+ * order the rows are locked; `now` and `amount` are shared. A stored row whose window has closed
+ * starts again with the amount; an open one adds it. `onlyWhere` limits which stored rows are
+ * updated (and so returned).
  */
-const addStatement = prebuilt((db, size: number) => {
-  // A stored window has ended by the time this one starts (`now`, as the row proposed here has it).
-  const expired = sql`${rateCounters.expiresAt} <= excluded.window_started_at`;
-  return db
+const upsertCounters = (db: Db, size: number, onlyWhere?: SQL) =>
+  db
     .insert(rateCounters)
     .values(
       Array.from({ length: size }, (_, index) => ({
@@ -69,9 +72,12 @@ const addStatement = prebuilt((db, size: number) => {
         windowStartedAt: sql`CASE WHEN ${expired} THEN excluded.window_started_at ELSE ${rateCounters.windowStartedAt} END`,
         expiresAt: sql`CASE WHEN ${expired} THEN excluded.expires_at ELSE ${rateCounters.expiresAt} END`,
       },
+      ...(onlyWhere ? { setWhere: onlyWhere } : {}),
     })
     .returning({ key: rateCounters.key, count: rateCounters.count, expiresAt: rateCounters.expiresAt });
-});
+
+/** Adds to `size` counters, whatever their totals. */
+const addStatement = prebuilt((db, size: number) => upsertCounters(db, size));
 
 /**
  * Adds to `size` counters as `addStatement` does, but only to a counter that stays within its
@@ -79,7 +85,6 @@ const addStatement = prebuilt((db, size: number) => {
  * updated, and so not returned. A new row is always inserted: `spend` sends no amount over a limit.
  */
 const spendStatement = prebuilt((db, size: number) => {
-  const expired = sql`${rateCounters.expiresAt} <= excluded.window_started_at`;
   const limitOf = sql.join(
     [
       sql`case excluded.key`,
@@ -88,26 +93,7 @@ const spendStatement = prebuilt((db, size: number) => {
     ],
     sql` `,
   );
-  return db
-    .insert(rateCounters)
-    .values(
-      Array.from({ length: size }, (_, index) => ({
-        key: slot(`key${index}`),
-        count: slot('amount'),
-        windowStartedAt: slot('now'),
-        expiresAt: slot(`expiresAt${index}`),
-      })),
-    )
-    .onConflictDoUpdate({
-      target: rateCounters.key,
-      set: {
-        count: sql`CASE WHEN ${expired} THEN excluded.count ELSE ${rateCounters.count} + excluded.count END`,
-        windowStartedAt: sql`CASE WHEN ${expired} THEN excluded.window_started_at ELSE ${rateCounters.windowStartedAt} END`,
-        expiresAt: sql`CASE WHEN ${expired} THEN excluded.expires_at ELSE ${rateCounters.expiresAt} END`,
-      },
-      setWhere: sql`${expired} OR ${rateCounters.count} + excluded.count <= ${limitOf}`,
-    })
-    .returning({ key: rateCounters.key, count: rateCounters.count, expiresAt: rateCounters.expiresAt });
+  return upsertCounters(db, size, sql`${expired} OR ${rateCounters.count} + excluded.count <= ${limitOf}`);
 });
 
 /** One order of keys for every statement: two requests locking the same rows in opposite orders would deadlock on PostgreSQL. */
