@@ -3,11 +3,12 @@ import { http, HttpResponse } from 'msw';
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import { Route, Switch } from 'wouter';
-import { SimulatedClock, waitFor as reach, type SnapshotFrom, type StateValue } from 'xstate';
+import { SimulatedClock, transition, waitFor as reach, type SnapshotFrom, type StateValue } from 'xstate';
 import type { TestParam } from 'xstate/graph';
 import { createChatActor, type ChatActor } from '../../../src/app/chat-runtime';
 import { describeAgentFailure, describeFailure } from '../../../src/components/describe-failure';
 import { chatRequestSchema, chatResumeRequestSchema, chatStopRequestSchema, type ChatRequest, type ChatResumeRequest } from '../../../src/contract/chat';
+import { MESSAGE_TEXT_MAX } from '../../../src/contract/constants';
 import type { Conversation } from '../../../src/contract/conversations';
 import { endpoints } from '../../../src/contract/endpoints';
 import type { Message } from '../../../src/contract/messages';
@@ -92,6 +93,8 @@ const E = {
   loadedFinished: { type: 'xstate.done.actor.loadConversation', output: { conversation: conversationOf('stored'), messages: storedMessages('stored', 'complete') } },
   loadedCut: { type: 'xstate.done.actor.loadConversation', output: { conversation: conversationOf('stored'), messages: storedMessages('stored', 'incomplete') } },
   loadedWriting: { type: 'xstate.done.actor.loadConversation', output: { conversation: conversationOf('stored'), messages: storedMessages('stored', 'streaming') } },
+  /** A conversation that opens on an answer with no question before it (being written): nothing to ask again. */
+  loadedAnswerAlone: { type: 'xstate.done.actor.loadConversation', output: { conversation: conversationOf('stored'), messages: storedMessages('stored', 'streaming').slice(1) } },
   loadFailed: { type: 'xstate.error.actor.loadConversation', error: new Error('down') },
   created: { type: 'xstate.done.actor.createConversation', output: conversationOf('created') },
   createRefused: { type: 'xstate.error.actor.createConversation', error: new Error(CREATE_REFUSAL) },
@@ -171,6 +174,7 @@ const flagsOf = (state: Snapshot): string[] => {
   const flags: string[] = [];
   if (context.draft) flags.push('draft');
   if (context.addressPending) flags.push('address-pending');
+  if (context.messages.length > 0 && context.messages.every((message) => message.role === 'assistant')) flags.push('answer-alone');
   if (stateOf(state) === 'idle') {
     if (context.conversationId) flags.push('conversation');
     const last = context.messages.at(-1);
@@ -200,9 +204,14 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
   const typeOrSend = has('draft') ? [E.send] : [E.type];
   // Once created, the conversation's address is the next thing the screen reports.
   if (has('address-pending')) return [E.addressOfCreated];
+  // An answer alone ends, or is stopped, like any other; then it offers no Retry (checkKeptAnswer) and no new answer.
+  if (has('answer-alone')) {
+    if (stateOf(state) === 'resuming') return [E.stoppedElsewhere, E.agentError, E.stop].map(readAgain);
+    return stateOf(state) === 'stopping' ? [E.stopStored] : [E.retry];
+  }
   switch (stateOf(state)) {
     case 'loading':
-      return [E.loadedFinished, E.loadedCut, E.loadedWriting, E.loadFailed];
+      return [E.loadedFinished, E.loadedCut, E.loadedWriting, E.loadedAnswerAlone, E.loadFailed];
     case 'loadFailed':
       return [E.reload];
     case 'creatingConversation':
@@ -246,7 +255,10 @@ const describeEvent = (event: AnyEvent) => {
   const ending = event.output as StreamEnding | undefined;
   if (event.type === 'xstate.done.actor.chatStream' || event.type === 'xstate.done.actor.resumeStream') return `${said} ${ending && 'failure' in ending ? ending.failure.kind : ending?.kind}`;
   if (event.type === 'xstate.done.actor.findQuestion') return `looked for what was sent → ${event.found === 'nothing' ? 'not there' : `found, ${String(event.found)}`}`;
-  if (event.type === 'xstate.done.actor.loadConversation') return `${said} ${(event.output as { messages: Message[] }).messages[1]!.status}`;
+  if (event.type === 'xstate.done.actor.loadConversation') {
+    const { messages } = event.output as { messages: Message[] };
+    return `${said} ${messages.at(-1)!.status}${messages.length === 1 ? ', an answer alone' : ''}`;
+  }
   if (event.type === 'route.changed') return `${said} ${event.conversationId === null ? 'new chat' : event.conversationId === 'created' ? 'new address' : 'stored chat'}`;
   return said;
 };
@@ -352,6 +364,8 @@ type World = {
   replyId: string | null;
   /** Stop was clicked before the server took the question. */
   stopWanted: boolean;
+  /** The conversation was created here and the address does not name it yet. */
+  addressPending: boolean;
   /** The exchanges above the one shown last, newest last: a question sent after them and given back leaves them as they were. */
   earlier: Exchange[];
 };
@@ -400,6 +414,7 @@ const EXPECTED_AFTER: Record<string, string> = {
   'the question was not in the conversation': 'idle',
   'the conversation could not be read to look for the question': 'idle',
   'the agent failed before taking the question': 'idle',
+  'the agent failed before taking the first question, and its empty conversation was deleted': 'idle',
   'server refused the retry of a failed answer': 'failed',
   'server refused the retry of an incomplete answer': 'incomplete',
   'clicked stop': 'stopping',
@@ -671,6 +686,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   'route.changed': async (world, event) => {
     if (event.conversationId === 'created') {
       // the screen reports it when the address changes
+      world.addressPending = false;
       happened(world, 'the address named the new conversation');
       await world.person.addressNamed();
       return;
@@ -692,9 +708,10 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   },
   'xstate.done.actor.loadConversation': async (world, event) => {
     const { messages } = event.output as { messages: Message[] };
-    const [question, answer] = storedMessages(world.storedId, messages[1]!.status as 'complete' | 'incomplete' | 'streaming');
+    const [question, answer] = storedMessages(world.storedId, messages.at(-1)!.status as 'complete' | 'incomplete' | 'streaming');
+    const alone = messages.length === 1;
     blank(world);
-    world.question = { text: question!.content, id: question!.messageId };
+    world.question = alone ? null : { text: question!.content, id: question!.messageId };
     world.answer = { text: answer!.content, status: answer!.status };
     world.answerIds = [answer!.messageId];
     world.shownVersion = 1;
@@ -706,7 +723,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     } else {
       happened(world, 'server sent the conversation');
     }
-    await answerHeld(world, 'messages', ok([question, answer]));
+    await answerHeld(world, 'messages', ok(alone ? [answer] : [question, answer]));
   },
   'xstate.done.actor.findQuestion': async (world, event) => {
     const found = event.found as 'streaming' | 'complete' | 'nothing';
@@ -769,6 +786,7 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   },
   'xstate.done.actor.createConversation': async (world) => {
     world.conversation = true;
+    world.addressPending = true;
     world.place = 'created';
     world.sent += 1;
     happened(world, 'server created the conversation');
@@ -828,6 +846,8 @@ const endings: Record<'ended' | 'stopped' | 'failed', (world: World, event: AnyE
       } else if (kind === 'agent-error') {
         await answerResume(world, [{ type: 'error', msg: AGENT_ERROR }]);
         world.answer = { ...world.answer!, status: 'failed' };
+        // an answer alone offers no Retry to say it for it: the alert says why it failed
+        if (world.question === null) world.alert = AGENT_ERROR;
         happened(world, 'the agent failed while the answer was read again');
       } else {
         await answerResume(world, []);
@@ -875,23 +895,21 @@ const endings: Record<'ended' | 'stopped' | 'failed', (world: World, event: AnyE
       post.respond(HttpResponse.json(failBody(REFUSAL), { status: 400 }));
       return;
     }
-    if (kind === 'agent-error') {
-      backInTheBox(world, AGENT_ERROR);
-      happened(world, 'the agent failed before taking the question');
-      post.respond(eventStream([{ type: 'error', msg: AGENT_ERROR }], { signal: post.signal }));
+    const agentFailed = kind === 'agent-error';
+    backInTheBox(world, agentFailed ? AGENT_ERROR : `Your message was not sent; it is back in the box. Try again. (${REFUSAL_SAID})`);
+    const why = agentFailed ? 'the agent failed before taking the' : 'server refused the';
+    if (world.question === null) {
+      // Nothing else was said in it: the conversation is deleted, and the chat is a new one holding the question.
+      world.conversation = false;
+      delete world.drafts[world.place];
+      world.place = 'new';
+      happened(world, `${why} first question, and its empty conversation was deleted`);
     } else {
-      backInTheBox(world, `Your message was not sent; it is back in the box. Try again. (${REFUSAL_SAID})`);
-      if (world.question === null) {
-        // Nothing else was said in it: the conversation is deleted, and the chat is a new one holding the question.
-        world.conversation = false;
-        delete world.drafts[world.place];
-        world.place = 'new';
-        happened(world, 'server refused the first question, and its empty conversation was deleted');
-      } else {
-        happened(world, 'server refused the question');
-      }
-      post.respond(HttpResponse.json(failBody(REFUSAL), { status: 400 }));
+      happened(world, `${why} question`);
     }
+    post.respond(
+      agentFailed ? eventStream([{ type: 'error', msg: AGENT_ERROR }], { signal: post.signal }) : HttpResponse.json(failBody(REFUSAL), { status: 400 }),
+    );
   },
 };
 
@@ -1040,6 +1058,7 @@ const checkPage = async (world: World, state: Snapshot) => {
   expect(page.stopOffered(), 'the stop button').toBe(busy);
   // never a silent re-send: the page sent exactly the questions and retries of the path
   await eventually(() => expect(world.seen).toHaveLength(world.sent));
+  checkAccepted(world);
 };
 
 /** An answer kept after it stopped short: its text stays, it says why, and it offers a retry. */
@@ -1061,6 +1080,56 @@ const checkNoNewVersion = (world: World) => {
   // a stored question on screen always offers Edit: it must be there, and off
   if (world.question?.id) expect(offered).toBeGreaterThan(0);
   expect(enabled).toBe(0);
+};
+
+/** The states in which no answer is on its way: a question, an edit, a new answer or a version may be asked. */
+const SETTLED = ['idle', 'done', 'incomplete', 'failed', 'cancelled'];
+
+/**
+ * What the chat takes now, by the product's rules, asked where the rules refuse it as much as
+ * where they allow it: the screen offers the starter questions, Edit and its Send, New answer and
+ * the version arrows by asking the chat, and a question sent (from the box or from home) is the
+ * chat's to refuse; the address "/chat" is the new-chat button only once a conversation is open
+ * and named in the address. What a person would do next (type, open the editor) is tried on the
+ * snapshot alone, never on the chat the path plays.
+ */
+const checkAccepted = (world: World) => {
+  const now = world.chat.getSnapshot();
+  const after = (...events: AnyEvent[]) => events.reduce((snapshot, event) => transition(world.chat.logic, snapshot, event as never)[0], now);
+  const settled = SETTLED.includes(world.expected);
+  const questionKey = now.context.messages.findLast((message) => message.role === 'user')?.key ?? '';
+  const answerKey = lastAnswerKey(now);
+  // an answer on screen whose question the server stored (an answer alone has no question to ask again)
+  const storedExchange = world.question?.id != null && world.answer !== null;
+  const rules: [string, Snapshot, AnyEvent, boolean][] = [
+    // nothing typed, only spaces, or more than the server takes is never sent
+    ['send what is typed', now, { type: 'send' }, settled && world.draft.trim() !== ''],
+    ['send only spaces', after({ type: 'draft.change', text: '   ' }), { type: 'send' }, false],
+    ['send the longest question the server takes', after({ type: 'draft.change', text: 'y'.repeat(MESSAGE_TEXT_MAX) }), { type: 'send' }, settled],
+    ['send a question past the length limit', after({ type: 'draft.change', text: 'y'.repeat(MESSAGE_TEXT_MAX + 1) }), { type: 'send' }, false],
+    // a starter question is offered only by a new chat with nothing in it and nothing typed
+    ['ask a starter question', now, { type: 'starter.ask', text: QUESTION }, world.expected === 'idle' && !world.conversation && world.answer === null && world.draft.trim() === ''],
+    // only a stored question is rewritten, and only with text; an answer is asked anew, not edited
+    ['edit the question', now, { type: 'edit.start', key: questionKey }, settled && storedExchange],
+    ['edit the answer', now, { type: 'edit.start', key: answerKey }, false],
+    ['send an edit with no question open', now, { type: 'edit.send' }, false],
+    ['send the question opened in the editor', after({ type: 'edit.start', key: questionKey }), { type: 'edit.send' }, settled && storedExchange],
+    ['send the question opened in the editor, emptied', after({ type: 'edit.start', key: questionKey }, { type: 'edit.change', text: '  ' }), { type: 'edit.send' }, false],
+    // a new answer to a stored question, when no answer is on its way
+    ['ask a new answer', now, { type: 'regenerate', key: answerKey }, settled && storedExchange],
+    ['ask a new answer to the question', now, { type: 'regenerate', key: questionKey }, false],
+    // the arrows move to a version there is, never past the first or the last
+    ...([-1, 1] as const).map((offset): [string, Snapshot, AnyEvent, boolean] => [
+      `show the version ${offset} away`,
+      now,
+      { type: 'version.show', key: answerKey, offset },
+      settled && world.answer !== null && world.shownVersion + offset >= 1 && world.shownVersion + offset <= world.answerIds.length,
+    ]),
+    // before the address names the conversation created here, "/chat" is where its question was
+    // asked (on the screen the address follows at once: the path only waits for it)
+    ...(world.view ? [] : [['go to "/chat"', now, E.newChat, world.conversation && !world.addressPending] as [string, Snapshot, AnyEvent, boolean]]),
+  ];
+  for (const [what, snapshot, event, allowed] of rules) expect(snapshot.can(event as never), `${what}, after ${world.last}`).toBe(allowed);
 };
 
 const params = (world: () => World): TestParam<Snapshot, AnyEvent> => ({
@@ -1200,6 +1269,7 @@ const freshWorld = (parts: Pick<World, 'view' | 'chat' | 'person' | 'page' | 'ur
   resumed: 0,
   replyId: null,
   stopWanted: false,
+  addressPending: false,
   earlier: [],
 });
 
@@ -1225,8 +1295,9 @@ describe('chat, paths generated from the production machine', () => {
     const reached = new Set(paths.flatMap((path) => path.steps.map((step) => stateOf(step.state))));
     const declared = leafPaths.map((path) => path.split('.').at(-1)!);
     expect([...reached].sort()).toEqual(declared.sort());
-    // one path per transition, each ending on the transition it checks
-    expect(transitionCount).toBe(141);
+    // one path per transition, each ending on the transition it checks: 141, and 5 of a
+    // conversation opened on an answer alone (loaded; then it ends, fails, or is stopped and stored)
+    expect(transitionCount).toBe(146);
     expect(paths).toHaveLength(transitionCount);
     for (const path of leafPaths) expect(testParams.states, `no assertion for ${path}`).toHaveProperty([path]);
     // the walks on the screen take every transition the paths take, as the screen shows it
