@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { clientAddress } from '../http/client-address';
+import { bearerOf, sameToken } from '../http/same-token';
 import { fail } from '../http/envelope';
 import type { AppEnv } from '../http/route';
 import { classifyAddress } from '../net/public-address';
@@ -8,10 +8,6 @@ import { registry } from './metrics';
 
 export const METRICS_PATH = '/metrics';
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/** The same length whatever was sent, so the comparison takes the same time for every guess. */
-const sameToken = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected));
 
 type Access = 'allowed' | 'no token set' | 'wrong token';
 
@@ -23,7 +19,7 @@ type Access = 'allowed' | 'no token set' | 'wrong token';
 function accessOf(c: Context, options: { token: string | null; trustProxy: number }): Access {
   if (classifyAddress(clientAddress(c, options.trustProxy)) === 'loopback') return 'allowed';
   if (!options.token) return 'no token set';
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+  const bearer = bearerOf(c.req.header('authorization'));
   return bearer !== undefined && sameToken(bearer, options.token) ? 'allowed' : 'wrong token';
 }
 

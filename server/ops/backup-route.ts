@@ -1,8 +1,9 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { fail } from '../http/envelope';
+import { bearerOf, sameToken } from '../http/same-token';
 import type { AppEnv } from '../http/route';
 
 /** Where a running server with the embedded database says how `npm run backup` reaches it. */
@@ -12,8 +13,6 @@ export const BACKUP_PATH = '/ops/backup';
 /** What `npm run backup` reads from DATA_DIR/ops.json: the server's address on this machine and its token. */
 export type OpsFile = { url: string; token: string; pid: number };
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-const sameToken = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected));
 
 /** A token for this run of the server: whoever can read DATA_DIR (the database's own files) may ask for a backup. */
 export const newOpsToken = () => randomBytes(32).toString('hex');
@@ -36,7 +35,7 @@ export function writeOpsFile(dataDir: string, ops: OpsFile): () => void {
  */
 export function backupRoute(app: Hono<AppEnv>, options: { token: string; snapshot: () => Promise<Blob> }) {
   app.post(BACKUP_PATH, async (c) => {
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    const bearer = bearerOf(c.req.header('authorization'));
     if (bearer === undefined || !sameToken(bearer, options.token)) return fail(c, 404, `No such path ${BACKUP_PATH}.`);
     const snapshot = await options.snapshot();
     return c.body(await snapshot.arrayBuffer(), 200, {
