@@ -266,7 +266,7 @@ test.describe('slow network', () => {
 
   for (const [path, heading] of [
     ['/', 'Talk to expert AI agents'],
-    ['/download', /download/i],
+    ['/download', 'Get the Kraken AI app'],
   ] as const) {
     test(`the header and ${path}’s own content show before the API answers`, async ({ page, context, baseURL }) => {
       await signIn(page, context, baseURL!);

@@ -69,12 +69,14 @@ const json = (response: ServerResponse, status: number, body: unknown) => {
 };
 const event = (body: unknown) => `data: ${JSON.stringify(body)}\n\n`;
 
-/** The product's quotas and keys, counted in the order the product locks their rows. */
-const count = (quotas: Quota[], now: Date) =>
-  client.query(
-    QUOTAS,
-    [...quotas].sort((a, b) => (a.key < b.key ? -1 : 1)).flatMap(({ key, windowMs }) => [key, 1, now.toISOString(), new Date(now.getTime() + windowMs).toISOString()]),
-  );
+/** The product's quotas and keys, spent within their limits in the order the product locks their rows. */
+const count = (quotas: Quota[], now: Date) => {
+  const sorted = [...quotas].sort((a, b) => (a.key < b.key ? -1 : 1));
+  return client.query(QUOTAS, [
+    ...sorted.flatMap(({ key, windowMs }) => [key, 1, now.toISOString(), new Date(now.getTime() + windowMs).toISOString()]),
+    ...sorted.flatMap(({ key, limit }) => [key, limit]),
+  ]);
+};
 
 async function create(visitor: string, address: string, response: ServerResponse) {
   const at = new Date();
