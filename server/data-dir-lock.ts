@@ -23,7 +23,8 @@ function ageMs(path: string): number {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this host still runs (one of another user's counts too). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

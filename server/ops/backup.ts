@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { lockDataDir } from '../data-dir-lock';
+import { isAlive, lockDataDir } from '../data-dir-lock';
 import { dumpDataDir, openDb, pgliteDirOf } from '../db/client';
 import { BACKUP_PATH, OPS_FILE, type OpsFile } from './backup-route';
 
@@ -24,15 +24,6 @@ const DATABASE = 'database.tar.gz';
 /** What of DATA_DIR a backup keeps besides the database: the uploads and the demo account. */
 const UPLOADS = 'uploads';
 const DEMO_ACCOUNT = 'demo-account.json';
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 const readOps = (dataDir: string): OpsFile | null => {
   try {
