@@ -49,6 +49,29 @@ export const removePreference = (key: PreferenceKey): void => {
   }
 };
 
+const OFFLINE_KEEPER = `${PREFIX}offlineKeeper`;
+
+/**
+ * Whose conversations this browser keeps for reading offline (services/offline-library.ts), or
+ * null: read at start without opening IndexedDB, so a browser that keeps none never opens it.
+ */
+export const readOfflineKeeper = (): string | null => {
+  try {
+    return localStorage.getItem(OFFLINE_KEEPER);
+  } catch {
+    return null;
+  }
+};
+
+export const writeOfflineKeeper = (userId: string | null): void => {
+  try {
+    if (userId === null) localStorage.removeItem(OFFLINE_KEEPER);
+    else localStorage.setItem(OFFLINE_KEEPER, userId);
+  } catch {
+    // see writePreference: the library itself is still emptied
+  }
+};
+
 /** Removes what this user wrote or opened; a value saved for someone else (a visitor) stays. */
 export const forgetPersonalPreferences = (userId: string): void => {
   for (const key of PERSONAL_KEYS) if (readStored(key)?.userId === userId) removePreference(key);
