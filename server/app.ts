@@ -76,6 +76,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     mailer: deps.mailer ?? null,
     env: deps.env ?? process.env,
     answers: deps.answers ?? localLiveAnswers(),
+    storageRoom: deps.storageRoom ?? (async () => null),
   };
   const app = new Hono<AppEnv>();
 

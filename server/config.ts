@@ -141,8 +141,18 @@ export type ServerConfig = {
   hsts: boolean;
   /** Serve dist/assets/*.map; off, the built code's sources are not published. */
   serveSourceMaps: boolean;
-  /** How often a streaming answer's text is saved, so a crash loses at most this much. */
-  answerSaveIntervalMs: number;
+  /**
+   * A streaming answer's text reaches its readers only once stored: the pieces the model sends
+   * within this time are stored in one write and then shown (the first at once). A crash, a pause
+   * or a database outage can therefore never leave stored text shorter than what was shown.
+   */
+  answerCommitMs: number;
+  /**
+   * How long an answer waits for a database that does not take its writes (an outage, a full
+   * disk) before it ends as failed: meanwhile its readers see no new text, and every write is
+   * tried again.
+   */
+  answerStoreRetryMs: number;
   /** An answer nobody has read for this long (every tab gone) is stopped and kept incomplete. */
   answerUnwatchedMaxMs: number;
   /** An answer nobody reads is stopped once its text is this long, and kept incomplete. */
@@ -272,7 +282,8 @@ export const defaultConfig: ServerConfig = {
   metricsToken: null,
   hsts: false,
   serveSourceMaps: false,
-  answerSaveIntervalMs: 1000,
+  answerCommitMs: 50,
+  answerStoreRetryMs: 60 * 1000,
   answerUnwatchedMaxMs: 10 * 60 * 1000,
   answerUnwatchedMaxChars: 200_000,
   leaseMs: 15 * 1000,
@@ -431,7 +442,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     metricsToken: env.METRICS_TOKEN?.trim() || null,
     hsts: isOn(env.HSTS) || (env.HSTS === undefined && /^https:\/\//i.test(env.PUBLIC_URL?.trim() ?? '')),
     serveSourceMaps: isOn(env.SERVE_SOURCEMAPS),
-    answerSaveIntervalMs: defaultConfig.answerSaveIntervalMs,
+    answerCommitMs: positiveNumber(env, 'ANSWER_COMMIT_MS', defaultConfig.answerCommitMs),
+    answerStoreRetryMs: positiveNumber(env, 'ANSWER_STORE_RETRY_SECONDS', defaultConfig.answerStoreRetryMs / 1000) * 1000,
     answerUnwatchedMaxMs: positiveNumber(env, 'ANSWER_UNWATCHED_MAX_SECONDS', defaultConfig.answerUnwatchedMaxMs / 1000) * 1000,
     answerUnwatchedMaxChars: positiveNumber(env, 'ANSWER_UNWATCHED_MAX_CHARS', defaultConfig.answerUnwatchedMaxChars),
     leaseMs: positiveNumber(env, 'LEASE_SECONDS', defaultConfig.leaseMs / 1000) * 1000,

@@ -38,6 +38,11 @@ export type AppDeps = {
   draining?: () => boolean;
   /** What else /readyz checks: the file storage, the embedded database's disk (server/http/health.ts). */
   readiness?: ReadinessCheck[];
+  /**
+   * Why a new question cannot be stored now (the embedded database's disk is full), or null;
+   * asked before a question is taken, so nothing is shown that could not be kept. Default: none.
+   */
+  storageRoom?: ReadinessCheck;
   /** This server instance, as leases name it; default: a new id. */
   instanceId?: string;
   /** Seals the companies' publishing secrets (CONNECTOR_KEY); null: none can be stored. */

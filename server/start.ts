@@ -27,7 +27,7 @@ import { takeOverAnswers } from './services/answer-leases';
 import { localLiveAnswers, type LiveAnswers } from './services/live-answers';
 import { pgLiveAnswers } from './services/pg-live-answers';
 import { settleAnswers, watchedAnswers } from './shutdown';
-import { diskRoom } from './http/health';
+import { diskRoom, lastFor } from './http/health';
 
 /** How long a shutdown waits for the last events of settled answers to reach their readers. */
 const LAST_WRITES_MS = 2000;
@@ -178,6 +178,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const app = createApp({
       draining: () => draining,
       readiness: [files.check, ...(pgliteDir ? [diskRoom(dataDir, config.minFreeDiskBytes)] : [])],
+      ...(pgliteDir ? { storageRoom: lastFor(1000, diskRoom(dataDir, config.minFreeDiskBytes)) } : {}),
       db: database.db,
       config,
       clock: systemClock,

@@ -22,4 +22,6 @@ export const gone = (msg: string) => new ApiError(410, msg);
 export const notFound = (what: string) => new ApiError(404, `${what} not found`);
 export const conflict = (msg: string) => new ApiError(409, msg);
 export const tooLarge = (msg: string) => new ApiError(413, msg);
+/** The server cannot store what it was sent: its disk is full. */
+export const insufficientStorage = (msg: string) => new ApiError(507, msg);
 export const tooManyRequests = (msg: string, retryAfterSeconds: number) => new ApiError(429, msg, retryAfterSeconds);

@@ -24,6 +24,16 @@ export const diskRoom =
     return free < minFreeBytes ? `disk space low: ${Math.floor(free / 1048576)} MB free in ${dir}, at least ${Math.ceil(minFreeBytes / 1048576)} MB needed` : null;
   };
 
+/** A check asked at most once per `ms`: its last answer is given meanwhile (a question asks it every time). */
+export const lastFor = (ms: number, check: ReadinessCheck): ReadinessCheck => {
+  let last: { at: number; answer: Promise<string | null> } | null = null;
+  return () => {
+    const now = performance.now();
+    if (!last || now - last.at >= ms) last = { at: now, answer: check().catch((error: unknown) => `the disk could not be checked (${(error as Error).message})`) };
+    return last.answer;
+  };
+};
+
 const firstProblem = async (checks: ReadinessCheck[]): Promise<string | null> => {
   const found = await Promise.all(
     checks.map((check) => {

@@ -197,8 +197,8 @@ describe('chat stream', () => {
     expect(t.logs.find((line) => line.includes(`ref ${failure.ref}`))).toContain('cannot read properties');
   });
 
-  it('saves the text of an answer as it streams, once per interval rather than per token', async () => {
-    // A token every 20 ms; the answer's text is saved every 400 ms.
+  it('stores the text of an answer as it streams, once per interval rather than per token', async () => {
+    // A token every 20 ms; the answer's text is stored (and then shown) every 400 ms.
     const runtime: AgentRuntime = {
       label: 'steady',
       async *streamAnswer(input) {
@@ -208,7 +208,7 @@ describe('chat stream', () => {
         }
       },
     };
-    const t = h.makeApp({ runtime, config: { answerSaveIntervalMs: 400 } });
+    const t = h.makeApp({ runtime, config: { answerCommitMs: 400 } });
     const visitor = h.visitor();
     const conversationId = await newConversation(t, visitor);
     const response = await chat(t, visitor, { conversationId, agentId: AGENT, text: 'Count for me' });

@@ -5,6 +5,7 @@ import type { ChatEvent } from '../../src/contract/chat';
 import type { Services } from '../deps';
 import { ownerOf, type Caller, type Owner } from '../http/caller';
 import { clientAddress } from '../http/client-address';
+import { insufficientStorage } from '../http/errors';
 import { preferredLanguage } from '../http/language';
 import { requestReceivedMs } from '../http/request-id';
 import { defineRoute, type AppEnv, type Handler } from '../http/route';
@@ -162,6 +163,12 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveA
 
   async function answerStream(input: ChatInput, caller: Caller, owner: Owner, c: Context, slot: StreamSlot) {
     const received = requestReceivedMs() ?? performance.now();
+    // A question whose answer could not be stored is not asked: no text would be shown and then lost.
+    const full = await services.storageRoom();
+    if (full) {
+      services.log(`chat: a question was refused: ${full}`, { level: 'warn' });
+      throw insufficientStorage('The server has no room left to store messages. Your message was not sent; please try again later.');
+    }
     if (input.retryMessageId !== undefined) await stopRunningAnswer(answers, input.retryMessageId, ownerKey(owner));
     // Everything that can be refused is refused here, as a JSON error, before the stream opens.
     const quotas = questionQuotas(services.config, owner, clientAddress(c, services.config.trustProxy));

@@ -27,42 +27,126 @@ async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): 
   }
 }
 
+/** How long to wait before trying a write again while the database does not take them. */
+const retryDelayMs = (failures: number) => Math.min(2000, 100 * 2 ** Math.min(failures, 5));
+
 /**
- * Saves the text written so far every `answerSaveIntervalMs` (not per token: one write a second
- * whatever the pace), so a server killed mid-answer still has it after a restart. A save still
- * under way when the next is due is not queued behind: the next tick saves the newer text. `stop`
- * waits for a write under way, so it cannot land after the final one. `lost` is called when the
- * answer turns out to be another's: taken over after a lease this instance failed to renew. The
- * lease itself is renewed for all the instance's answers at once (`renewAnswerLeases`).
+ * The answer's text on its way to the readers, stored first. The model's pieces are gathered; a
+ * write stores all that was gathered (renewing the lease) and only once it succeeds is that text
+ * handed on (`show`). Writes follow each other at most every `answerCommitMs`, the first at once,
+ * one at a time, so a slow model costs one write per piece and a fast one a write per interval.
+ *
+ * Whatever happens to this process, a database or a disk, what any reader was shown is stored:
+ * killed or paused, the stored text holds all that was shown; a write that fails is tried again
+ * (the readers wait) for up to `answerStoreRetryMs` of failures in a row, and then `gaveUp` ends
+ * the answer; a write refused because another instance took the answer over (its lease lapsed
+ * while this one was paused or cut off) calls `lost`, and nothing more is shown from here.
  */
-function periodicSave(services: Services, replyMessageId: string, read: () => string, lost: () => void) {
-  const { answerSaveIntervalMs, leaseMs } = services.config;
-  let saved = '';
-  let saving: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    const text = read();
-    if (saving || text === saved) return;
-    saved = text;
-    saving = saveAndRenew(services.db, replyMessageId, services.instanceId, leaseMs, text)
-      .then((ours) => {
-        if (!ours) lost();
-      })
-      .catch((error: unknown) => services.log(`chat: saving a streaming answer failed: ${(error as Error).message}`))
-      .finally(() => (saving = null));
-  }, answerSaveIntervalMs);
+function storedBeforeShown(
+  services: Services,
+  replyMessageId: string,
+  on: { show: (text: string, offset: number) => void; lost: () => void; gaveUp: (error: unknown) => void },
+) {
+  const { answerCommitMs, answerStoreRetryMs, leaseMs } = services.config;
+  let gathered = '';
+  let shown = 0;
+  let writing: Promise<void> | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastWriteMs = -Infinity;
+  let failingSinceMs: number | null = null;
+  let failures = 0;
+  let closed = false;
+
+  const schedule = (waitMs = Math.max(0, lastWriteMs + answerCommitMs - performance.now())) => {
+    if (timer || writing || closed || gathered.length === shown) return;
+    timer = setTimeout(write, waitMs);
+  };
+  const write = () => {
+    timer = null;
+    if (closed || gathered.length === shown) return;
+    const text = gathered;
+    lastWriteMs = performance.now();
+    writing = saveAndRenew(services.db, replyMessageId, services.instanceId, leaseMs, text)
+      .then(
+        (ours) => {
+          failingSinceMs = null;
+          failures = 0;
+          if (closed) return;
+          if (!ours) {
+            closed = true;
+            on.lost();
+            return;
+          }
+          if (text.length > shown) on.show(text.slice(shown), shown);
+          shown = text.length;
+        },
+        (error: unknown) => {
+          failures += 1;
+          failingSinceMs ??= lastWriteMs;
+          services.log(`chat: storing a streaming answer failed (${failures} in a row): ${(error as Error).message}`, { level: 'warn' });
+          if (closed) return;
+          if (performance.now() - failingSinceMs >= answerStoreRetryMs) {
+            closed = true;
+            on.gaveUp(error);
+          }
+        },
+      )
+      .finally(() => {
+        writing = null;
+        schedule(failures > 0 ? retryDelayMs(failures) : undefined);
+      });
+  };
+
   return {
-    stop: async () => {
-      clearInterval(timer);
-      await saving;
+    /** A piece from the model: stored, then shown. */
+    gather(piece: string) {
+      gathered += piece;
+      schedule();
+    },
+    /** All the model sent so far, shown or not. */
+    gathered: () => gathered,
+    /** The text shown so far: every character of it is stored. */
+    shown: () => gathered.slice(0, shown),
+    /** No more writes of this kind; resolves once the one under way has landed. */
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await writing;
+    },
+    /**
+     * The end's own write, tried again while the database does not take it, for what is left of
+     * `answerStoreRetryMs` since the writes began failing. Resolves with what `store` answered,
+     * or rejects with the last error when the time is up.
+     */
+    async last<T>(store: () => Promise<T>): Promise<T> {
+      for (;;) {
+        try {
+          return await store();
+        } catch (error) {
+          failures += 1;
+          failingSinceMs ??= performance.now();
+          if (performance.now() - failingSinceMs >= answerStoreRetryMs) throw error;
+          services.log(`chat: storing an answer's end failed (${failures} in a row): ${(error as Error).message}`, { level: 'warn' });
+          await new Promise((resolve) => setTimeout(resolve, Math.min(retryDelayMs(failures), answerStoreRetryMs - (performance.now() - failingSinceMs!))));
+        }
+      }
+    },
+    /** Marks the text up to the end as shown, once the end's write stored it; answers what was not yet shown. */
+    showAll() {
+      const rest = gathered.slice(shown);
+      shown = gathered.length;
+      return rest;
     },
   };
 }
 
 /**
  * Writes one answer, whoever reads it. The question is already stored and the answer created
- * `streaming`; the text is saved as it arrives and the answer stored as it ends: complete, failed
- * (with what arrived), or incomplete (stopped, or cut by a cap while nobody read it). The text
- * stored is always exactly the text readers were given: nothing is added once the end is decided.
+ * `streaming`; its text is stored as it arrives, before any reader is given it, and the answer
+ * stored as it ends: complete, failed (with what arrived), or incomplete (stopped, or cut by a cap
+ * while nobody read it). The text stored is always exactly the text readers were given, or more
+ * when this instance was cut off before it could hand the rest on: never less.
  */
 export function startGeneration(
   services: Services,
@@ -76,18 +160,29 @@ export function startGeneration(
   const startedMs = performance.now();
   const abort = new AbortController();
   const readers = new Set<AnswerReader>();
-  let text = '';
   let usage: TokenUsage | null = null;
   /** Decided once: from then on no text is added, and readers are told once it is stored. */
   let ending = false;
   let outcome: AnswerOutcome | null = null;
   let storedAs: () => void = () => {};
   const stored = new Promise<void>((resolve) => (storedAs = resolve));
-  /** Set when another instance took the answer over: it is stored already, nothing more is written. */
+  /** Set when another instance took the answer over: it is stored already, nothing more is written or shown. */
   let lost = false;
-  const saver = periodicSave(services, chat.replyMessageId, () => text, () => {
+
+  const show = (piece: string, offset: number) => {
+    for (const reader of [...readers]) reader({ type: 'delta', text: piece });
+    answers.tell(answer, { type: 'delta', text: piece }, offset);
+  };
+  const fenced = () => {
+    if (lost || outcome) return;
     lost = true;
+    services.log(`chat: answer ${chat.replyMessageId} was taken over by another instance; this one stops relaying it`, { level: 'warn' });
     void end({ status: 'incomplete' });
+  };
+  const text = storedBeforeShown(services, chat.replyMessageId, {
+    show,
+    lost: fenced,
+    gaveUp: (error) => void end(failure(`the database did not store the answer: ${describeError(error, services.config.logLevel)}`)),
   });
 
   let unwatchedTimer: ReturnType<typeof setTimeout> | null = null;
@@ -106,35 +201,43 @@ export function startGeneration(
     return { status: 'failed', msg: agentFailureMessage(ref), ref };
   };
 
-  const finish = (outcome: { content: string; status: AnswerOutcome['status']; error?: string; usage?: TokenUsage | null }) =>
-    storeAnswer(services.db, chat.replyMessageId, services.instanceId, outcome);
+  /**
+   * Stores the end with all the text gathered, then shows what was not yet shown. When the
+   * database does not take it in time, the readers are told the answer failed and shown nothing
+   * more: the row keeps the text they saw, and is stored incomplete by whichever instance finds
+   * its lease lapsed.
+   */
   const store = async (decided: AnswerOutcome): Promise<AnswerOutcome> => {
-    await saver.stop();
+    await text.close();
     if (lost) return { status: 'incomplete' };
+    const content = text.gathered();
     const error = decided.status === 'failed' ? decided.msg : undefined;
+    const finish = (status: AnswerOutcome['status'], error?: string) =>
+      text.last(() => storeAnswer(services.db, chat.replyMessageId, services.instanceId, { content, status, usage, ...(error ? { error } : {}) }));
     try {
       // Not stored when another instance took the answer over: it stored it incomplete.
-      return (await finish({ content: text, status: decided.status, usage, ...(error ? { error } : {}) })) ? decided : { status: 'incomplete' };
+      if (!(await finish(decided.status, error))) return { status: 'incomplete' };
     } catch (storeError) {
-      if (decided.status === 'failed') return decided;
-      const failed = failure(`storing the answer failed: ${describeError(storeError, services.config.logLevel)}`);
-      await finish({ content: text, status: 'failed', error: failed.msg }).catch(() => {});
-      return failed;
+      return decided.status === 'failed' ? decided : failure(`storing the answer failed: ${describeError(storeError, services.config.logLevel)}`);
     }
+    const rest = text.showAll();
+    if (rest) show(rest, content.length - rest.length);
+    return decided;
   };
 
   /** One line and one count per answer, however it ended; `stopped`: on request (Stop, a retry, a shutdown). */
   const report = (final: AnswerOutcome, stopped: boolean) => {
     const as = stopped && final.status === 'incomplete' ? 'stopped' : final.status;
     const durationMs = Math.round(performance.now() - startedMs);
+    const chars = text.shown().length;
     metrics.answerEnded(as, startedMs);
     const tokens = usage ? `, ${usage.promptTokens} + ${usage.completionTokens} tokens` : '';
-    services.log(`answer: ${as} after ${durationMs} ms, ${text.length} characters${tokens}`, {
+    services.log(`answer: ${as} after ${durationMs} ms, ${chars} characters${tokens}`, {
       answer: chat.replyMessageId,
       agent: chat.agent.id,
       outcome: as,
       durationMs,
-      chars: text.length,
+      chars,
       promptTokens: usage?.promptTokens ?? null,
       completionTokens: usage?.completionTokens ?? null,
     });
@@ -152,11 +255,11 @@ export function startGeneration(
       // The first exchange of a conversation, answered whole: the model names it.
       const questions = chat.history.filter((message) => message.role === 'user');
       if (services.config.modelTitles && final.status === 'complete' && questions.length === 1) {
-        void nameConversation(services, chat.conversationId, questions[0]!.content, text);
+        void nameConversation(services, chat.conversationId, questions[0]!.content, text.shown());
       }
       for (const reader of [...readers]) reader({ type: 'settled', outcome: final });
       readers.clear();
-      answers.tell(answer, { type: 'settled', outcome: final }, text.length);
+      answers.tell(answer, { type: 'settled', outcome: final }, text.shown().length);
       answers.remove(answer);
       storedAs();
     });
@@ -164,8 +267,9 @@ export function startGeneration(
   };
 
   const followNow = (offset: number, reader: AnswerReader): Following => {
-    const from = Math.min(Math.max(0, offset), text.length);
-    const rest = text.slice(from);
+    const shown = text.shown();
+    const from = Math.min(Math.max(0, offset), shown.length);
+    const rest = shown.slice(from);
     if (rest) reader({ type: 'delta', text: rest });
     if (outcome) {
       reader({ type: 'settled', outcome });
@@ -187,11 +291,12 @@ export function startGeneration(
     questionId: chat.userMessageId,
     conversationId: chat.conversationId,
     owner,
-    read: () => ({ text, outcome }),
+    read: () => ({ text: text.shown(), outcome }),
     followNow,
     follow: async (offset, reader) => followNow(offset, reader),
     stop: () => end({ status: 'incomplete' }, true),
     stored,
+    fenced,
   };
   answers.add(answer);
   watchUnwatched();
@@ -208,12 +313,9 @@ export function startGeneration(
       let cut = false;
       for await (const piece of untilAborted(pieces, abort.signal)) {
         if (ending) break;
-        const offset = text.length;
-        text += piece;
-        for (const reader of [...readers]) reader({ type: 'delta', text: piece });
-        answers.tell(answer, { type: 'delta', text: piece }, offset);
+        text.gather(piece);
         // Nobody reads it: an answer that runs on unattended is cut at the length cap.
-        cut = readers.size === 0 && text.length >= answerUnwatchedMaxChars;
+        cut = readers.size === 0 && text.gathered().length >= answerUnwatchedMaxChars;
         if (cut) break;
       }
       await end(cut ? { status: 'incomplete' } : { status: 'complete', ...(usage ? { usage } : {}) });

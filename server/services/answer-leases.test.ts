@@ -87,12 +87,13 @@ describe('leases of streaming answers', () => {
     // The embedded database is one process's: a new start takes every answer it does not write.
     expect(await takeOverAnswers(h.db, 'instance-restarted', { everyOther: true })).toContain(reply);
     expect(await storedRow(reply)).toMatchObject({ status: 'incomplete', leaseOwner: null });
+    model.end();
     await stream.rest();
   });
 
   it('an answer taken over after its lease lapsed is not written again by the instance that lost it', async () => {
     const model = puppetRuntime();
-    const t = h.makeApp({ runtime: model.runtime, instanceId: 'instance-stalled', config: { leaseMs: 60_000, leaseRenewMs: 20, answerSaveIntervalMs: 20 } });
+    const t = h.makeApp({ runtime: model.runtime, instanceId: 'instance-stalled', config: { leaseMs: 60_000, leaseRenewMs: 20, answerCommitMs: 20 } });
     const { stream, reply } = await asking(t, h.visitor());
     model.say('Saved part');
     await waitFor(() => storedRow(reply), (row) => row.content === 'Saved part');
@@ -106,8 +107,10 @@ describe('leases of streaming answers', () => {
 
     model.say(' and a late part');
     model.end();
-    // Its reader is told (once the answer is settled) that it ended as stored; the late text is stored nowhere.
+    // Its reader is told (once the answer is settled) that it ended as stored; the late text is
+    // stored nowhere and shown to no one: the instance that lost the lease no longer relays.
     const events = await stream.rest();
+    expect(stream.text()).toBe('Saved part');
     expect(events.some((event) => event.type === 'end' || event.type === 'error')).toBe(false);
     expect(await storedRow(reply)).toMatchObject({ status: 'incomplete', content: 'Saved part' });
   });

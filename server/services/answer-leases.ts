@@ -22,41 +22,49 @@ export const leaseLapsed = (expiresAt: AnyPgColumn): SQL => or(isNull(expiresAt)
 const heldBy = (messageId: string | SQLWrapper, instanceId: string | SQLWrapper) =>
   and(eq(messages.id, messageId), eq(messages.status, 'streaming'), eq(messages.leaseOwner, instanceId));
 
-/** The saved text and its searchable form, unless the stored text is longer. */
-function grownText(content: string) {
-  const grows = sql`starts_with(${content}, ${messages.content})`;
-  return {
-    content: sql`case when ${grows} then ${content} else ${messages.content} end`,
-    contentSearch: sql`case when ${grows} then ${searchableContent(content)} else ${messages.contentSearch} end`,
-  };
-}
-
 /**
- * Saves the text of an answer this instance still writes and renews its lease. False when the
- * answer is no longer this instance's: stored, or taken over after a lease that was not renewed.
+ * Stores the text of an answer this instance still writes, and renews its lease. False when the
+ * answer is no longer this instance's: stored, or taken over after a lease that was not renewed;
+ * then its text must not be shown to anyone (the instance was fenced off). Text only grows: a
+ * save that lands after a longer one keeps the longer. The searchable form is written with the
+ * answer's end (or when another instance takes it over), not at every save: it reads the whole
+ * markdown.
  */
 export async function saveAndRenew(db: Db, messageId: string, instanceId: string, leaseMs: number, content?: string): Promise<boolean> {
-  const rows = await db
-    .update(messages)
-    .set({
-      // Text only grows: a save that lands after a longer one (a reader's sync) keeps the longer.
-      ...(content === undefined ? {} : grownText(content)),
-      leaseExpiresAt: leaseUntil(leaseMs),
-    })
-    .where(heldBy(messageId, instanceId))
-    .returning({ id: messages.id });
+  const rows = await saveStatement(db, content === undefined ? 'renew' : 'save', {
+    messageId,
+    instanceId,
+    content: content ?? null,
+    leaseSeconds: leaseMs / 1000,
+  });
   return rows.length > 0;
 }
 
+const saveStatement = prebuilt((db, shape: 'save' | 'renew') =>
+  db
+    .update(messages)
+    .set({
+      ...(shape === 'save'
+        ? { content: sql`case when starts_with(${slot('content')}, ${messages.content}) then ${slot('content')} else ${messages.content} end` }
+        : {}),
+      leaseExpiresAt: leaseEnding(slot('leaseSeconds')),
+    } as Record<string, unknown>)
+    .where(heldBy(slot('messageId'), slot('instanceId')))
+    .returning({ id: messages.id }),
+);
+
 /**
  * Renews, in one statement, the lease of every answer this instance is writing: run every
- * `leaseRenewMs` while the instance lives, however many answers it writes.
+ * `leaseRenewMs` while the instance lives, however many answers it writes. Answers the ids of
+ * those it still holds.
  */
 export const renewAnswerLeases = (db: Db, instanceId: string, leaseMs: number) =>
   db
     .update(messages)
     .set({ leaseExpiresAt: leaseUntil(leaseMs) })
-    .where(and(eq(messages.status, 'streaming'), eq(messages.leaseOwner, instanceId)));
+    .where(and(eq(messages.status, 'streaming'), eq(messages.leaseOwner, instanceId)))
+    // The answers still this instance's: one it writes that is not among them was taken over.
+    .returning({ id: messages.id });
 
 /** Stores how an answer ended, unless another instance took it over meanwhile. */
 export async function storeAnswer(
@@ -115,7 +123,14 @@ export async function takeOverAnswers(db: Db, instanceId: string, options: { eve
         options.everyOther ? undefined : leaseLapsed(messages.leaseExpiresAt),
       ),
     )
-    .returning({ id: messages.id });
+    .returning({ id: messages.id, content: messages.content });
   metrics.answersTakenOver(rows.length);
+  // Their text was saved without its searchable form (that is written with an answer's end).
+  for (const row of rows) {
+    await db
+      .update(messages)
+      .set({ contentSearch: searchableContent(row.content) })
+      .where(and(eq(messages.id, row.id), eq(messages.content, row.content)));
+  }
   return rows.map((row) => row.id);
 }

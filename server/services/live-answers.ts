@@ -44,6 +44,11 @@ export type LocalAnswer = LiveAnswer & {
   followNow(offset: number, reader: AnswerReader): Following;
   /** Resolves once the answer is stored, however it ended. */
   readonly stored: Promise<void>;
+  /**
+   * Another instance holds this answer now (its lease lapsed while this one was paused or cut
+   * off, and it was taken over): nothing more of it is shown or written from here.
+   */
+  fenced(): void;
 };
 
 export interface LiveAnswers {

@@ -12,6 +12,7 @@ import { messages } from '../db/schema';
 import { startServer } from '../start';
 import { eventReader, postJson, puppetRuntime, waitFor } from '../test/chat-client';
 import { openHarness, type TestApp } from '../test/harness';
+import { takeOverAnswers } from './answer-leases';
 import type { LiveAnswers } from './live-answers';
 import { pgLiveAnswers } from './pg-live-answers';
 
@@ -44,7 +45,7 @@ async function instance(options: { ownConnections?: boolean; poolMax?: number; c
   const db = handle?.db ?? h.db;
   const logs: string[] = [];
   // Leases long enough that a busy machine never lets a live one lapse, unless a test shortens them.
-  const config = { leaseMs: 10_000, leaseRenewMs: 100, answerSaveIntervalMs: 50, ...options.config };
+  const config = { leaseMs: 10_000, leaseRenewMs: 100, answerCommitMs: 50, ...options.config };
   const answers: LiveAnswers = await pgLiveAnswers({ databaseUrl: h.database.databaseUrl!, db, instanceId, leaseMs: config.leaseMs, leaseRenewMs: config.leaseRenewMs, log: (line) => logs.push(line) });
   const t = h.makeApp({ runtime: model.runtime, db, instanceId, answers, config });
   let sweeper: ReturnType<typeof setInterval> | undefined;
@@ -236,6 +237,27 @@ describe.skipIf(!databaseUrl)('answers across instances on one PostgreSQL', () =
     expect((await onB.rest()).at(-1)).toEqual({ type: 'incomplete', messageId: reply });
     expect(onB.text()).toBe('Saved before the crash');
     expect(await storedRow(reply)).toMatchObject({ status: 'incomplete', content: 'Saved before the crash', leaseOwner: null });
+  });
+
+  it('an instance whose answer was taken over while its model was silent stops relaying it at its next renewal', async () => {
+    const a = await instance({ config: { leaseMs: 10_000, leaseRenewMs: 100 } });
+    const visitor = h.visitor();
+    const { stream, reply } = await asking(a.t, visitor);
+    a.model.say('Shown and stored');
+    await stream.untilText('Shown and stored');
+    // As when A was paused past its lease: another instance found it lapsed and took it over.
+    const taken = await h.db.transaction(async (tx) => {
+      await tx.update(messages).set({ leaseExpiresAt: new Date(0) }).where(eq(messages.id, reply));
+      return takeOverAnswers(tx as never, 'instance-sweeping');
+    });
+    expect(taken).toContain(reply);
+    // Its reader's stream closes as a stopped answer's does, without an ending of its own.
+    const events = await stream.rest();
+    expect(events.some((event) => event.type === 'end' || event.type === 'error')).toBe(false);
+    a.model.say(' and what came after');
+    expect(stream.text()).toBe('Shown and stored');
+    expect(a.logs.join('\n') + a.t.logs.join('\n')).toContain('taken over by another instance');
+    expect(await storedRow(reply)).toMatchObject({ status: 'incomplete', content: 'Shown and stored' });
   });
 
   it('an instance whose connections are all busy keeps its answers: their leases are renewed outside the queue', async () => {

@@ -201,7 +201,15 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
   const renewing = setInterval(() => {
     if (local.size === 0) return;
     const { sql: text, params } = renewAnswerLeases(db, instanceId, leaseMs).toSQL();
-    void client.query(text, params).catch((error: unknown) => log(`answers: renewing the leases failed: ${(error as Error).message}`));
+    const writing = [...local.values()];
+    void client
+      .query<{ id: string }>(text, params)
+      .then((result) => {
+        // An answer written here whose row is no longer this instance's was taken over: fenced off.
+        const held = new Set(result.rows.map((row) => row.id));
+        for (const answer of writing) if (!held.has(answer.messageId)) answer.fenced();
+      })
+      .catch((error: unknown) => log(`answers: renewing the leases failed: ${(error as Error).message}`));
   }, options.leaseRenewMs);
   renewing.unref?.();
 

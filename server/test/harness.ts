@@ -74,6 +74,8 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
       draining?: () => boolean;
       /** More for /readyz to check (server/http/health.ts). */
       readiness?: ReadinessCheck[];
+      /** Why a question cannot be stored now (a full disk), or null. */
+      storageRoom?: ReadinessCheck;
       /** Another connection to the file's database: an instance of its own. */
       db?: Db;
       instanceId?: string;
@@ -107,6 +109,7 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
       db: options.db ?? (options.instance === 'b' && shared ? shared.b.db : db),
       ...(options.draining ? { draining: options.draining } : {}),
       ...(options.readiness ? { readiness: options.readiness } : {}),
+      ...(options.storageRoom ? { storageRoom: options.storageRoom } : {}),
       ...(options.instanceId ? { instanceId: options.instanceId } : {}),
       ...(options.answers ? { answers: options.answers } : {}),
       ...(options.sealer ? { sealer: options.sealer } : {}),

@@ -45,6 +45,10 @@ describe('a refused question', () => {
     expect(describeFailure(t, { kind: 'rejected', message: 'Conversation not found', status: 404 }, 'zh-CN')).not.toContain('not found');
     expect(describeFailure(t, { kind: 'create', message: 'Agent is offline', status: 400 }, 'zh-CN')).not.toContain('offline');
     expect(describeFailure(t, { kind: 'rejected', message: 'boom', status: 500, newAnswer: true }, 'zh-CN')).not.toContain('boom');
+    // The server's disk is full: the question was refused before anything was stored.
+    const full = describeFailure(t, { kind: 'rejected', message: 'The server has no room left to store messages.', status: 507 }, 'zh-CN');
+    expect(full).toContain('服务器存储空间已满');
+    expect(full).toContain('已放回输入框');
   });
 
   it('in English too, with the limit from the contract', async () => {

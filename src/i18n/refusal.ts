@@ -11,6 +11,7 @@ export type RefusalKey =
   | 'gone'
   | 'tooLarge'
   | 'tooMany'
+  | 'storageFull'
   | 'server';
 
 const BY_STATUS: Record<number, RefusalKey> = {
@@ -22,6 +23,7 @@ const BY_STATUS: Record<number, RefusalKey> = {
   410: 'gone',
   413: 'tooLarge',
   429: 'tooMany',
+  507: 'storageFull',
 };
 
 /**
