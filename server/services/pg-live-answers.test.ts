@@ -221,6 +221,30 @@ describe.skipIf(!databaseUrl)('answers across instances on one PostgreSQL', () =
     expect(onB.text()).toBe('Before and after');
   });
 
+  it("a reader on B whose writer's last notifications never went out still gets the rest and the end, within a lease", async () => {
+    const a = await instance({ config: { leaseMs: 1000 } });
+    const b = await instance({ config: { leaseMs: 1000 } });
+    const visitor = h.visitor();
+    const { conversationId, stream, start, reply } = await asking(a.t, visitor);
+    a.model.say('Before');
+    await stream.untilText('Before');
+    const onB = eventReader(await resume(b.t, visitor, conversationId, reply, 0));
+    await onB.untilText('Before');
+    // A's notification connection goes down just as the answer ends: B hears neither the last
+    // piece nor the end from it.
+    const [cut] = (
+      (await h.db.execute(sql`select pid from pg_stat_activity where application_name = ${`kraken answers ${a.instanceId}`}`)) as unknown as {
+        rows: { pid: number }[];
+      }
+    ).rows;
+    await h.db.execute(sql`select pg_terminate_backend(${cut!.pid})`);
+    a.model.say(' and the end');
+    a.model.end();
+    expect((await stream.rest()).at(-1)).toEqual({ type: 'end', messageIds: [start.userMessageId, reply] });
+    expect((await onB.rest()).at(-1)).toEqual({ type: 'end', messageIds: [start.userMessageId, reply] });
+    expect(onB.text()).toBe('Before and the end');
+  });
+
   it('an instance killed mid-answer: once its lease lapses another stores the answer incomplete with its saved text, and tells its readers', async () => {
     const a = await instance({ ownConnections: true, config: { leaseMs: 500 } });
     const b = await instance();

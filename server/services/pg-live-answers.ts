@@ -85,6 +85,8 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
   /** Readers elsewhere that follow an answer written here: they keep it from counting as unwatched. */
   const watchers = new Map<string, { messageId: string; unfollow: () => void }>();
   const listeners = new Map<string, Set<(note: Note) => void>>();
+  /** One per reader here of an answer written elsewhere: reads its row (see `followRemote`). */
+  const checks = new Set<() => Promise<void>>();
   let closed = false;
 
   // Every notification of this instance goes out on this one connection, in order: a reader
@@ -191,7 +193,10 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
     await next.connect();
     const channels = [instanceChannel(instanceId), ...[...listeners.keys()].map(answerChannel)];
     for (const channel of channels) await next.query(`LISTEN ${next.escapeIdentifier(channel)}`);
+    const again = client !== undefined;
     client = next;
+    // Notifications sent while the connection was down are lost: every reader reads its row.
+    if (again) for (const check of [...checks]) void check();
   };
   await connect();
 
@@ -256,27 +261,48 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
     let live = false;
     let over = false;
     let length = 0;
-    let gap = false;
     let ready: () => void = () => {};
     const synced = new Promise<void>((resolve) => (ready = resolve));
 
     const settle = async (outcome: AnswerOutcome | null) => {
+      if (over) return;
       over = true;
+      clearInterval(checking);
+      checks.delete(check);
       unsubscribe(row.id, listener);
       const stored = await readStored(row.id);
       if (stored.content.length > length) reader({ type: 'delta', text: stored.content.slice(length) });
       length = Math.max(length, stored.content.length);
       reader({ type: 'settled', outcome: outcome ?? outcomeOfRow(stored) });
     };
+    /**
+     * Reads the row: text stored past what the reader has is given (stored text is all text any
+     * reader was shown, so it is safe to show), and an answer no longer streaming is settled. Run
+     * when pieces were missed, after the notification connection was lost, and every lease
+     * while following: a writer whose last notification never went out (its own connection was
+     * down) cannot leave this reader waiting for ever.
+     */
+    const check = async () => {
+      if (over || !live) return;
+      const stored = await readStored(row.id).catch(() => null);
+      if (!stored || over) return;
+      if (stored.content.length > length) {
+        reader({ type: 'delta', text: stored.content.slice(length) });
+        length = stored.content.length;
+      }
+      if (stored.status !== 'streaming') void settle(outcomeOfRow(stored));
+    };
+    const checking = setInterval(() => void check(), leaseMs);
+    checking.unref?.();
     const apply = (note: Note) => {
       if (over) return;
       if (note.k === 'd') {
         const end = note.o + note.t.length;
         if (end <= length) return;
         if (note.o > length) {
-          // Pieces were missed (the connection was lost): the stored text is given when the answer ends.
-          if (!gap) log(`answers: a reader of ${row.id} missed text after ${length} characters`);
-          gap = true;
+          // Pieces were missed (the connection was lost): the stored text holds them.
+          log(`answers: a reader of ${row.id} missed text after ${length} characters; reading it from the database`);
+          void check();
           return;
         }
         reader({ type: 'delta', text: note.t.slice(length - note.o) });
@@ -308,6 +334,7 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
       stored = await readStored(row.id);
     } catch (error) {
       over = true;
+      clearInterval(checking);
       unsubscribe(row.id, listener);
       throw error;
     }
@@ -315,12 +342,15 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
     if (stored.content.length > from) reader({ type: 'delta', text: stored.content.slice(from) });
     length = stored.content.length;
     live = true;
+    checks.add(check);
     for (const note of held.splice(0)) apply(note);
     return {
       offset: from,
       unfollow: () => {
         if (over) return;
         over = true;
+        clearInterval(checking);
+        checks.delete(check);
         unsubscribe(row.id, listener);
         if (row.leaseOwner) void command(row.leaseOwner, { k: 'c', m: row.id, c: 'unwatch', f });
       },
