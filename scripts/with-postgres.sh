@@ -26,5 +26,16 @@ as_pg "'$bindir/pg_ctl' -D '$workdir/data' -o \"-c listen_addresses=127.0.0.1 -p
 cleanup() { as_pg "'$bindir/pg_ctl' -D '$workdir/data' -m fast stop >/dev/null" || true; rm -rf "$workdir"; }
 trap cleanup EXIT
 
+# For the fault suite: stops and starts this cluster (`bash $PG_TEST_CTL stop|start`).
+cat > "$workdir/ctl.sh" <<CTL
+#!/usr/bin/env bash
+set -euo pipefail
+as_pg() { if [ "\$(id -u)" = "0" ]; then su postgres -s /bin/sh -c "\$*"; else sh -c "\$*"; fi; }
+case "\$1" in
+  stop) as_pg "'$bindir/pg_ctl' -D '$workdir/data' -m immediate -w stop >/dev/null" ;;
+  start) as_pg "'$bindir/pg_ctl' -D '$workdir/data' -o \"-c listen_addresses=127.0.0.1 -p $port -k $workdir -c max_connections=300\" -l '$workdir/log' -w start >/dev/null" ;;
+esac
+CTL
+
 echo "PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
-DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres" "$@"
+PG_TEST_CTL="$workdir/ctl.sh" DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres" "$@"

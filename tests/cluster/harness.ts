@@ -64,6 +64,8 @@ export type Instance = {
   output: () => string;
   /** Ends the process with this signal and waits for it to exit; answers its exit code. */
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+  /** Sends a signal and goes on (SIGSTOP and SIGCONT: a paused machine). */
+  signal: (signal: NodeJS.Signals) => void;
 };
 
 /**
@@ -93,6 +95,7 @@ export async function startInstance(name: string, env: Record<string, string>, o
     name,
     url,
     output: () => output,
+    signal: (signal) => void child.kill(signal),
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const code = await exited;
