@@ -6,8 +6,9 @@ import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { isOn } from './server/env-switch.ts';
 import { precompressBuild } from './scripts/precompress.ts';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { pickShell } from './src/i18n/shell.ts';
+import { needsDocument, walk } from './tests/setup/test-environments.ts';
 
 /**
  * `virtual:locale-shell/<locale>`: the part of a locale bundle the first page needs, read from
@@ -142,6 +143,9 @@ const installable = () =>
     },
   });
 
+/** The machines' test files that need no document, run in Node. */
+const pageTestsInNode = walk('src/machines').filter((file) => /\.test\.ts$/.test(file) && !needsDocument(file));
+
 export default defineConfig({
   plugins: [localeShell(), inlineBootScript(), UnoCSS(), react(), rememberOutDir(), installable(), precompressBuild()],
   server: {
@@ -173,9 +177,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'machines',
+          environment: 'node',
+          include: pageTestsInNode,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'spa',
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}', 'tests/spa/**/*.test.{ts,tsx}', 'tests/faults/**/*.test.{ts,tsx}'],
+          exclude: [...configDefaults.exclude, ...pageTestsInNode],
           setupFiles: ['tests/setup/spa-setup.ts'],
           // A model test plays a whole path on a screen in one test: seconds on a quiet machine,
           // several times that on a busy one. The limit is there for a hang, not for speed.

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { needsDocument, walk } from './tests/setup/test-environments';
 import base from './vite.config';
 
 /**
@@ -11,14 +10,10 @@ import base from './vite.config';
  * browser-like document and the fake API take seconds to set up per file, the tests of a machine
  * alone a fraction of one. Files that use neither run in plain Node.
  */
-const walk = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]));
 /** Without a list (Stryker started by hand): every machine test and every model test. */
 const everyMachineTest = () =>
   [...walk('src'), ...walk('tests/spa')].filter((file) => /\.test\.tsx?$/.test(file) && (file.startsWith('src/machines/') || file.includes('.model.test.')));
 const tests = process.env.MUTATION_TESTS?.split(',').filter(Boolean) ?? ['tests/mutation/machine-loads.test.ts', ...everyMachineTest()];
-const needsDocument = (file: string) =>
-  file.endsWith('.tsx') || /\b(document|window|localStorage|sessionStorage|msw|server\.use|render)\b|@testing-library/.test(readFileSync(file, 'utf8'));
 const inDocument = tests.filter(needsDocument);
 const inNode = tests.filter((file) => !needsDocument(file));
 
