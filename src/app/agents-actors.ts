@@ -4,6 +4,7 @@ import { agentsMarketMachine } from '../machines/agents-market.machine';
 import { applicationsListMachine } from '../machines/applications-list.machine';
 import { listApplications } from '../services/api/applications';
 import { getAgentDetail, listPublishedAgents } from '../services/api/agents';
+import { noteAgent } from './offline-keeping';
 import type { Navigate, Runtime } from './runtime';
 
 /**
@@ -34,7 +35,14 @@ export const agentsMarketLogic = ({ chat, navigate }: Pick<Runtime, 'chat'> & { 
   });
 
 export const agentDetailLogic = agentDetailMachine.provide({
-  actors: { fetchAgent: fromPromise(({ input }) => getAgentDetail(input.agentId, { silent: true })) },
+  actors: {
+    fetchAgent: fromPromise(async ({ input }) => {
+      const agent = await getAgentDetail(input.agentId, { silent: true });
+      // Its name goes with the conversations kept for reading offline.
+      noteAgent(agent);
+      return agent;
+    }),
+  },
 });
 
 export const applicationsListLogic = ({ chat, navigate }: Pick<Runtime, 'chat'> & { navigate: Navigate }) =>

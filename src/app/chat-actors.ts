@@ -2,7 +2,9 @@ import { fromPromise, type SnapshotFrom } from 'xstate';
 import { i18n } from '../i18n';
 import { conversationsMachine, reportingActor, type ConversationsInput, type HistoryCache } from '../machines/conversations.machine';
 import { deleteConversation, listConversations, updateConversation } from '../services/api/conversations';
+import { forgetConversation } from '../services/offline-library';
 import { getVisitorId } from '../services/visitor';
+import { noteConversation } from './offline-keeping';
 import type { Navigate, Runtime } from './runtime';
 
 /** One undo toast per deleted chat, so it can be withdrawn when its window ends. */
@@ -38,6 +40,7 @@ const finishLeftDeletes = async (): Promise<void> => {
   if (ids.length === 0) return;
   // Already deleted answers 404, which is as good: silent either way.
   await Promise.allSettled(ids.map((id) => deleteConversation(id, { silent: true })));
+  for (const id of ids) void forgetConversation(id).catch(() => undefined);
   leftDeletes.write([]);
 };
 
@@ -59,10 +62,13 @@ export const historyLogic = ({ app, toast, dismissToast, navigate }: Pick<Runtim
     actors: {
       fetchPage: fromPromise(async ({ input }) => {
         await finishLeftDeletes();
-        return listConversations(
+        const page = await listConversations(
           { sources: ['agent', 'workflow'], current: input.current, pageSize: input.pageSize, ...(input.keyword ? { keyword: input.keyword } : {}) },
           { silent: true },
         );
+        // A title given since (by the person or the model) reaches the conversations kept offline.
+        for (const conversation of page.list) noteConversation(conversation);
+        return page;
       }),
       saveConversation: reportingActor(
         (input) => updateConversation(input.patch, { silent: true }),
@@ -72,6 +78,8 @@ export const historyLogic = ({ app, toast, dismissToast, navigate }: Pick<Runtim
       deleteConversation: reportingActor(
         async (input) => {
           await deleteConversation(input.conversation.conversationId, { silent: true });
+          // Deleted is deleted on this device too: it is no longer kept for reading offline.
+          void forgetConversation(input.conversation.conversationId).catch(() => undefined);
           return null;
         },
         (input) => input.conversation,

@@ -4,6 +4,7 @@ import { createChatStreamCall, type ChatTransport, type ResumeTransport } from '
 import type { ScreenEvents } from '../services/screen-events';
 import { selectVersionActor } from './chat-versions-actors';
 import { startingConversation } from './creation-refusal';
+import { keepReadConversations, noteConversation } from './offline-keeping';
 import type { Navigate, RuntimeOptions } from './runtime-options';
 
 /**
@@ -30,6 +31,8 @@ export type ChatWiring = {
   inspect: RuntimeOptions['inspect'];
   /** What the chat's waits (reading a lost answer again) are timed by; tests pass a simulated clock. */
   clock?: ActorOptions<AnyActorLogic>['clock'];
+  /** Who is here: an account's id, whose reading is kept for offline use (offline-keeping.ts), or a visitor. */
+  personHere?: () => string | null;
 };
 
 /** How long after a new chat's first answer the history is read again for the model's title. */
@@ -37,25 +40,28 @@ const MODEL_TITLE_WAIT_MS = 5000;
 /** New chats created here whose first answer has not settled yet. */
 const namedLater = new Set<string>();
 
-export const createChatActor = ({ navigate, screenEvents, inspect, clock }: ChatWiring) =>
-  createActor(
+export const createChatActor = ({ navigate, screenEvents, inspect, clock, personHere }: ChatWiring) => {
+  const chat = createActor(
     chatMachine.provide({
       actors: {
         loadConversation: fromPromise(async ({ input }) => {
           const { getConversation, listMessages } = await conversationsApi();
           const options = { silent: input.silent };
           const [conversation, messages] = await Promise.all([getConversation(input.conversationId, options), listMessages(input.conversationId, options)]);
+          noteConversation(conversation);
           return { conversation, messages };
         }),
-        createConversation: fromPromise(async ({ input }) =>
-          startingConversation(async () =>
+        createConversation: fromPromise(async ({ input }) => {
+          const conversation = await startingConversation(async () =>
             (await conversationsApi()).createConversation(
               // Named after its first question until the person names it (or the model does).
               { sourceId: input.agentId, source: input.source, ...(input.title ? { title: input.title, titleBy: 'question' as const } : {}) },
               { silent: true },
             ),
-          ),
-        ),
+          );
+          noteConversation(conversation);
+          return conversation;
+        }),
         chatStream: createChatStreamCall(streamChatOnDemand),
         selectVersion: selectVersionActor,
         resumeStream: createChatStreamCall(resumeChatOnDemand),
@@ -84,6 +90,9 @@ export const createChatActor = ({ navigate, screenEvents, inspect, clock }: Chat
     }),
     { inspect, input: {}, ...(clock ? { clock } : {}) },
   );
+  if (personHere) keepReadConversations(chat, personHere);
+  return chat;
+};
 
 export type ChatActor = ReturnType<typeof createChatActor>;
 

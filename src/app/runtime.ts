@@ -12,7 +12,7 @@ import { createScreenEvents } from '../services/screen-events';
 import type { createWechatActors } from './wechat-runtime';
 import type { RuntimeOptions } from './runtime-options';
 import { detectDevice } from '../services/env';
-import { forgetPersonalPreferences, PREFERENCE_KEYS, readPreference, writePreference } from '../services/storage';
+import { forgetPersonalPreferences, PREFERENCE_KEYS, readOfflineKeeper, readPreference, writePreference } from '../services/storage';
 import { chatDrafts, visitorTyped } from './chat-versions-actors';
 import type { ChatActor, createChatActor } from './chat-runtime';
 import { DEFAULT_AGENT_ID } from '../contract/constants';
@@ -24,6 +24,7 @@ import { adoptDrafts, draftIn, keepDrafts, newChatScope, writeDraft, type DraftB
  */
 const usersApi = () => import('../services/api/users');
 const authApi = () => import('../services/api/auth');
+const offlineLibrary = () => import('../services/offline-library');
 export type { Navigate, RuntimeOptions } from './runtime-options';
 
 /** The theme on the page: the `dark` class drives the colour variables, colorScheme the browser's own parts. */
@@ -118,7 +119,7 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
   };
   const attachChat = (create: typeof createChatActor): ChatActor => {
     if (chat) return chat;
-    const created = create({ navigate, screenEvents, inspect, ...(chatClock ? { clock: chatClock } : {}) });
+    const created = create({ navigate, screenEvents, inspect, personHere, ...(chatClock ? { clock: chatClock } : {}) });
     chat = created;
     // Only what changed is passed on: an answer's text arriving changes neither.
     handDrafts = keepDrafts(created, (drafts) => {
@@ -183,6 +184,10 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
     if (presence === passedOn || presence === null) return;
     passedOn = presence;
     const { account, samePerson } = presence;
+    // The conversations kept for reading offline are the signed-in person's only: a visitor here
+    // (after a sign-out, a session that ran out or was revoked) or another account empties them.
+    const keeper = readOfflineKeeper();
+    if (keeper !== null && keeper !== account) void offlineLibrary().then((library) => library.forgetKeptExcept(account), () => undefined);
     const userId = account ?? VISITOR_USER_ID;
     preferences.send({ type: 'user.changed', userId, stored: readStoredPreferences(userId) });
     let drafts = chatDrafts.read(userId);

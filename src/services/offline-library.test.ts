@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { forgetKeptExcept, keepConversation, KEPT_LIMITS, newestThatFit, readKept, type ConversationToKeep, type KeptMessage } from './offline-library';
+import { forgetConversation, forgetKeptExcept, keepConversation, KEPT_LIMITS, newestThatFit, readKept, type ConversationToKeep, type KeptMessage } from './offline-library';
 import { readOfflineKeeper } from './storage';
 
 const question = (content: string): KeptMessage => ({ role: 'user', content, status: 'complete', sentAt: '2026-11-20T10:00:00.000Z' });
@@ -25,6 +25,8 @@ const keep = async (userId: string, kept: ConversationToKeep) => {
 afterEach(async () => {
   vi.restoreAllMocks();
   await forgetKeptExcept(null);
+  // whose conversations are kept is noted beside them, in this browser's storage
+  localStorage.clear();
 });
 
 describe('the conversations kept for reading offline', () => {
@@ -94,6 +96,13 @@ describe('the conversations kept for reading offline', () => {
     await forgetKeptExcept(null);
     expect(await readKept('grace')).toEqual([]);
     expect(readOfflineKeeper()).toBeNull();
+  });
+
+  it('takes out a conversation its person deleted', async () => {
+    await keep('ada', conversation('c1'));
+    await keep('ada', conversation('c2'));
+    await forgetConversation('c1');
+    expect((await readKept('ada')).map((item) => item.conversationId)).toEqual(['c2']);
   });
 
   it('writes a conversation kept just before a sign-out before the sign-out empties the library', async () => {

@@ -1,4 +1,4 @@
-import { writeOfflineKeeper } from './storage';
+import { OFFLINE_KEEPER_KEY, readOfflineKeeper, removePreference, writePreference } from './storage';
 
 /**
  * The conversations a signed-in person read in this browser, kept in IndexedDB so that the
@@ -47,6 +47,10 @@ type Row = KeptConversation & { userId: string; bytes: number };
 const DB_NAME = 'kraken-offline-library';
 const STORE = 'conversations';
 const BY_USER = 'byUser';
+
+/** Notes whose conversations are kept (`readOfflineKeeper`), so that a start can tell without opening the database. */
+const writeOfflineKeeper = (userId: string | null): void =>
+  userId === null ? removePreference(OFFLINE_KEEPER_KEY) : writePreference(OFFLINE_KEEPER_KEY, userId, true);
 
 const encoder = new TextEncoder();
 const sizeOf = (value: unknown): number => encoder.encode(JSON.stringify(value)).length;
@@ -159,7 +163,13 @@ export const readKept = (userId: string): Promise<KeptConversation[]> =>
       .map(({ userId: _user, bytes: _bytes, ...kept }) => kept);
   }, []);
 
-/** Empties the library of everyone but `userId` (of everyone, when null). */
+/** The conversations kept for the account last signed in here, if any (at a start without the network). */
+export const readLastAccountsKept = (): Promise<KeptConversation[]> => {
+  const keeper = readOfflineKeeper();
+  return keeper === null ? Promise.resolve([]) : readKept(keeper);
+};
+
+/** Empties the library of everyone but `userId` (of everyone, when null). It settles, never fails: a sign-out goes on. */
 export const forgetKeptExcept = (userId: string | null): Promise<void> => {
   writeOfflineKeeper(userId);
   return inTurn(
@@ -173,5 +183,18 @@ export const forgetKeptExcept = (userId: string | null): Promise<void> => {
         for (const key of keys) if (Array.isArray(key) && key[0] !== userId) store.delete(key);
       }),
     undefined,
-  );
+  ).catch(() => undefined);
 };
+
+/** Takes out a conversation its person deleted (a library that keeps nothing is not opened for it). */
+export const forgetConversation = (conversationId: string): Promise<void> =>
+  readOfflineKeeper() === null
+    ? Promise.resolve()
+    : inTurn(
+        () =>
+          transact('readwrite', async (store) => {
+            const keys = await answered(store.getAllKeys());
+            for (const key of keys) if (Array.isArray(key) && key[1] === conversationId) store.delete(key);
+          }),
+        undefined,
+      );

@@ -3,7 +3,12 @@ const PREFIX = 'ai-chat-ops:';
 export const PREFERENCE_KEYS = ['lastAgentId', 'lastAgentInfo', 'lastChatId', 'firstPage', 'theme'] as const;
 /** Kept like the preferences, per user, but read by the chat rather than the preferences machine. */
 export const CHAT_DRAFTS_KEY = 'chatDrafts';
-export type PreferenceKey = (typeof PREFERENCE_KEYS)[number] | typeof CHAT_DRAFTS_KEY;
+/**
+ * Whose conversations this browser keeps for reading offline (services/offline-library.ts writes
+ * it): read without opening IndexedDB, so a browser that keeps none never opens it.
+ */
+export const OFFLINE_KEEPER_KEY = 'offlineKeeper';
+export type PreferenceKey = (typeof PREFERENCE_KEYS)[number] | typeof CHAT_DRAFTS_KEY | typeof OFFLINE_KEEPER_KEY;
 
 /**
  * What a person wrote or opened, as opposed to how they like the page (theme, first page): removed
@@ -49,28 +54,8 @@ export const removePreference = (key: PreferenceKey): void => {
   }
 };
 
-const OFFLINE_KEEPER = `${PREFIX}offlineKeeper`;
-
-/**
- * Whose conversations this browser keeps for reading offline (services/offline-library.ts), or
- * null: read at start without opening IndexedDB, so a browser that keeps none never opens it.
- */
-export const readOfflineKeeper = (): string | null => {
-  try {
-    return localStorage.getItem(OFFLINE_KEEPER);
-  } catch {
-    return null;
-  }
-};
-
-export const writeOfflineKeeper = (userId: string | null): void => {
-  try {
-    if (userId === null) localStorage.removeItem(OFFLINE_KEEPER);
-    else localStorage.setItem(OFFLINE_KEEPER, userId);
-  } catch {
-    // see writePreference: the library itself is still emptied
-  }
-};
+/** The account whose conversations this browser keeps for reading offline, or null. */
+export const readOfflineKeeper = (): string | null => readStored(OFFLINE_KEEPER_KEY)?.userId ?? null;
 
 /** Removes what this user wrote or opened; a value saved for someone else (a visitor) stays. */
 export const forgetPersonalPreferences = (userId: string): void => {
