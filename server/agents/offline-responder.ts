@@ -223,8 +223,11 @@ export const pause = (ms: number, signal: AbortSignal) =>
 export function createOfflineResponder(tokenDelayMs: number): AgentRuntime {
   return {
     label: OFFLINE_LABEL,
-    async *streamAnswer({ agent, history, signal, language }: StreamAnswerInput) {
-      for (const token of tokenize(offlineAnswer(agent.name, history, language))) {
+    async *streamAnswer({ agent, history, signal, language, continuing }: StreamAnswerInput) {
+      const whole = offlineAnswer(agent.name, history, language);
+      // Continued: the rest of the same canned answer, from where the stored one stopped.
+      const rest = continuing === undefined ? whole : whole.startsWith(continuing) ? whole.slice(continuing.length) : '';
+      for (const token of tokenize(rest)) {
         if (signal.aborted) return;
         await pause(tokenDelayMs, signal);
         if (signal.aborted) return;

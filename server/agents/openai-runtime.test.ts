@@ -2,7 +2,7 @@ import http, { createServer, type IncomingMessage, type Server, type ServerRespo
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOpenAiRuntime } from './openai-runtime';
-import { AgentError, type RuntimeAgent } from './runtime';
+import { AgentError, CONTINUE_INSTRUCTION, type RuntimeAgent } from './runtime';
 
 type Seen = { path: string; headers: IncomingMessage['headers']; body: Record<string, unknown>; port: number | undefined; closed: Promise<void> };
 let server: Server;
@@ -63,6 +63,23 @@ describe('OpenAI-compatible runtime', () => {
       stream_options: { include_usage: true },
       messages: [{ role: 'system', content: 'You write posts.' }, ...history],
     });
+  });
+
+  it('continues an answer cut short: the model reads the answer so far, then is asked to go on from it', async () => {
+    behaviour = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(chunk(' and the rest.', 'stop') + 'data: [DONE]\n\n');
+    };
+    seen.length = 0;
+    const runtime = createOpenAiRuntime({ baseUrl, apiKey: 'sk-test', model: 'test-model' });
+    const pieces = await collect(runtime.streamAnswer({ agent, history, signal: new AbortController().signal, continuing: 'The first part' }));
+    expect(pieces.join('')).toBe(' and the rest.');
+    expect((seen[0]!.body as { messages: unknown[] }).messages).toEqual([
+      { role: 'system', content: 'You write posts.' },
+      ...history,
+      { role: 'assistant', content: 'The first part' },
+      { role: 'user', content: CONTINUE_INSTRUCTION },
+    ]);
   });
 
   it('hands on the text of one burst of thousands of tokens as a few pieces, every character in order', async () => {

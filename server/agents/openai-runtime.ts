@@ -1,7 +1,7 @@
 import type { LlmConfig } from '../config';
 import { metrics, providerOf } from '../observability/metrics';
 import { postToModel, type ModelResponse } from './model-request';
-import { AgentError, type AgentRuntime, type HistoryMessage, type StreamAnswerInput, type TokenUsage } from './runtime';
+import { AgentError, continuedHistory, type AgentRuntime, type HistoryMessage, type StreamAnswerInput, type TokenUsage } from './runtime';
 
 type ChunkChoice = { delta?: { content?: string | null }; finish_reason?: string | null };
 type Chunk = { choices?: ChunkChoice[]; error?: { message?: string }; usage?: { prompt_tokens?: number; completion_tokens?: number } | null };
@@ -59,10 +59,13 @@ export function createOpenAiRuntime(llm: LlmConfig): AgentRuntime {
     },
   };
 
-  async function* streamFromModel({ agent, history, signal, onUsage }: StreamAnswerInput) {
+  async function* streamFromModel({ agent, history, signal, onUsage, continuing }: StreamAnswerInput) {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
     if (llm.apiKey) headers.authorization = `Bearer ${llm.apiKey}`;
-    const messages = [...(agent.systemPrompt ? [{ role: 'system', content: agent.systemPrompt }] : []), ...history.map(toRequestMessage)];
+    const messages = [
+      ...(agent.systemPrompt ? [{ role: 'system', content: agent.systemPrompt }] : []),
+      ...continuedHistory(history, continuing).map(toRequestMessage),
+    ];
     let response: ModelResponse;
     try {
       // include_usage: the last chunk reports the tokens spent, shown under the answer.

@@ -37,7 +37,20 @@ export type StreamAnswerInput = {
   language?: ResponderLanguage;
   /** Told what the answer cost when the model service reports it (once, near the end). */
   onUsage?: (usage: TokenUsage) => void;
+  /**
+   * The answer so far, when it is continued (it was cut short): the model goes on from its last
+   * character, and only what it adds is produced.
+   */
+  continuing?: string;
 };
+
+/** What the model is told after the answer so far, to go on with it instead of starting again. */
+export const CONTINUE_INSTRUCTION =
+  'Your previous answer was cut off. Continue it exactly from where it stopped, without repeating anything already written and without any preamble.';
+
+/** The conversation as the model reads it when an answer is continued: the answer so far, then the instruction. */
+export const continuedHistory = (history: HistoryMessage[], continuing: string | undefined): HistoryMessage[] =>
+  continuing ? [...history, { role: 'assistant', content: continuing }, { role: 'user', content: CONTINUE_INSTRUCTION }] : history;
 
 /** Produces an answer piece by piece; throws an AgentError saying what went wrong, for the server log. */
 export interface AgentRuntime {

@@ -200,7 +200,9 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveA
       metrics.firstEventSent(received);
       return start;
     };
-    return streamSSE(c, (stream) => relay(services, stream, answer, 0, first, chatClosing(answer), slot).finally(slot.close));
+    // A continued answer's reader has its text already: the stream carries what is added.
+    const from = chat.continuing?.length ?? 0;
+    return streamSSE(c, (stream) => relay(services, stream, answer, from, first, chatClosing(answer), slot).finally(slot.close));
   }
 
   defineRoute(app, services, 'chatResume', async ({ input, caller, c }) => {

@@ -45,11 +45,13 @@ const retryDelayMs = (failures: number) => Math.min(2000, 100 * 2 ** Math.min(fa
 function storedBeforeShown(
   services: Services,
   replyMessageId: string,
+  /** Text already stored (an answer continued): counted as shown, never written again. */
+  stored: string,
   on: { show: (text: string, offset: number) => void; lost: () => void; gaveUp: (error: unknown) => void },
 ) {
   const { answerCommitMs, answerStoreRetryMs, leaseMs } = services.config;
-  let gathered = '';
-  let shown = 0;
+  let gathered = stored;
+  let shown = stored.length;
   let writing: Promise<void> | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastWriteMs = -Infinity;
@@ -179,7 +181,7 @@ export function startGeneration(
     services.log(`chat: answer ${chat.replyMessageId} was taken over by another instance; this one stops relaying it`, { level: 'warn' });
     void end({ status: 'incomplete' });
   };
-  const text = storedBeforeShown(services, chat.replyMessageId, {
+  const text = storedBeforeShown(services, chat.replyMessageId, chat.continuing ?? '', {
     show,
     lost: fenced,
     gaveUp: (error) => void end(failure(`the database did not store the answer: ${describeError(error, services.config.logLevel)}`)),
@@ -309,6 +311,7 @@ export function startGeneration(
         signal: abort.signal,
         onUsage: (reported) => void (usage = reported),
         ...(language ? { language } : {}),
+        ...(chat.continuing !== undefined ? { continuing: chat.continuing } : {}),
       });
       let cut = false;
       for await (const piece of untilAborted(pieces, abort.signal)) {

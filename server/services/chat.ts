@@ -41,6 +41,7 @@ export type ChatInput = {
   retryMessageId?: string;
   editMessageId?: string;
   regenerateMessageId?: string;
+  continueMessageId?: string;
 };
 
 export type PreparedChat = {
@@ -52,6 +53,8 @@ export type PreparedChat = {
   userMessageCreatedAt: Date;
   replyMessageCreatedAt: Date;
   history: HistoryMessage[];
+  /** The answer's stored text, when it is continued: the model goes on from it, and adds to it. */
+  continuing?: string;
 };
 
 /** The files are named here and read just before the model is asked (attachment-reading.ts). */
@@ -222,11 +225,12 @@ export async function prepareChat(
 ): Promise<PreparedChat> {
   const now = clock.now();
   const text = (input.text ?? '').trim();
-  const newQuestion = input.retryMessageId === undefined && input.editMessageId === undefined && input.regenerateMessageId === undefined;
+  const newQuestion =
+    input.retryMessageId === undefined && input.editMessageId === undefined && input.regenerateMessageId === undefined && input.continueMessageId === undefined;
   return transact(db, async (tx) => {
     const { conversation, agent } = await lockAndFind(tx, caller, owner, input);
     const files: StoredFileRef[] = input.files.length > 0 ? await resolveOwnFiles(tx, owner, input.files) : [];
-    if (input.retryMessageId === undefined && input.regenerateMessageId === undefined) {
+    if (input.retryMessageId === undefined && input.regenerateMessageId === undefined && input.continueMessageId === undefined) {
       if (historyEntry({ role: 'user', content: text, files }).content.length > limits.historyCharBudget) {
         throw tooLongQuestion(limits.historyCharBudget);
       }
@@ -245,11 +249,12 @@ export async function prepareChat(
       // Every answer written here (new, another version, a retry in place) is stored at `now`.
       replyMessageCreatedAt: now,
       history: historyOf(tree.pathTo(exchange.question.id), limits.historyCharBudget),
+      ...(exchange.continuing !== undefined ? { continuing: exchange.continuing } : {}),
     };
   });
 }
 
-type Exchange = { question: MessageRow; replyMessageId: string };
+type Exchange = { question: MessageRow; replyMessageId: string; continuing?: string };
 
 type Asked = {
   conversationId: string;
@@ -352,6 +357,23 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
       })
       .where(eq(messages.id, kept.id));
     return { question, replyMessageId: kept.id };
+  }
+
+  if (input.continueMessageId !== undefined) {
+    const cut = tree.get(input.continueMessageId);
+    const questionId = cut?.role === 'assistant' ? (cut.parentId ?? cut.replyTo) : null;
+    if (!cut || !questionId) throw notFound('Message');
+    const question = questionOf(questionId);
+    refuseWhileAnswering(question);
+    if (cut.status === 'complete') throw conflict('This answer is complete.');
+    if (cut.content === '') throw conflict('This answer has no text to continue; retry it instead.');
+    // Written again from where it stopped: its text stays, its failure and cost go.
+    await tx
+      .with(touched(null))
+      .update(messages)
+      .set({ status: 'streaming', error: null, promptTokens: null, completionTokens: null, ...lease })
+      .where(eq(messages.id, cut.id));
+    return { question, replyMessageId: cut.id, continuing: cut.content };
   }
 
   if (input.editMessageId !== undefined) {

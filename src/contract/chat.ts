@@ -12,8 +12,10 @@ export { MESSAGE_FILES_MAX, MESSAGE_TEXT_MAX };
  * failed or incomplete answer carries `retryMessageId` (the user message to answer again) and
  * no text, so the question is never stored twice. An edit carries `editMessageId` (the question
  * it is a new version of) and the new `text`, and keeps that question's attachments; a new
- * version of an answer carries `regenerateMessageId` (the answer) and no text. At most one of
- * the three ids.
+ * version of an answer carries `regenerateMessageId` (the answer) and no text. Continuing an
+ * answer that was cut short (incomplete or failed, with text) carries `continueMessageId` (the
+ * answer) and no text: the model goes on from the stored text and what it adds is appended to the
+ * same answer; the stream's deltas are only the added text. At most one of the four ids.
  */
 export const chatRequestSchema = v.pipe(
   v.object({
@@ -24,22 +26,27 @@ export const chatRequestSchema = v.pipe(
     retryMessageId: v.optional(idSchema),
     editMessageId: v.optional(idSchema),
     regenerateMessageId: v.optional(idSchema),
+    continueMessageId: v.optional(idSchema),
   }),
   v.check(
-    (body) => [body.retryMessageId, body.editMessageId, body.regenerateMessageId].filter((id) => id !== undefined).length <= 1,
-    'retryMessageId, editMessageId and regenerateMessageId go one at a time',
+    (body) => [body.retryMessageId, body.editMessageId, body.regenerateMessageId, body.continueMessageId].filter((id) => id !== undefined).length <= 1,
+    'retryMessageId, editMessageId, regenerateMessageId and continueMessageId go one at a time',
   ),
   v.check(
     (body) => body.editMessageId === undefined || ((body.text ?? '').trim().length > 0 && body.files.length === 0),
     'an edited question needs text, and keeps the attachments it had',
   ),
   v.check(
-    (body) => body.regenerateMessageId === undefined || (body.text === undefined && body.files.length === 0),
-    'a new version of an answer takes no text or files',
+    (body) => (body.regenerateMessageId === undefined && body.continueMessageId === undefined) || (body.text === undefined && body.files.length === 0),
+    'a new version or a continuation of an answer takes no text or files',
   ),
   v.check(
     (body) =>
-      body.retryMessageId !== undefined || body.regenerateMessageId !== undefined || (body.text ?? '').trim().length > 0 || body.files.length > 0,
+      body.retryMessageId !== undefined ||
+      body.regenerateMessageId !== undefined ||
+      body.continueMessageId !== undefined ||
+      (body.text ?? '').trim().length > 0 ||
+      body.files.length > 0,
     'a message needs text or files',
   ),
 );
