@@ -1,26 +1,30 @@
 import { useSelector } from '@xstate/react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
+import { Suspense } from 'react';
 import { Router } from 'wouter';
 import { LazyToaster } from '../components/lazy-toaster';
 import { i18n, readSavedLocale } from '../i18n';
 import { resolveLocale, START_RETRY_LABELS } from '../i18n/locale';
 import { RootLayout } from './root-layout';
+import { lazyScreen, ScreenBoundary } from './lazy-screen';
 import { Routes } from './routes';
 import type { Runtime } from './runtime';
 import { RuntimeContext, useRuntime } from './runtime-context';
 
-const StartFailed = () => {
-  const { t } = useTranslation();
+/** A start that could not reach the server, or failed: its own chunk (start-problem.tsx). */
+const StartProblem = lazyScreen(() => import('./start-problem'));
+
+/**
+ * A start that failed before the interface language was loaded, or whose page could not be
+ * fetched: a button to start again, labelled in the reader's language from a table in the code.
+ */
+const CouldNotStart = () => {
   const { app } = useRuntime();
-  const error = useSelector(app, (state) => state.context.error);
-  // Offline, the reason is the network, whatever the request said; the app starts again by itself when it is back.
-  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
   return (
-    <div role="alert" className="mx-auto max-w-md p-8 text-center">
-      <h1 className="mb-2 text-lg font-semibold">{t(offline ? 'app.offline' : 'app.startFailed')}</h1>
-      {offline ? <p className="mb-4 text-muted">{t('app.offlineDetail')}</p> : error && <p className="mb-4 text-muted">{error}</p>}
+    <div role="alert" className="p-8 text-center">
       <button type="button" className="btn-primary" onClick={() => app.send({ type: 'retry' })}>
-        {t('app.retry')}
+        <span aria-hidden="true">↻ </span>
+        {START_RETRY_LABELS[resolveLocale({ saved: readSavedLocale(), browser: navigator.languages ?? [navigator.language], warn: () => undefined })]}
       </button>
     </div>
   );
@@ -39,23 +43,19 @@ const Starting = () => (
 const Shell = () => {
   const { app } = useRuntime();
   const phase = useSelector(app, (state) =>
-    state.matches('loading') ? 'starting' : state.matches('errored') ? 'errored' : 'loaded',
+    state.matches('loading') ? 'starting' : state.matches('errored') || state.matches('offline') ? 'stopped' : 'loaded',
   );
   if (phase === 'starting') return <Starting />;
-  if (phase === 'errored' && !i18n.isInitialized) {
-    return (
-      <div role="alert" className="p-8 text-center">
-        <button type="button" className="btn-primary" onClick={() => app.send({ type: 'retry' })}>
-          <span aria-hidden="true">↻ </span>
-          {START_RETRY_LABELS[resolveLocale({ saved: readSavedLocale(), browser: navigator.languages ?? [navigator.language], warn: () => undefined })]}
-        </button>
-      </div>
-    );
-  }
+  if (phase === 'stopped' && !i18n.isInitialized) return <CouldNotStart />;
   return (
     <I18nextProvider i18n={i18n}>
-      {phase === 'errored' ? (
-        <StartFailed />
+      {phase === 'stopped' ? (
+        // Its code not fetched (the server down before the service worker kept it): the button, tried again by itself.
+        <ScreenBoundary page="" fallback={<CouldNotStart />}>
+          <Suspense fallback={<Starting />}>
+            <StartProblem />
+          </Suspense>
+        </ScreenBoundary>
       ) : (
         <RootLayout>
           <Routes />

@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lazyPart } from '../components/lazy-part';
-import { OfflineNotice } from '../components/offline-notice';
 import { SiteHeader } from '../components/site-header';
 import { usePageShown } from '../components/use-page-shown';
+
+/** Said only while the browser is offline: its code arrives after the first page, as the page's is kept by the service worker. */
+const OfflineNotice = lazyPart(() => import('../components/offline-notice').then((module) => ({ default: module.OfflineNotice })));
 
 /** The shortcuts' code arrives after the first page, with nothing to show until `?`. */
 const KeyboardShortcuts = lazyPart(() => import('./keyboard-shortcuts'));

@@ -61,6 +61,7 @@ export const createRuntime = ({ navigate, inspect, wechat, leavePage = (url) => 
           ]);
         }),
         fetchUser: fromPromise(async () => (await usersApi()).getUserInfo({ silent: true })),
+        readLibrary: fromPromise(async () => (await offlineLibrary()).readLastAccountsKept()),
         networkReturns: fromCallback(({ sendBack }) => {
           const online = () => sendBack({ type: 'retry' });
           window.addEventListener('online', online);

@@ -1,7 +1,8 @@
 import { assign, fromCallback, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { UserInfo } from '../contract/users';
+import type { KeptConversation } from '../services/offline-library';
 import { toastMachine } from './toast.machine';
-import { statusOf } from './error-status';
+import { isUnreachable, statusOf } from './error-status';
 
 /**
  * Who is at this browser, as the app last settled it: the account's id (null for a visitor), and
@@ -19,6 +20,8 @@ export type AppContext = {
   lastAccount: string | null;
   /** That account chose to sign out (its session did not merely run out). */
   signedOut: boolean;
+  /** Only while started offline (`offline`): the conversations kept on this device, to read meanwhile. */
+  kept: KeptConversation[] | null;
 };
 
 /**
@@ -66,6 +69,8 @@ export const appMachine = setup({
       throw new Error('fetchUser is provided where the app starts');
     }),
     revokeSession: fromPromise<void>(async () => undefined),
+    /** The offline library of the account last signed in here (services/offline-library.ts). */
+    readLibrary: fromPromise<KeptConversation[]>(async () => []),
     /** Sends `retry` when the device's network comes back (the browser's `online`); provided where the app starts. */
     networkReturns: fromCallback<AppEvent>(() => undefined),
     toasts: toastMachine,
@@ -80,16 +85,21 @@ export const appMachine = setup({
     notePresence: assign(({ context }) => nextPresence(context)),
     markSignedOut: assign({ signedOut: true }),
     setError: assign((_, params: { error: unknown }) => ({ error: messageOf(params.error) })),
+    showKept: assign((_, params: { conversations: KeptConversation[] }) => ({ kept: params.conversations })),
+    forgetKept: assign({ kept: null }),
   },
   guards: {
     hasToken: () => false,
     isUnauthorized: (_, params: { error: unknown }) => statusOf(params.error) === 401,
+    /** The server could not be reached at all (offline, or a gateway with nothing behind it). */
+    isUnreachable: (_, params: { error: unknown }) => isUnreachable(params.error),
+    hasKeptConversations: (_, params: { conversations: KeptConversation[] }) => params.conversations.length > 0,
     /** An update that arrives after a switch of account must not overwrite the new one. */
     isSameUser: ({ context }, params: { user: UserInfo }) => context.user?.id === params.user.id,
   },
 }).createMachine({
   id: 'app',
-  context: { user: null, error: null, presence: null, lastAccount: null, signedOut: false },
+  context: { user: null, error: null, presence: null, lastAccount: null, signedOut: false, kept: null },
   invoke: { src: 'toasts', id: 'toasts', systemId: 'toasts' },
   initial: 'loading',
   states: {
@@ -110,9 +120,39 @@ export const appMachine = setup({
             target: 'loaded.visitor',
             actions: ['clearToken', 'forgetUser'],
           },
+          // Without the network the person may still read what they read lately, if this device kept it.
+          {
+            guard: { type: 'isUnreachable', params: ({ event }) => ({ error: event.error }) },
+            target: 'readingLibrary',
+            actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) },
+          },
           { target: 'errored', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
         ],
       },
+    },
+    readingLibrary: {
+      invoke: {
+        src: 'readLibrary',
+        onDone: [
+          {
+            guard: { type: 'hasKeptConversations', params: ({ event }) => ({ conversations: event.output }) },
+            target: 'offline',
+            actions: { type: 'showKept', params: ({ event }) => ({ conversations: event.output }) },
+          },
+          { target: 'errored' },
+        ],
+        onError: 'errored',
+      },
+    },
+    /**
+     * Started without the network, with conversations kept on this device: they can be read (the
+     * one the address names), nothing sent; the app starts as usual once the network is back, or
+     * on Try again, at the same address.
+     */
+    offline: {
+      invoke: { src: 'networkReturns' },
+      exit: 'forgetKept',
+      on: { retry: 'loading' },
     },
     loaded: {
       initial: 'visitor',
@@ -178,4 +218,4 @@ export const isSignedIn = (state: SnapshotFrom<typeof appMachine>): boolean =>
 
 
 /** Whether the app knows yet if the person is signed in (their stored token is still being checked). */
-export const isCheckingSession = (state: SnapshotFrom<typeof appMachine>): boolean => state.matches('checkingSession');
+export const isCheckingSession = (state: SnapshotFrom<typeof appMachine>): boolean => state.matches('checkingSession') || state.matches('readingLibrary');

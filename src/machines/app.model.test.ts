@@ -2,15 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { createActor, type Actor, type SnapshotFrom } from 'xstate';
 import type { TestParam } from 'xstate/graph';
 import type { UserInfo } from '../contract/users';
+import type { KeptConversation } from '../services/offline-library';
 import { invokeOf, settle, stubCalls } from '../../tests/spa/models/held-calls';
 import { describeEvents, productionPaths, type ModelEvent } from '../../tests/spa/models/production-paths';
 import { playCheckingEveryStep } from '../../tests/spa/models/play-path';
-import { appMachine, isSignedIn } from './app.machine';
+import { appMachine, isCheckingSession, isSignedIn } from './app.machine';
+import { isUnreachable } from './error-status';
 
 /**
  * App start and the session, on paths generated from the machine that ships: loading, the session
  * check (only with a stored token), loaded as a visitor or signed in, or errored with a retry;
- * then signing in, refreshing, updating, expiring and signing out. Each path is played on the
+ * then signing in, refreshing, updating, expiring and signing out; and a start without the network,
+ * which shows the conversations this device kept when it kept some. Each path is played on the
  * production machine as an actor whose calls wait until the path says how they end, and each
  * state is checked against rules written from the product, not read from the machine.
  */
@@ -20,6 +23,18 @@ const ADA: UserInfo = { id: 'u1', username: 'ada@example.com', nickname: 'Ada', 
 const ADA_RENAMED: UserInfo = { ...ADA, nickname: 'Countess' };
 const GRACE: UserInfo = { id: 'u2', username: 'grace@example.com', nickname: 'Grace', avatar: '' };
 const httpError = (status: number) => Object.assign(new Error(`HTTP ${status}`), { status });
+/** A call that got no answer: the device is offline, or nothing answers behind a gateway. */
+const unreachable = () => Object.assign(new Error('The server cannot be reached.'), { unreachable: true });
+const kept = (conversationId: string): KeptConversation => ({
+  conversationId,
+  title: `Title of ${conversationId}`,
+  agentName: 'Baker',
+  updatedAt: '2026-11-20T10:00:00.000Z',
+  readAt: 1,
+  messages: [{ role: 'user', content: 'Rye or wheat?', status: 'complete', sentAt: null }],
+  earlierLeftOut: false,
+});
+const KEPT: KeptConversation[] = [kept('c1'), kept('c2')];
 
 /** Which stub each invocation runs. */
 const CALL_OF: Record<string, string> = {
@@ -27,6 +42,7 @@ const CALL_OF: Record<string, string> = {
   '0.app.checkingSession': 'fetchUser',
   '0.app.loaded.refreshing': 'fetchUser',
   '0.app.loaded.signingOut': 'revokeSession',
+  '0.app.readingLibrary': 'readLibrary',
 };
 const done = (invoke: string, output?: unknown): ModelEvent => ({ type: `xstate.done.actor.${invoke}`, output });
 const failed = (invoke: string, error: unknown): ModelEvent => ({ type: `xstate.error.actor.${invoke}`, error });
@@ -37,6 +53,10 @@ const EVENTS: ModelEvent[] = [
   done('0.app.checkingSession', ADA),
   failed('0.app.checkingSession', httpError(401)),
   failed('0.app.checkingSession', httpError(500)),
+  failed('0.app.checkingSession', unreachable()),
+  done('0.app.readingLibrary', KEPT),
+  done('0.app.readingLibrary', []),
+  failed('0.app.readingLibrary', new Error('IndexedDB refused')),
   done('0.app.loaded.refreshing', ADA_RENAMED),
   failed('0.app.loaded.refreshing', httpError(401)),
   failed('0.app.loaded.refreshing', httpError(500)),
@@ -51,7 +71,14 @@ const EVENTS: ModelEvent[] = [
   { type: 'retry' },
 ];
 
-const serializeState = (state: Snapshot) => `${JSON.stringify(state.value)} ${state.context.user?.nickname ?? '-'}${state.context.error ? ' +error' : ''}`;
+/** What the library answered, in a path's name. */
+const outputLabel = (event: ModelEvent) => {
+  if (!event.type.endsWith('readingLibrary')) return 'ok';
+  return (event.output as KeptConversation[]).length === 0 ? 'nothing kept' : 'kept';
+};
+
+const serializeState = (state: Snapshot) =>
+  `${JSON.stringify(state.value)} ${state.context.user?.nickname ?? '-'}${state.context.error ? ' +error' : ''}${state.context.kept ? ` ${state.context.kept.length} kept` : ''}`;
 /** Whether a token is stored decides the start; the machine is asked once with each answer. */
 const machineWithToken = (stored: boolean) => appMachine.provide({ guards: { hasToken: () => stored } });
 const generated = [true, false].map((stored) => ({ stored, ...productionPaths(machineWithToken(stored), { events: EVENTS, serializeState }) }));
@@ -65,6 +92,8 @@ type World = {
   user: UserInfo | null;
   /** The message of the failure that stopped the start, when it did. */
   error: string | null;
+  /** Started offline: the kept conversations shown. */
+  kept: KeptConversation[] | null;
   last: string;
 };
 
@@ -78,6 +107,11 @@ const EXPECTED_AFTER: Record<string, string> = {
   'session check: the user': 'loaded.signedIn',
   'session check: 401': 'loaded.visitor',
   'session check: 500': 'errored',
+  // without the network, the device's kept conversations are looked for before saying the start failed
+  'session check: unreachable': 'readingLibrary',
+  'library: kept': 'offline',
+  'library: nothing kept': 'errored',
+  'library: failed': 'errored',
   'click retry': 'loading',
   'signed in': 'loaded.signedIn',
   'own details saved': 'loaded.signedIn',
@@ -100,6 +134,10 @@ const checkWorld = (world: World, state: string) => {
   expect(snapshot.matches(state as never), `the app is ${JSON.stringify(snapshot.value)}`).toBe(true);
   expect(snapshot.context.user).toEqual(world.user);
   expect(isSignedIn(snapshot)).toBe(world.user !== null);
+  // kept conversations are shown only while started offline, and nothing of them stays after
+  expect(snapshot.context.kept).toEqual(state === 'offline' ? world.kept : null);
+  // while the device's library is read, the app does not know yet whether the person is signed in
+  expect(isCheckingSession(snapshot)).toBe(state === 'checkingSession' || state === 'readingLibrary');
   // the toast queue lives as long as the app, whatever happens
   expect(snapshot.children.toasts).toBeDefined();
 };
@@ -117,6 +155,19 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
       checkWorld(world(), 'checkingSession');
       expect(running(world())).toEqual(['fetchUser']);
       expect(world().token).not.toBeNull();
+    },
+    readingLibrary: () => {
+      checkWorld(world(), 'readingLibrary');
+      expect(running(world())).toEqual(['readLibrary']);
+      // the token stays: the session was not refused, only not reached
+      expect(world().token).not.toBeNull();
+      expect(world().actor.getSnapshot().context.error).toBe(world().error);
+    },
+    offline: () => {
+      checkWorld(world(), 'offline');
+      expect(running(world())).toEqual([]);
+      expect(world().token).not.toBeNull();
+      expect(world().kept!.map((item) => item.conversationId)).toEqual(['c1', 'c2']);
     },
     errored: () => {
       checkWorld(world(), 'errored');
@@ -164,6 +215,11 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
               w.last = 'sign out: ok';
               w.user = null;
             }
+            if (invoke === '0.app.readingLibrary') {
+              const conversations = event.output as KeptConversation[];
+              w.last = `library: ${outputLabel(event)}`;
+              if (conversations.length > 0) w.kept = conversations;
+            }
             await w.stubs.end(CALL_OF[invokeOf(event)]!, { output: event.output });
           },
         ],
@@ -177,9 +233,10 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
               w.error = (event.error as Error).message;
             }
             if (invoke === '0.app.checkingSession') {
-              w.last = `session check: ${status}`;
+              w.last = `session check: ${isUnreachable(event.error) ? 'unreachable' : status}`;
               if (status !== 401) w.error = (event.error as Error).message;
             }
+            if (invoke === '0.app.readingLibrary') w.last = 'library: failed';
             if (invoke === '0.app.loaded.refreshing') {
               w.last = `refresh: ${status}`;
               if (status === 401) w.user = null;
@@ -226,6 +283,7 @@ const params = (world: () => World): TestParam<Snapshot, ModelEvent> => ({
     retry: () => {
       const w = world();
       w.last = 'click retry';
+      w.kept = null;
       w.actor.send({ type: 'retry' });
     },
   },
@@ -244,19 +302,20 @@ describe('app start and session, paths generated from the production machine', (
       Object.keys(node.states).length > 0 ? Object.keys(node.states).map((child) => `${name}.${child}`) : [name],
     );
     expect([...reached].sort()).toEqual(declared.sort());
-    // With a token: 37 transitions from the 19 places the app can be in (with who is shown); without
-    // one, the session check is never made and 31 remain.
-    expect(generated.map(({ transitionCount }) => transitionCount)).toEqual([37, 31]);
+    // With a token: 43 transitions, 6 of them a start that cannot reach the server (the library
+    // read, from a first start and after a retry; what it found, or its failure; the normal start
+    // again); 37 before those. Without one, the session check is never made and 31 remain.
+    expect(generated.map(({ transitionCount }) => transitionCount)).toEqual([43, 31]);
     for (const state of declared) expect(testParams.states, `no assertion for ${state}`).toHaveProperty(state);
   });
 
-  const cases = generated.flatMap(({ stored, paths }) => paths.map((path) => [`${stored ? 'token' : 'no token'}: ${describeEvents(path.events)}`, stored, path] as const));
+  const cases = generated.flatMap(({ stored, paths }) => paths.map((path) => [`${stored ? 'token' : 'no token'}: ${describeEvents(path.events, outputLabel)}`, stored, path] as const));
   it.each(cases)('%s', async (_name, stored, path) => {
     const stubs = stubCalls();
-    const w = { stubs, token: stored ? 'stored-token' : null, user: null, error: null, last: stored ? 'start with a token' : 'start without a token' } as unknown as World;
+    const w = { stubs, token: stored ? 'stored-token' : null, user: null, error: null, kept: null, last: stored ? 'start with a token' : 'start without a token' } as unknown as World;
     w.actor = createActor(
       appMachine.provide({
-        actors: { prepare: stubs.logic('prepare'), fetchUser: stubs.logic('fetchUser'), revokeSession: stubs.logic('revokeSession') },
+        actors: { prepare: stubs.logic('prepare'), fetchUser: stubs.logic('fetchUser'), revokeSession: stubs.logic('revokeSession'), readLibrary: stubs.logic('readLibrary') },
         actions: {
           storeToken: (_, { token }) => {
             w.token = token;
