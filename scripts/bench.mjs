@@ -20,6 +20,9 @@
 //   (g) Lighthouse 12 on the home page, the chat and a share page, mobile and desktop presets, the
 //       real server serving the build as shipped (compressed): mobile performance ≥ 90, LCP ≤ 2.5 s,
 //       TBT ≤ 200 ms, SEO 100 on the public pages (see bench-lighthouse.mjs).
+//   (h) the fault suite (npm run test:faults): an instance killed or paused mid-answer, the database
+//       down past a lease, kill -9 and restart, a full disk; how long each took to recover, and that
+//       every character shown was stored (its table, printed as it ran).
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -240,6 +243,20 @@ const main = async () => {
   printLighthouse(await lighthouseFigures({ spaDir: DIST, root: ROOT }), row);
 
   await runLoadSection();
+  runFaultSection();
+};
+
+/** (h): the fault suite's table of recovery times, from a run of `npm run test:faults`. */
+export const runFaultSection = () => {
+  console.log('\n(h) faults: real instances on loopback; each stored answer starts with every character any reader was shown');
+  const run = spawnSync('npm', ['run', '--silent', 'test:faults'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const lines = `${run.stdout}\n${run.stderr}`.split('\n');
+  const header = lines.findIndex((line) => line.startsWith('fault '));
+  const rows = header < 0 ? [] : lines.slice(header + 1);
+  const end = rows.findIndex((line) => !/ (PostgreSQL|embedded) /.test(line));
+  const table = header < 0 ? [] : [lines[header], ...rows.slice(0, end < 0 ? rows.length : end)];
+  for (const line of table) console.log(`      ${line}`);
+  row('(h) the fault suite', run.status === 0 ? 'passed' : `failed (exit ${run.status})`, 'passed', run.status === 0);
 };
 
 /** (e): the chat screen paints a fast model's last token within this many times the blank page's floor, in the same run. */
