@@ -18,6 +18,8 @@ export type ChatEvent =
   | { type: 'starter.ask'; text: string }
   | { type: 'stop' }
   | { type: 'retry' }
+  /** Write on an answer cut short from its stored text, in the same answer. */
+  | { type: 'continue' }
   | { type: 'reload' }
   | { type: 'edit.start'; key: string }
   | { type: 'edit.change'; text: string }

@@ -23,12 +23,13 @@ export type ChatFailure = {
  * What is being sent: a new question; a new version of a stored question (an edit) or of a
  * stored answer (`regenerate`), each with the thread as it was, put back if the server refuses
  * it; or a retry of the stored question's answer, with the answer it replaces, put back likewise.
+ * A retry that `continues` writes on the answer (`answerId`) from its text instead of replacing it.
  */
 export type Sending =
   | { kind: 'question'; text: string; files: FileRef[] }
   | { kind: 'edit'; messageId: string; text: string; thread: ChatMessage[] }
   | { kind: 'regenerate'; messageId: string; thread: ChatMessage[] }
-  | { kind: 'retry'; questionId: string; previous: Pick<ChatMessage, 'content' | 'status' | 'error'> };
+  | { kind: 'retry'; questionId: string; previous: Pick<ChatMessage, 'content' | 'status' | 'error'>; continues: boolean; answerId: string };
 
 export type Outgoing = Sending & {
   /** The server said it took it (its start event). */
@@ -108,7 +109,7 @@ export const chatRequestOf = (context: ChatContext): ChatRequest => {
   const outgoing = context.outgoing;
   switch (outgoing?.kind) {
     case 'retry':
-      return { ...to, retryMessageId: outgoing.questionId };
+      return outgoing.continues ? { ...to, continueMessageId: outgoing.answerId } : { ...to, retryMessageId: outgoing.questionId };
     case 'regenerate':
       return { ...to, regenerateMessageId: outgoing.messageId };
     case 'edit':
@@ -181,8 +182,11 @@ export const takeRegenerate = (context: ChatContext, key: string): ContextPatch 
   };
 };
 
-/** The last answer is written again for its stored question; what it said is kept until the server takes the retry. */
-export const prepareRetry = (context: ChatContext): ContextPatch => {
+/**
+ * The last answer is written again for its stored question; what it said is kept until the server
+ * takes the retry. Continued, it keeps its text on screen and the new text is appended to it.
+ */
+export const prepareRetry = (context: ChatContext, continues = false): ContextPatch => {
   const replyIndex = context.messages.findLastIndex((message) => message.role === 'assistant');
   const question = context.messages[replyIndex - 1];
   const reply = context.messages[replyIndex];
@@ -195,10 +199,12 @@ export const prepareRetry = (context: ChatContext): ContextPatch => {
       kind: 'retry',
       questionId: question.serverId,
       previous: { content: reply.content, status: reply.status, error: reply.error },
+      continues,
+      answerId: reply.serverId ?? '',
       accepted: false,
       lost: null,
     },
-    messages: updateMessage(context.messages, reply.key, () => ({ content: '', status: 'streaming' as const, error: null })),
+    messages: updateMessage(context.messages, reply.key, () => ({ content: continues ? reply.content : '', status: 'streaming' as const, error: null })),
   };
 };
 
@@ -234,7 +240,7 @@ export const restoreOutgoing = (context: ChatContext, failure: ChatFailure): Con
   };
 };
 
-/** A retry the server refused: the answer it would have replaced comes back. */
+/** A retry (or continuation) the server refused: the answer as it was comes back. */
 export const restorePreviousReply = (context: ChatContext, failure: ChatFailure): ContextPatch => {
   const previous = context.outgoing?.kind === 'retry' ? context.outgoing.previous : null;
   return {

@@ -48,14 +48,13 @@ export { foundExchange, sameApartFromAnswerText, sameChatApartFromAnswerText } f
 export type { ChatEvent, ChatInput, ChatRoute, LoadedConversation } from './chat-events';
 export type { ChatContext, ChatFailure, Outgoing, Sending } from './chat-sending';
 export { MAX_DRAFTS, writeDraft, type DraftBook } from './draft-book';
-
 export { REATTACH_FIRST_MS, REATTACH_MAX_MS, reattachDelayMs } from './chat-sending';
 
 /**
  * One chat at a time: open or start a conversation, send a question, stream the answer, stop
  * it, retry it. A question the server never accepted goes back into the input box; an answer
  * cut short is kept and marked, with a retry that answers the stored question again (the
- * question itself is never sent twice).
+ * question itself is never sent twice) or, when it has text, a continuation of it.
  *
  * An answer belongs to the server, not to this page: leaving a conversation detaches from its
  * answer (which goes on), opening one whose answer is being written attaches to it (`resuming`),
@@ -89,10 +88,7 @@ export const chatMachine = setup({
   actions: {
     /** The conversation now has an id: the screen puts it in the address bar and the history. */
     conversationCreated: (_, _params: { conversationId: string }) => undefined,
-    /**
-     * The server refused the first question of a conversation: the conversation, empty, is
-     * deleted and the address goes back to a new chat, so no empty chat stays in the history.
-     */
+    /** The server refused a conversation's first question: the empty conversation is deleted and the address goes back to a new chat. */
     conversationDiscarded: (_, _params: { conversationId: string }) => undefined,
     /** An exchange ended (any way): the history list should show the new update time. */
     exchangeSettled: (_, _params: { conversationId: string | null }) => undefined,
@@ -103,6 +99,7 @@ export const chatMachine = setup({
       return takeRegenerate(context, event.key);
     }),
     prepareRetry: assign(({ context }) => prepareRetry(context)),
+    prepareContinue: assign(({ context }) => prepareRetry(context, true)),
     restoreThread: assign(({ context }, params: { failure: ChatFailure }) => restoreThread(context, params.failure)),
     restoreOutgoing: assign(({ context }, params: { failure: ChatFailure }) => restoreOutgoing(context, params.failure)),
     restorePreviousReply: assign(({ context }, params: { failure: ChatFailure }) => restorePreviousReply(context, params.failure)),
@@ -260,6 +257,8 @@ export const chatMachine = setup({
       const last = context.messages.at(-1);
       return last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed');
     },
+    /** The last answer has text the server stored, to write on from (the server refuses an empty one). */
+    answerHasStoredText: ({ context }) => Boolean(context.messages.at(-1)?.content && context.messages.at(-1)?.serverId),
     wasAccepted: ({ context }) => context.outgoing?.accepted === true,
     /** The server refused a question in a conversation that holds nothing else: giving it back leaves the conversation empty. */
     refusedFirstQuestion: ({ context }) =>
@@ -392,7 +391,8 @@ export const chatMachine = setup({
     },
     /**
      * No answer is being written: a question may be sent, a sent one edited, an answer asked
-     * again, a version shown. How the last exchange ended decides only whether it offers a retry.
+     * again, a version shown. How the last exchange ended decides only whether it offers a retry
+     * (and, for an answer cut short with text, a continuation written on in the same answer).
      */
     settled: {
       tags: ['settled'],
@@ -403,6 +403,7 @@ export const chatMachine = setup({
         'edit.send': { guard: 'editHasText', target: 'streaming', actions: 'takeEdit' },
         regenerate: { guard: 'canRegenerate', target: 'streaming', actions: 'takeRegenerate' },
         'version.show': { guard: 'hasThatVersion', target: 'switchingVersion', actions: 'aimVersion' },
+        continue: { guard: and(['canRetry', 'lastAnswerUnfinished', 'answerHasStoredText']), target: 'streaming', actions: 'prepareContinue' },
       },
       states: {
         /** Opened, new, or given back: a conversation opened on an answer cut short (a crash, a closed tab) offers its retry too. */
@@ -530,10 +531,9 @@ export const chatMachine = setup({
       },
     },
     /**
-     * The connection to an answer still being written is lost (the network, or the server
-     * restarting): it is read again when the browser is back online, when the person asks, or by
-     * itself after a wait that grows with each attempt (see `reattachDelayMs`). Reading again only
-     * ever calls resume, never sends the question.
+     * The connection to an answer still being written is lost (the network, or the server restarting): it is read again when
+     * the browser is back online, when the person asks, or by itself after a wait that grows with each attempt (see
+     * `reattachDelayMs`). Reading again only ever calls resume, never sends the question.
      */
     detached: {
       after: {
