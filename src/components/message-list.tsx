@@ -65,6 +65,9 @@ type MessageListProps = {
   messages: ChatMessage[];
   canRetry: boolean;
   onRetry: () => void;
+  /** The last answer, cut short with text, can be written on from where it stopped (the chat decides). */
+  canContinue?: boolean;
+  onContinue?: () => void;
   versions?: MessageVersionActions;
   /** Thumbs up and down on the conversation's stored answers. */
   feedback?: { actor: AnswerFeedbackRef; conversationId: string | null };
@@ -90,7 +93,7 @@ const TokenUsageLine = ({ usage }: { usage: NonNullable<ChatMessage['usage']> })
  * The conversation's messages; an answer that was cut short or failed says so and offers a retry.
  * A sent question can be edited and an answer asked for again; each makes a new version.
  */
-export const MessageList = ({ messages, canRetry, onRetry, versions, feedback, live }: MessageListProps) => {
+export const MessageList = ({ messages, canRetry, onRetry, canContinue = false, onContinue, versions, feedback, live }: MessageListProps) => {
   const { t } = useTranslation();
   const last = messages.at(-1);
   /** A cut-short or failed last answer offers Retry, and then not also a new answer: one way to ask again. */
@@ -167,16 +170,24 @@ export const MessageList = ({ messages, canRetry, onRetry, versions, feedback, l
           )}
           {message.role === 'assistant' && message.usage && written(message) && <TokenUsageLine usage={message.usage} />}
           {(message.status === 'incomplete' || message.status === 'failed') && (
-            <div role="status" className="mt-2 flex items-center gap-3 text-sm text-warn">
+            <div role="status" className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm text-warn">
               <span>
                 {message.status === 'failed' ? t('chat.failed') : t('chat.incomplete')}
                 {message.error ? `: ${describeAgentFailure(t, message.error)}` : ''}
               </span>
               {offersRetry(message) && (
-                <button type="button" className="btn-outline" onClick={onRetry}>
-                  <span className="i-lucide-rotate-ccw" aria-hidden="true" />
-                  {t('chat.retry')}
-                </button>
+                <span className="flex flex-wrap gap-2">
+                  <button type="button" className="btn-outline" onClick={onRetry}>
+                    <span className="i-lucide-rotate-ccw" aria-hidden="true" />
+                    {t('chat.retry')}
+                  </button>
+                  {canContinue && onContinue && (
+                    <button type="button" className="btn-outline" title={t('chat.continueHint')} onClick={onContinue}>
+                      <span className="i-lucide-step-forward" aria-hidden="true" />
+                      {t('chat.continue')}
+                    </button>
+                  )}
+                </span>
               )}
             </div>
           )}

@@ -95,7 +95,7 @@ const newestLeafUnder = (all: Message[], messageId: string): string => {
   return id;
 };
 
-type ChatInput = { conversationId: string; text?: string; retryMessageId?: string; editMessageId?: string; regenerateMessageId?: string };
+type ChatInput = { conversationId: string; text?: string; retryMessageId?: string; editMessageId?: string; regenerateMessageId?: string; continueMessageId?: string };
 
 /** Plays the default answer (or a queued one) and stores the exchange, like the real server. */
 const ownAnswer = (caller: Caller, conversationId: string, messageId: string): Message => {
@@ -118,7 +118,24 @@ const resumeSteps = (answer: Message, offset: number): StreamStep[] => {
   ];
 };
 
+/** Like the server's Continue: the same answer written on, its deltas only the added text. */
+const continueSteps = (conversationId: string, answer: Message): StreamStep[] => {
+  if (answer.status !== 'incomplete' && answer.status !== 'failed') throw new FakeApiError(409, 'This answer is complete.');
+  if (answer.content === '') throw new FakeApiError(409, 'This answer has no text to continue; retry it instead.');
+  const { pieces, cut } = db.answers.shift() ?? { pieces: DEFAULT_ANSWER, cut: false };
+  answer.content += pieces.join('');
+  answer.status = cut ? 'incomplete' : 'complete';
+  delete answer.error;
+  const userMessageId = answer.parentId ?? '';
+  return [
+    { type: 'start', conversationId, userMessageId, replyMessageId: answer.messageId },
+    ...pieces.map((text): StreamStep => ({ type: 'delta', messageId: answer.messageId, text })),
+    ...(cut ? [] : [{ type: 'end', messageIds: [userMessageId, answer.messageId] } satisfies StreamStep]),
+  ];
+};
+
 const chatSteps = (input: ChatInput, caller: Caller): StreamStep[] => {
+  if (input.continueMessageId) return continueSteps(input.conversationId, ownAnswer(caller, input.conversationId, input.continueMessageId));
   const conversation = ownConversation(caller, input.conversationId);
   const history = db.messages.get(conversation.conversationId) ?? [];
   const find = (id: string, role: Message['role']) => {

@@ -77,6 +77,7 @@ const ChatScreen = () => {
   const failure = useSelector(chat, (state) => state.context.failure);
   const streaming = useSelector(chat, isAnswering);
   const canRetry = useSelector(chat, (state) => state.can({ type: 'retry' }));
+  const canContinue = useSelector(chat, (state) => state.can({ type: 'continue' }));
   const loadFailed = useSelector(chat, (state) => state.matches('loadFailed'));
   const editing = useSelector(chat, (state) => state.context.editing);
   // Asked of the snapshot shown, so each version button agrees with what the chat accepts. What
@@ -218,6 +219,8 @@ const ChatScreen = () => {
                     messages={windowed.visible}
                     canRetry={canRetry}
                     onRetry={() => chat.send({ type: 'retry' })}
+                    canContinue={canContinue}
+                    onContinue={() => chat.send({ type: 'continue' })}
                     versions={{
                       can: versionAccepted,
                       editing,
