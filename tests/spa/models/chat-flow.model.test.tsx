@@ -85,6 +85,7 @@ const E = {
   send: { type: 'send' },
   stop: { type: 'stop' },
   retry: { type: 'retry' },
+  continue: { type: 'continue' },
   reload: { type: 'reload' },
   newChat: { type: 'route.changed', market: false, conversationId: null, agentId: null },
   openStored: { type: 'route.changed', market: false, conversationId: 'stored', agentId: null },
@@ -180,6 +181,8 @@ const flagsOf = (state: Snapshot): string[] => {
     const last = context.messages.at(-1);
     if (last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed')) flags.push('unfinished');
   }
+  // an answer cut short with text can be written on; one cut short before its first word cannot
+  if (['idle', 'incomplete', 'failed', 'cancelled'].includes(stateOf(state)) && context.messages.at(-1)?.content) flags.push('with-text');
   if (stateOf(state) === 'done' && (context.messages.at(-1)?.siblingIds.length ?? 0) > 1) flags.push('versions');
   if (state.matches('confirming')) {
     flags.push(context.outgoing?.kind === 'regenerate' ? 'new-answer' : 'question');
@@ -189,8 +192,13 @@ const flagsOf = (state: Snapshot): string[] => {
     const outgoing = context.outgoing;
     if (outgoing?.kind === 'regenerate') flags.push('new-answer');
     else if (outgoing?.kind !== 'retry') flags.push('question');
-    else flags.push(outgoing.accepted ? 'retry' : `retry-of-${outgoing.previous.status}`);
-    if (outgoing?.accepted) flags.push(context.messages.at(-1)?.content ? 'answering' : 'accepted');
+    else {
+      const kind = outgoing.continues ? 'continue' : 'retry';
+      flags.push(outgoing.accepted ? kind : `${kind}-of-${outgoing.previous.status}`);
+    }
+    // a continuation is answering once text comes past what it had
+    const had = outgoing?.kind === 'retry' && outgoing.continues ? outgoing.previous.content.length : 0;
+    if (outgoing?.accepted) flags.push((context.messages.at(-1)?.content.length ?? 0) > had ? 'answering' : 'accepted');
     if (context.stopWanted) flags.push('stop-wanted');
   }
   return flags;
@@ -202,6 +210,7 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
   const flags = flagsOf(state);
   const has = (flag: string) => flags.includes(flag);
   const typeOrSend = has('draft') ? [E.send] : [E.type];
+  const continueOrNot = has('with-text') ? [E.continue] : [];
   // Once created, the conversation's address is the next thing the screen reports.
   if (has('address-pending')) return [E.addressOfCreated];
   // An answer alone ends, or is stopped, like any other; then it offers no Retry (checkKeptAnswer) and no new answer.
@@ -218,12 +227,14 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
       return [E.created, E.createRefused];
     case 'idle':
       if (!has('conversation')) return has('draft') ? [E.send] : [E.type, E.openStored];
-      return [...typeOrSend, ...(has('unfinished') ? [E.retry] : []), E.newChat];
+      return [...typeOrSend, ...(has('unfinished') ? [E.retry, ...continueOrNot] : []), E.newChat];
     case 'streaming':
       if (has('stop-wanted')) return [E.accepted, E.refused];
       // a new answer is a new message: the server names it with a new id; it outlives a lost connection and stops on the server too
       if (has('new-answer')) return has('accepted') || has('answering') ? [E.ended, E.broke, E.stop] : [{ ...E.accepted, replyMessageId: 'r2' }, E.refused, E.unreachable, E.stop];
       if (!has('accepted') && !has('answering')) return [E.accepted, E.refused, E.stop, ...(has('question') ? [E.unreachable, E.agentError] : [])];
+      // the continuation's text comes after the text it had; lost, it is read again from all it shows
+      if (has('continue') && has('accepted')) return [E.delta, E.broke, E.stop];
       return [...(has('question') && has('accepted') ? [E.delta] : []), E.ended, E.broke, E.malformed, E.agentError, E.stop];
     case 'resuming':
       return [E.ended, E.stoppedElsewhere, E.agentError, E.broke, E.refused, E.stop].map(readAgain);
@@ -241,9 +252,9 @@ const eventsFor = (state: Snapshot): AnyEvent[] => {
     case 'switchingVersion':
       return [E.selected, E.selectFailed];
     case 'incomplete':
-      return [...typeOrSend, E.retry];
+      return [...typeOrSend, E.retry, ...continueOrNot];
     default:
-      return [E.retry];
+      return [E.retry, ...continueOrNot];
   }
 };
 
@@ -310,6 +321,7 @@ type Person = {
   send: () => Promise<void>;
   stop: () => Promise<void>;
   retry: () => Promise<void>;
+  continue: () => Promise<void>;
   newAnswer: () => Promise<void>;
   previousVersion: () => Promise<void>;
   reload: () => Promise<void>;
@@ -345,7 +357,7 @@ type World = {
   alert: string | null;
   question: { text: string; id: string | null } | null;
   answer: Shown | null;
-  /** The answer on screen when Retry or New answer was clicked: a refused one puts it back. */
+  /** The answer on screen when Retry, Continue or New answer was clicked: a refused one puts it back. */
   beforeRetry: Shown | null;
   /** The answers of the question on screen, by id, oldest first (versions). */
   answerIds: string[];
@@ -432,6 +444,11 @@ const EXPECTED_AFTER: Record<string, string> = {
   'the page waited, then read the answer again by itself': 'resuming',
   'clicked retry while the connection was lost': 'resuming',
   'clicked retry': 'streaming',
+  'clicked continue': 'streaming',
+  'server accepted the continuation': 'streaming',
+  'server sent more of the answer': 'streaming',
+  'server refused the continuation of a failed answer': 'failed',
+  'server refused the continuation of an incomplete answer': 'incomplete',
   'clicked reload': 'loading',
   'opened a stored conversation': 'loading',
   'server sent the conversation': 'idle',
@@ -640,6 +657,20 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     expect(post.request.retryMessageId).toBe(world.question!.id);
     expect(post.request.text).toBeUndefined();
   },
+  continue: async (world) => {
+    world.stopWanted = false;
+    world.beforeRetry = world.answer;
+    // the answer keeps its text: what comes is written after it
+    world.answer = { ...world.answer!, status: 'streaming' };
+    world.alert = null;
+    world.accepted = false;
+    world.sent += 1;
+    happened(world, 'clicked continue');
+    await world.person.continue();
+    // a continuation names the answer, and sends neither the question nor any text
+    const post = await currentPost(world);
+    expect(post.request).toEqual({ conversationId: expect.any(String), agentId: expect.any(String), files: [], continueMessageId: world.replyId });
+  },
   regenerate: async (world) => {
     world.stopWanted = false;
     world.beforeRetry = world.answer;
@@ -799,6 +830,15 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
   },
   'stream.accepted': async (world) => {
     const post = await currentPost(world);
+    if (post.request.continueMessageId) {
+      // the same answer, named again: no new version
+      expect(post.request.continueMessageId).toBe(world.replyId);
+      world.accepted = true;
+      happened(world, world.stopWanted ? 'server accepted the question after stop was clicked' : 'server accepted the continuation');
+      world.stopWanted = false;
+      openStream(post, [{ type: 'start', conversationId: post.request.conversationId, userMessageId: world.question!.id!, replyMessageId: world.replyId! }]);
+      return;
+    }
     const userMessageId = post.request.retryMessageId ?? (post.request.regenerateMessageId ? world.question!.id! : `u-${world.sent}`);
     world.question = { ...world.question!, id: userMessageId };
     world.answerIds = post.request.regenerateMessageId ? [...world.answerIds, `r-${world.sent}`] : [`r-${world.sent}`];
@@ -810,9 +850,10 @@ const play: Record<string, (world: World, event: AnyEvent) => Promise<void>> = {
     openStream(post, [{ type: 'start', conversationId: post.request.conversationId, userMessageId, replyMessageId: `r-${world.sent}` }]);
   },
   'stream.delta': async (world) => {
+    const post = await currentPost(world);
     world.answer = { ...world.answer!, text: world.answer!.text + PARTIAL };
-    happened(world, 'server sent part of the answer');
-    (await currentPost(world)).say!([{ type: 'delta', messageId: `r-${world.sent}`, text: PARTIAL }]);
+    happened(world, post.request.continueMessageId ? 'server sent more of the answer' : 'server sent part of the answer');
+    post.say!([{ type: 'delta', messageId: world.replyId!, text: PARTIAL }]);
   },
   'xstate.done.actor.chatStream': (world, event) => playEnding(world, event),
   'xstate.done.actor.resumeStream': (world, event) => playEnding(world, event),
@@ -829,7 +870,7 @@ const endings: Record<'ended' | 'stopped' | 'failed', (world: World, event: AnyE
     }
     world.answer = { ...world.answer!, status: 'complete' };
     happened(world, 'server finished the answer');
-    (await currentPost(world)).say!([{ type: 'end', messageIds: [world.question!.id!, `r-${world.sent}`] }], true);
+    (await currentPost(world)).say!([{ type: 'end', messageIds: [world.question!.id!, world.replyId!] }], true);
   },
   stopped: async (world) => {
     await answerResume(world, [{ type: 'incomplete', messageId: world.replyId! }]);
@@ -857,7 +898,7 @@ const endings: Record<'ended' | 'stopped' | 'failed', (world: World, event: AnyE
       return;
     }
     const post = await currentPost(world);
-    const retry = post.request.retryMessageId !== undefined;
+    const retry = post.request.retryMessageId !== undefined || post.request.continueMessageId !== undefined;
     if (world.accepted) {
       if (kind === 'agent-error') {
         world.answer = { ...world.answer!, status: 'failed' };
@@ -889,9 +930,10 @@ const endings: Record<'ended' | 'stopped' | 'failed', (world: World, event: AnyE
       return;
     }
     if (retry) {
-      // A refused retry changes nothing: the answer that was there comes back.
+      // A refused retry (or continuation) changes nothing: the answer that was there comes back.
       world.answer = world.beforeRetry;
-      happened(world, `server refused the retry of a${world.beforeRetry!.status === 'failed' ? ' failed' : 'n incomplete'} answer`);
+      const what = post.request.continueMessageId ? 'continuation' : 'retry';
+      happened(world, `server refused the ${what} of a${world.beforeRetry!.status === 'failed' ? ' failed' : 'n incomplete'} answer`);
       post.respond(HttpResponse.json(failBody(REFUSAL), { status: 400 }));
       return;
     }
@@ -928,6 +970,8 @@ type Page = {
   answerLabel: () => string | null;
   /** The last answer offers Retry. */
   retryOffered: () => boolean;
+  /** The last answer offers Continue. */
+  continueOffered: () => boolean;
   /** "2 / 3" on the last answer with versions; null without. */
   versions: () => string | null;
   /** The buttons that ask or show a version (Edit, New answer, Previous and Next version), as [offered, enabled]. */
@@ -959,6 +1003,7 @@ const screenPage: Page = {
     return item ? (within(item).queryByRole('status')?.textContent ?? null) : null;
   },
   retryOffered: () => screen.queryByRole('button', { name: 'Retry' }) !== null,
+  continueOffered: () => screen.queryByRole('button', { name: 'Continue' }) !== null,
   versions: () => {
     const item = lastAnswerItem();
     return (item && within(item).queryByRole('group', { name: 'Versions' })?.textContent) || null;
@@ -1008,6 +1053,10 @@ const actorPage = (chat: ChatActor): Page => {
     retryOffered: () => {
       const last = messages().at(-1);
       return now().can({ type: 'retry' }) && last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed');
+    },
+    continueOffered: () => {
+      const last = messages().at(-1);
+      return now().can({ type: 'continue' }) && last?.role === 'assistant' && (last.status === 'incomplete' || last.status === 'failed');
     },
     versions: () => {
       const answer = lastAnswer();
@@ -1066,6 +1115,8 @@ const checkKeptAnswer = (world: World, label: string) => {
   expect(world.page.answerLabel()).toContain(label);
   // the retry answers the stored question again: only a question the server took can be retried
   expect(world.page.retryOffered(), 'the retry').toBe(world.question?.id != null);
+  // and, once no answer is on its way, one with text the server stored is written on from it
+  expect(world.page.continueOffered(), 'continue').toBe(SETTLED.includes(world.expected) && world.question?.id != null && world.answer!.text !== '' && world.replyId != null);
 };
 
 /** An answer with versions says which one it is, out of how many. */
@@ -1101,6 +1152,7 @@ const checkAccepted = (world: World) => {
   const answerKey = lastAnswerKey(now);
   // an answer on screen whose question the server stored (an answer alone has no question to ask again)
   const storedExchange = world.question?.id != null && world.answer !== null;
+  const unfinished = world.answer?.status === 'incomplete' || world.answer?.status === 'failed';
   const rules: [string, Snapshot, AnyEvent, boolean][] = [
     // nothing typed, only spaces, or more than the server takes is never sent
     ['send what is typed', now, { type: 'send' }, settled && world.draft.trim() !== ''],
@@ -1118,6 +1170,8 @@ const checkAccepted = (world: World) => {
     // a new answer to a stored question, when no answer is on its way
     ['ask a new answer', now, { type: 'regenerate', key: answerKey }, settled && storedExchange],
     ['ask a new answer to the question', now, { type: 'regenerate', key: questionKey }, false],
+    // only the last answer, cut short with text the server stored, is written on; never one being written
+    ['continue the answer', now, { type: 'continue' }, settled && storedExchange && unfinished && world.answer!.text !== '' && world.replyId != null],
     // the arrows move to a version there is, never past the first or the last
     ...([-1, 1] as const).map((offset): [string, Snapshot, AnyEvent, boolean] => [
       `show the version ${offset} away`,
@@ -1214,6 +1268,7 @@ const screenPerson = (view: Screen): Person => ({
   send: () => view.user.click(screen.getByRole('button', { name: 'Send' })),
   stop: () => view.user.click(screen.getByRole('button', { name: 'Stop generating' })),
   retry: () => view.user.click(screen.getByRole('button', { name: 'Retry' })),
+  continue: () => view.user.click(screen.getByRole('button', { name: 'Continue' })),
   newAnswer: () => view.user.click(within(lastAnswerItem()!).getByRole('button', { name: 'New answer' })),
   previousVersion: () => view.user.click(within(lastAnswerItem()!).getByRole('button', { name: 'Previous version' })),
   reload: () => view.user.click(screen.getByRole('button', { name: 'Reload' })),
@@ -1235,6 +1290,7 @@ const actorPerson = (chat: ChatActor, address: { current: string }, storedId: st
     send: async () => chat.send({ type: 'send' }),
     stop: async () => chat.send({ type: 'stop' }),
     retry: async () => chat.send({ type: 'retry' }),
+    continue: async () => chat.send({ type: 'continue' }),
     newAnswer: async () => chat.send({ type: 'regenerate', key: lastAnswerKeyNow() }),
     previousVersion: async () => chat.send({ type: 'version.show', key: lastAnswerKeyNow(), offset: -1 }),
     reload: async () => chat.send({ type: 'reload' }),
@@ -1295,9 +1351,10 @@ describe('chat, paths generated from the production machine', () => {
     const reached = new Set(paths.flatMap((path) => path.steps.map((step) => stateOf(step.state))));
     const declared = leafPaths.map((path) => path.split('.').at(-1)!);
     expect([...reached].sort()).toEqual(declared.sort());
-    // one path per transition, each ending on the transition it checks: 141, and 5 of a
+    // one path per transition, each ending on the transition it checks: 195 (54 of them for
+    // Continue: its answers with text and without, and the continuation's own stream), and 5 of a
     // conversation opened on an answer alone (loaded; then it ends, fails, or is stopped and stored)
-    expect(transitionCount).toBe(146);
+    expect(transitionCount).toBe(200);
     expect(paths).toHaveLength(transitionCount);
     for (const path of leafPaths) expect(testParams.states, `no assertion for ${path}`).toHaveProperty([path]);
     // the walks on the screen take every transition the paths take, as the screen shows it
