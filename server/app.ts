@@ -35,6 +35,7 @@ import { shareRoutes } from './routes/shares';
 import { userRoutes } from './routes/users';
 import { localLiveAnswers } from './services/live-answers';
 import { createOpenStreams } from './services/open-streams';
+import { continueTakenOver } from './services/takeover-continuation';
 import { wechatRoutes } from './wechat/routes';
 
 export type { AppDeps } from './deps';
@@ -78,6 +79,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     answers: deps.answers ?? localLiveAnswers(),
     storageRoom: deps.storageRoom ?? (async () => null),
   };
+  // An answer taken over from an instance that was gone is written on here (CONTINUE_TAKEN_OVER).
+  if (services.config.continueTakenOverMax > 0) services.answers.continueWith((messageId) => continueTakenOver(services, services.answers, messageId));
   const app = new Hono<AppEnv>();
 
   app.use('*', requestId());

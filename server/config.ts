@@ -153,6 +153,11 @@ export type ServerConfig = {
    * tried again.
    */
   answerStoreRetryMs: number;
+  /**
+   * How many times an instance writes on, by itself, an answer it took over from an instance that
+   * was gone (CONTINUE_TAKEN_OVER: on, the default, is 2; off is 0).
+   */
+  continueTakenOverMax: number;
   /** An answer nobody has read for this long (every tab gone) is stopped and kept incomplete. */
   answerUnwatchedMaxMs: number;
   /** An answer nobody reads is stopped once its text is this long, and kept incomplete. */
@@ -284,6 +289,7 @@ export const defaultConfig: ServerConfig = {
   serveSourceMaps: false,
   answerCommitMs: 50,
   answerStoreRetryMs: 60 * 1000,
+  continueTakenOverMax: 2,
   answerUnwatchedMaxMs: 10 * 60 * 1000,
   answerUnwatchedMaxChars: 200_000,
   leaseMs: 15 * 1000,
@@ -444,6 +450,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     serveSourceMaps: isOn(env.SERVE_SOURCEMAPS),
     answerCommitMs: positiveNumber(env, 'ANSWER_COMMIT_MS', defaultConfig.answerCommitMs),
     answerStoreRetryMs: positiveNumber(env, 'ANSWER_STORE_RETRY_SECONDS', defaultConfig.answerStoreRetryMs / 1000) * 1000,
+    continueTakenOverMax: onOffOrUnset(env, 'CONTINUE_TAKEN_OVER') === false ? 0 : defaultConfig.continueTakenOverMax,
     answerUnwatchedMaxMs: positiveNumber(env, 'ANSWER_UNWATCHED_MAX_SECONDS', defaultConfig.answerUnwatchedMaxMs / 1000) * 1000,
     answerUnwatchedMaxChars: positiveNumber(env, 'ANSWER_UNWATCHED_MAX_CHARS', defaultConfig.answerUnwatchedMaxChars),
     leaseMs: positiveNumber(env, 'LEASE_SECONDS', defaultConfig.leaseMs / 1000) * 1000,

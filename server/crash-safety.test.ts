@@ -41,7 +41,9 @@ type Child = { process: ChildProcess; output: () => string; exited: Promise<numb
 function serve(dataDir: string): Child {
   const child = spawn(process.execPath, SERVE_ARGS, {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LLM_BASE_URL: modelUrl, LLM_API_KEY: '' },
+    // CONTINUE_TAKEN_OVER=off: the restart keeps the answer as the crash left it (the fault suite
+    // checks that a restart writes it on by default).
+    env: { ...process.env, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LLM_BASE_URL: modelUrl, LLM_API_KEY: '', CONTINUE_TAKEN_OVER: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

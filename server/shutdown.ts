@@ -17,6 +17,7 @@ export function watchedAnswers(inner: LiveAnswers): { answers: LiveAnswers; runn
       },
       tell: (answer, update, offset) => inner.tell(answer, update, offset),
       sweep: (options) => inner.sweep(options),
+      continueWith: (continuer) => inner.continueWith(continuer),
       close: () => inner.close(),
     },
     running: () => [...running],

@@ -146,21 +146,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const watched = watchedAnswers(
       databaseUrl
         ? await pgLiveAnswers({ databaseUrl, db: database.db, instanceId, leaseMs: config.leaseMs, leaseRenewMs: config.leaseRenewMs, log })
-        : localLiveAnswers(async (sweep = {}) => (await takeOverAnswers(database.db, instanceId, sweep)).length),
+        : localLiveAnswers((sweep) => takeOverAnswers(database.db, instanceId, sweep)),
     );
     answers = watched.answers;
-    // The embedded database belongs to this process alone: every answer left streaming was written
-    // by a server that stopped. With PostgreSQL only answers whose lease lapsed are taken over.
-    // From then on the sweep looks for answers left by another instance that is gone: only on
-    // PostgreSQL can there be one.
-    await answers.sweep({ everyOther: !databaseUrl });
-    if (databaseUrl) {
-      sweeper = setInterval(
-        () => void answers?.sweep().catch((error: unknown) => log(`answers: the lease sweep failed: ${(error as Error).message}`)),
-        config.leaseRenewMs,
-      );
-      sweeper.unref?.();
-    }
     // The embedded database has no autovacuum: its tables are analyzed and vacuumed from here, at
     // start (a database never analyzed gets its statistics before the first request) and then as
     // often as autovacuum looks (server/db/upkeep.ts).
@@ -195,6 +183,19 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       ...(spaDir ? { spaDir } : {}),
       ...(opsToken ? { backup: { token: opsToken, snapshot: () => dumpDataDir(database, 'gzip') } } : {}),
     });
+    // The embedded database belongs to this process alone: every answer left streaming was written
+    // by a server that stopped. With PostgreSQL only answers whose lease lapsed are taken over.
+    // From then on the sweep looks for answers left by another instance that is gone: only on
+    // PostgreSQL can there be one. Swept once the app exists: an answer taken over is written on
+    // (CONTINUE_TAKEN_OVER) before the first request comes.
+    await answers.sweep({ everyOther: !databaseUrl });
+    if (databaseUrl) {
+      sweeper = setInterval(
+        () => void answers?.sweep().catch((error: unknown) => log(`answers: the lease sweep failed: ${(error as Error).message}`)),
+        config.leaseRenewMs,
+      );
+      sweeper.unref?.();
+    }
     const listening = await new Promise<ServerType>((resolveListen, reject) => {
       const s = serve(
         {

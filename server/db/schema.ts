@@ -183,6 +183,12 @@ export const messages = pgTable(
     leaseOwner: text('lease_owner'),
     /** Past this, the writer is taken for gone and any instance may store the answer incomplete. */
     leaseExpiresAt: at('lease_expires_at'),
+    /**
+     * How many times an instance continued this answer by itself after taking it over from one
+     * that was gone (CONTINUE_TAKEN_OVER): bounded, so an answer that brings its writer down is
+     * not continued, and brings the next one down, for ever.
+     */
+    takeoverContinuations: integer('takeover_continuations').notNull().default(0),
   },
   (t) => [
     index('messages_conversation_idx').on(t.conversationId, t.seq),

@@ -261,7 +261,9 @@ export function startGeneration(
       }
       for (const reader of [...readers]) reader({ type: 'settled', outcome: final });
       readers.clear();
-      answers.tell(answer, { type: 'settled', outcome: final }, text.shown().length);
+      // Fenced off, this instance is no longer the answer's writer: its readers elsewhere hear from
+      // the one that took it over (which may write it on), not from here.
+      if (!lost) answers.tell(answer, { type: 'settled', outcome: final }, text.shown().length);
       answers.remove(answer);
       storedAs();
     });

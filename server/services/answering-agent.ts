@@ -9,10 +9,12 @@ import { findVisibleApplication } from './applications';
  * one step whose instructions are its description. Naming an agent instead lets that agent answer.
  */
 export async function applicationAgent(db: Db, caller: Caller, applicationId: string): Promise<RuntimeAgent> {
-  const application = await findVisibleApplication(db, caller, applicationId);
-  return {
-    id: application.id,
-    name: application.name,
-    systemPrompt: `You are ${application.name}, an application that does this: ${application.intro} Carry out the request in the language of the question, step by step, and give the finished result.`,
-  };
+  return agentOfApplication(await findVisibleApplication(db, caller, applicationId));
 }
+
+/** An application as the agent that runs it. */
+export const agentOfApplication = (application: { id: string; name: string; intro: string }): RuntimeAgent => ({
+  id: application.id,
+  name: application.name,
+  systemPrompt: `You are ${application.name}, an application that does this: ${application.intro} Carry out the request in the language of the question, step by step, and give the finished result.`,
+});

@@ -77,7 +77,7 @@ const tooLongQuestion = (budget: number) =>
  * other paths and never sent. The question is always sent; the agent's system prompt is not
  * counted (the runtime sends it first, whatever the budget).
  */
-function historyOf(path: MessageRow[], budget: number): HistoryMessage[] {
+export function historyOf(path: MessageRow[], budget: number): HistoryMessage[] {
   const entries = path
     .filter((row) => row.role === 'user' || (row.status !== 'failed' && row.status !== 'streaming' && row.content !== ''))
     .slice(-HISTORY_LIMIT)

@@ -66,12 +66,53 @@ export interface LiveAnswers {
    * owns the database alone). Answers how many.
    */
   sweep(options?: { everyOther?: boolean }): Promise<number>;
+  /**
+   * Hands each answer this instance takes over from a writer that was gone (not one stopped by a
+   * person) to `continuer`, which may write it on (CONTINUE_TAKEN_OVER): from now on, and those
+   * taken over before this was called (at start). Readers elsewhere are then told of the
+   * continuation instead of the takeover.
+   */
+  continueWith(continuer: Continuer): void;
   close(): Promise<void>;
 }
 
-/** The answers this process writes: the registry of the embedded database, one process alone. */
-export function localLiveAnswers(sweep: LiveAnswers['sweep'] = async () => 0): LiveAnswers {
+/** Writes on an answer just taken over, when it should be; answers the answer being written. */
+export type Continuer = (messageId: string) => Promise<LocalAnswer | undefined>;
+
+/**
+ * The answers taken over before a continuer was given wait for it; after, each goes to it at
+ * once. Answers those being written again.
+ */
+export function takenOverAnswers() {
+  let continuer: Continuer | null = null;
+  const waiting: string[] = [];
+  return {
+    set(next: Continuer) {
+      continuer = next;
+      for (const messageId of waiting.splice(0)) void next(messageId).catch(() => undefined);
+    },
+    async hand(ids: string[]): Promise<Map<string, LocalAnswer>> {
+      const continued = new Map<string, LocalAnswer>();
+      for (const messageId of ids) {
+        if (!continuer) {
+          waiting.push(messageId);
+          continue;
+        }
+        const answer = await continuer(messageId).catch(() => undefined);
+        if (answer) continued.set(messageId, answer);
+      }
+      return continued;
+    },
+  };
+}
+
+/**
+ * The answers this process writes: the registry of the embedded database, one process alone.
+ * `takeOver` stores incomplete the answers whose writer is gone (see `sweep`), answering their ids.
+ */
+export function localLiveAnswers(takeOver: (options: { everyOther?: boolean }) => Promise<string[]> = async () => []): LiveAnswers {
   const byMessage = new Map<string, LocalAnswer>();
+  const taken = takenOverAnswers();
   return {
     find: async (messageId) => byMessage.get(messageId),
     findByQuestion: async (questionId) => [...byMessage.values()].find((answer) => answer.questionId === questionId),
@@ -80,7 +121,12 @@ export function localLiveAnswers(sweep: LiveAnswers['sweep'] = async () => 0): L
       if (byMessage.get(answer.messageId) === answer) byMessage.delete(answer.messageId);
     },
     tell: () => {},
-    sweep,
+    async sweep(options = {}) {
+      const ids = await takeOver(options);
+      await taken.hand(ids);
+      return ids.length;
+    },
+    continueWith: (continuer) => taken.set(continuer),
     close: async () => {},
   };
 }

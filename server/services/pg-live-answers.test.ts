@@ -247,7 +247,8 @@ describe.skipIf(!databaseUrl)('answers across instances on one PostgreSQL', () =
 
   it('an instance killed mid-answer: once its lease lapses another stores the answer incomplete with its saved text, and tells its readers', async () => {
     const a = await instance({ ownConnections: true, config: { leaseMs: 500 } });
-    const b = await instance();
+    // CONTINUE_TAKEN_OVER=off: the answer is not written on (the next test).
+    const b = await instance({ config: { continueTakenOverMax: 0 } });
     const visitor = h.visitor();
     const { conversationId, stream, reply } = await asking(a.t, visitor);
     a.model.say('Saved before the crash');
@@ -282,6 +283,26 @@ describe.skipIf(!databaseUrl)('answers across instances on one PostgreSQL', () =
     expect(stream.text()).toBe('Shown and stored');
     expect(a.logs.join('\n') + a.t.logs.join('\n')).toContain('taken over by another instance');
     expect(await storedRow(reply)).toMatchObject({ status: 'incomplete', content: 'Shown and stored' });
+  });
+
+  it('an instance killed mid-answer: the one that takes it over writes it on, and a reader on it follows to the end', async () => {
+    const a = await instance({ ownConnections: true, config: { leaseMs: 500 } });
+    const b = await instance();
+    const visitor = h.visitor();
+    const { conversationId, stream, start, reply } = await asking(a.t, visitor);
+    a.model.say('Begun by A');
+    await stream.untilText('Begun by A');
+    const onB = eventReader(await resume(b.t, visitor, conversationId, reply, 0));
+    await onB.untilText('Begun by A');
+
+    await a.kill();
+    b.sweepEvery(100);
+    await waitFor(() => storedRow(reply), (row) => row.leaseOwner === b.instanceId);
+    b.model.say(', finished by B.');
+    b.model.end();
+    expect((await onB.rest()).at(-1)).toEqual({ type: 'end', messageIds: [start.userMessageId, reply] });
+    expect(onB.text()).toBe('Begun by A, finished by B.');
+    expect(await storedRow(reply)).toMatchObject({ status: 'complete', content: 'Begun by A, finished by B.', takeoverContinuations: 1 });
   });
 
   it('an instance whose connections are all busy keeps its answers: their leases are renewed outside the queue', async () => {

@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
 import { conversations, messages } from '../db/schema';
 import { metrics } from '../observability/metrics';
 import { leaseLapsed, renewAnswerLeases, saveAndRenew, takeOverAnswers } from './answer-leases';
-import type { AnswerOutcome, AnswerReader, AnswerUpdate, Following, LiveAnswer, LiveAnswers, LocalAnswer } from './live-answers';
+import { takenOverAnswers, type AnswerOutcome, type AnswerReader, type AnswerUpdate, type Following, type LiveAnswer, type LiveAnswers, type LocalAnswer } from './live-answers';
 
 /**
  * What instances tell each other, as PostgreSQL notifications. On an answer's channel: `d` a
@@ -246,12 +246,19 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
     return row ?? { content: '', status: 'incomplete', error: null };
   };
 
-  const takeOver = async (messageId?: string, everyOther = false): Promise<number> => {
+  const taken = takenOverAnswers();
+  /**
+   * Stores incomplete the answers whose writer is gone; unless they were stopped by a person
+   * (`continuing: false`), each may be written on here, and its readers elsewhere then follow the
+   * continuation; the others' readers are told it ended. Answers how many, and those written on.
+   */
+  const takeOver = async (messageId?: string, everyOther = false, continuing = true): Promise<{ count: number; continued: Map<string, LocalAnswer> }> => {
     const ids = await takeOverAnswers(db, instanceId, { everyOther, ...(messageId ? { messageId } : {}) });
     if (ids.length > 0) log(`answers: ${ids.length} answer(s) whose writer was gone stored incomplete: ${ids.join(', ')}`);
-    for (const m of ids) post(answerChannel(m), { k: 's', m, x: { status: 'incomplete' } });
-    if (ids.length > 0) await send();
-    return ids.length;
+    const continued = continuing ? await taken.hand(ids) : new Map<string, LocalAnswer>();
+    for (const m of ids) if (!continued.has(m)) post(answerChannel(m), { k: 's', m, x: { status: 'incomplete' } });
+    if (ids.length > continued.size) await send();
+    return { count: ids.length, continued };
   };
 
   /** Follows an answer another instance writes: from its saved row, then its pieces as they come. */
@@ -374,7 +381,7 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
       clearTimeout(timer);
       unsubscribe(row.id, listener);
     }
-    await takeOver(row.id);
+    await takeOver(row.id, false, false);
   };
 
   const remote = (row: Row): LiveAnswer => ({
@@ -404,10 +411,7 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
       .where(where)
       .limit(1);
     if (!row || row.status !== 'streaming' || row.leaseOwner === instanceId) return undefined;
-    if (row.lapsed) {
-      await takeOver(row.id);
-      return undefined;
-    }
+    if (row.lapsed) return (await takeOver(row.id)).continued.get(row.id);
     return remote(row as Row);
   };
 
@@ -446,7 +450,8 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
         void send();
       }, coalesceMs);
     },
-    sweep: (sweepOptions = {}) => takeOver(undefined, sweepOptions.everyOther ?? false),
+    sweep: async (sweepOptions = {}) => (await takeOver(undefined, sweepOptions.everyOther ?? false)).count,
+    continueWith: (continuer) => taken.set(continuer),
     async close() {
       closed = true;
       clearInterval(renewing);

@@ -1,0 +1,1 @@
+ALTER TABLE "messages" ADD COLUMN "takeover_continuations" integer DEFAULT 0 NOT NULL;
