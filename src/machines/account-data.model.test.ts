@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
 import type { AccountExport } from '../contract/accounts';
-import { actorAnswers, heldCalls, settle } from '../../tests/spa/models/held-calls';
+import { actorAnswers, heldCalls } from '../../tests/spa/models/held-calls';
+import { playAgainstRules } from '../../tests/spa/models/rule-walk';
 import { productionPaths, type ModelEvent } from '../../tests/spa/models/production-paths';
 import { accountDataMachine } from './account-data.machine';
 
@@ -128,18 +129,7 @@ const play = async (events: ModelEvent[]) => {
     expect(held.calls.filter((call) => call.src === 'deleteAccount').map((call) => call.input), `${after}: deletions asked for`).toEqual(expected.deletions);
     expect(signedOut, `${after}: signed out`).toBe(expected.signedOut);
   };
-  let expected = START;
-  check(expected, 'start');
-  for (const event of events) {
-    const src = answers.srcOf(event);
-    if (src && event.type.startsWith('xstate.done.')) held.waiting(src)!.resolve(event.output);
-    else if (src) held.waiting(src)!.reject(event.error);
-    else actor.send(event as never);
-    await settle();
-    expected = EXPECTED_AFTER(expected, event);
-    check(expected, describePath([event]));
-  }
-  actor.stop();
+  await playAgainstRules(events, { actor, held, answers, start: START, rules: EXPECTED_AFTER, check, describe: (event) => describePath([event]) });
 };
 
 describe('the account’s data, paths generated from the production machine', () => {

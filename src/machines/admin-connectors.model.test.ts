@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
 import type { Connector, Organisation } from '../contract/admin';
-import { actorAnswers, heldCalls, settle } from '../../tests/spa/models/held-calls';
+import { actorAnswers, heldCalls } from '../../tests/spa/models/held-calls';
+import { playAgainstRules } from '../../tests/spa/models/rule-walk';
 import { productionPaths, type ModelEvent } from '../../tests/spa/models/production-paths';
 import { adminConnectorsMachine, type ConnectorField, type ConnectorForm, type ConnectorProblems } from './admin-connectors.machine';
 
@@ -226,18 +227,7 @@ const play = async (events: ModelEvent[]) => {
     // The panel's Clear button.
     expect(state.can({ type: 'clear' }), `${after}: Clear offered`).toBe(expected.place === 'idle' && setInConsole(expected.connectors));
   };
-  let expected = START;
-  check(expected, 'start');
-  for (const event of events) {
-    const src = answers.srcOf(event);
-    if (src && event.type.startsWith('xstate.done.')) held.waiting(src)!.resolve(event.output);
-    else if (src) held.waiting(src)!.reject(event.error);
-    else actor.send(event as never);
-    await settle();
-    expected = EXPECTED_AFTER(expected, event);
-    check(expected, describePath([event]));
-  }
-  actor.stop();
+  await playAgainstRules(events, { actor, held, answers, start: START, rules: EXPECTED_AFTER, check, describe: (event) => describePath([event]) });
 };
 
 describe('an organisation’s connectors, paths generated from the production machine', () => {

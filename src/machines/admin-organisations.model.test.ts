@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
 import type { Organisation } from '../contract/admin';
-import { actorAnswers, heldCalls, settle } from '../../tests/spa/models/held-calls';
+import { actorAnswers, heldCalls } from '../../tests/spa/models/held-calls';
+import { playAgainstRules } from '../../tests/spa/models/rule-walk';
 import { productionPaths, type ModelEvent } from '../../tests/spa/models/production-paths';
 import { adminOrganisationsMachine } from './admin-organisations.machine';
 
@@ -103,18 +104,7 @@ const play = async (events: ModelEvent[]) => {
     // The Create button works only for a name the rules accept, and not while one is being created.
     expect(state.can({ type: 'create' }), `${after}: Create offered`).toBe(expected.place === 'idle' && NAMES[expected.name] !== null);
   };
-  let expected = START;
-  check(expected, 'start');
-  for (const event of events) {
-    const src = answers.srcOf(event);
-    if (src && event.type.startsWith('xstate.done.')) held.waiting(src)!.resolve(event.output);
-    else if (src) held.waiting(src)!.reject(event.error);
-    else actor.send(event as never);
-    await settle();
-    expected = EXPECTED_AFTER(expected, event);
-    check(expected, describePath([event]));
-  }
-  actor.stop();
+  await playAgainstRules(events, { actor, held, answers, start: START, rules: EXPECTED_AFTER, check, describe: (event) => describePath([event]) });
 };
 
 describe('the console’s organisations, paths generated from the production machine', () => {

@@ -3,7 +3,8 @@ import { createActor, type SnapshotFrom } from 'xstate';
 import type { InvitationPreview } from '../contract/accounts';
 import type { LoginOptions } from '../contract/auth';
 import type { UserInfo } from '../contract/users';
-import { actorAnswers, heldCalls, settle } from '../../tests/spa/models/held-calls';
+import { actorAnswers, heldCalls } from '../../tests/spa/models/held-calls';
+import { playAgainstRules } from '../../tests/spa/models/rule-walk';
 import { productionPaths, type ModelEvent } from '../../tests/spa/models/production-paths';
 import { loginPageMachine, type LoginMode } from './login-page.machine';
 
@@ -159,18 +160,7 @@ const play = async (invitation: string | null, events: ModelEvent[]) => {
     expect(state.can({ type: 'accept' }), `${after}: accept offered`).toBe(ready && expected.preview !== null);
   };
   const rules = expectedAfter(invitation);
-  let expected = START;
-  check(expected, 'start');
-  for (const event of events) {
-    const src = answers.srcOf(event);
-    if (src && event.type.startsWith('xstate.done.')) held.waiting(src)!.resolve(event.output);
-    else if (src) held.waiting(src)!.reject(event.error);
-    else actor.send(event as never);
-    await settle();
-    expected = rules(expected, event);
-    check(expected, describePath([event]));
-  }
-  actor.stop();
+  await playAgainstRules(events, { actor, held, answers, start: START, rules: rules, check, describe: (event) => describePath([event]) });
 };
 
 describe('the login page, paths generated from the production machine', () => {

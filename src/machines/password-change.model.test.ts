@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
-import { actorAnswers, heldCalls, settle } from '../../tests/spa/models/held-calls';
+import { actorAnswers, heldCalls } from '../../tests/spa/models/held-calls';
+import { playAgainstRules } from '../../tests/spa/models/rule-walk';
 import { productionPaths, type ModelEvent } from '../../tests/spa/models/production-paths';
 import { passwordChangeMachine, type PasswordField, type PasswordValues } from './password-change.machine';
 
@@ -130,18 +131,7 @@ const play = async (events: ModelEvent[]) => {
     expect(held.calls.map((call) => call.input), `${after}: changes sent`).toEqual(expected.requests);
     expect(changed, `${after}: told it changed`).toEqual(Array.from({ length: expected.told }, () => ({ revoked: REVOKED })));
   };
-  let expected = START;
-  check(expected, 'start');
-  for (const event of events) {
-    const src = answers.srcOf(event);
-    if (src && event.type.startsWith('xstate.done.')) held.waiting(src)!.resolve(event.output);
-    else if (src) held.waiting(src)!.reject(event.error);
-    else actor.send(event as never);
-    await settle();
-    expected = EXPECTED_AFTER(expected, event);
-    check(expected, describePath([event]));
-  }
-  actor.stop();
+  await playAgainstRules(events, { actor, held, answers, start: START, rules: EXPECTED_AFTER, check, describe: (event) => describePath([event]) });
 };
 
 describe('changing the password, paths generated from the production machine', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
-import { actorAnswers, heldCalls, settle } from '../../tests/spa/models/held-calls';
+import { actorAnswers, heldCalls } from '../../tests/spa/models/held-calls';
+import { playAgainstRules } from '../../tests/spa/models/rule-walk';
 import { productionPaths, type ModelEvent } from '../../tests/spa/models/production-paths';
 import { resetByMailMachine } from './reset-by-mail.machine';
 
@@ -84,18 +85,7 @@ const play = async (events: ModelEvent[]) => {
     expect(state.can({ type: 'submit' }), after).toBe(expected.place === 'editing');
     expect(state.can({ type: 'username.change', value: 'x' }), after).toBe(expected.place === 'editing');
   };
-  let expected = START;
-  check(expected, 'start');
-  for (const event of events) {
-    const src = answers.srcOf(event);
-    if (src && event.type.startsWith('xstate.done.')) held.waiting(src)!.resolve(event.output);
-    else if (src) held.waiting(src)!.reject(event.error);
-    else actor.send(event as never);
-    await settle();
-    expected = EXPECTED_AFTER(expected, event);
-    check(expected, describePath([event]));
-  }
-  actor.stop();
+  await playAgainstRules(events, { actor, held, answers, start: START, rules: EXPECTED_AFTER, check, describe: (event) => describePath([event]) });
 };
 
 describe('asking for a reset link by mail, paths generated from the production machine', () => {

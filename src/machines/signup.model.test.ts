@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
 import type { SignupPolicy } from '../contract/accounts';
 import type { LoginResult } from '../contract/auth';
-import { actorAnswers, heldCalls, settle } from '../../tests/spa/models/held-calls';
+import { actorAnswers, heldCalls } from '../../tests/spa/models/held-calls';
+import { playAgainstRules } from '../../tests/spa/models/rule-walk';
 import { productionPaths, type ModelEvent } from '../../tests/spa/models/production-paths';
 import { signupMachine, type SignupField, type SignupValues } from './signup.machine';
 
@@ -144,18 +145,7 @@ const play = async (input: (typeof SERVERS)[number]['input'], events: ModelEvent
     expect(left, `${after}: left the page`).toBe(expected.signedIn ? 1 : 0);
   };
   const rules = expectedAfter(input.invitation);
-  let expected = START;
-  check(expected, 'start');
-  for (const event of events) {
-    const src = answers.srcOf(event);
-    if (src && event.type.startsWith('xstate.done.')) held.waiting(src)!.resolve(event.output);
-    else if (src) held.waiting(src)!.reject(event.error);
-    else actor.send(event as never);
-    await settle();
-    expected = rules(expected, event);
-    check(expected, describePath([event]));
-  }
-  actor.stop();
+  await playAgainstRules(events, { actor, held, answers, start: START, rules: rules, check, describe: (event) => describePath([event]) });
 };
 
 describe('making an account, paths generated from the production machine', () => {
