@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test, useEnglish } from './fixtures';
 
@@ -64,6 +65,9 @@ test('reloaded offline, the app shows the conversation read before, read only; a
   // the answer through the chat's markdown renderer
   await expect(reading.locator('strong', { hasText: 'Offline responder (no model configured)' })).toBeVisible();
   await expect(page.getByRole('textbox')).toHaveCount(0);
+  // The offline screen passes axe: no serious or critical violation.
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
 
   // The network is back: the app starts by itself, on the conversation that was read.
   await context.setOffline(false);
