@@ -12,3 +12,6 @@ export const walk = (dir: string): string[] =>
 /** A screen (`.tsx`), or a file that reaches for the document, storage, the fake API or rendering. */
 export const needsDocument = (file: string): boolean =>
   file.endsWith('.tsx') || /\b(document|window|localStorage|sessionStorage|indexedDB|navigator|msw|server\.use|render)\b|@testing-library/.test(readFileSync(file, 'utf8'));
+
+/** A file that replaces a module for its tests (`vi.mock` and its kin): it needs a module graph of its own. */
+export const replacesModules = (file: string): boolean => /\bvi\.(mock|doMock|unmock|hoisted)\(/.test(readFileSync(file, 'utf8'));
