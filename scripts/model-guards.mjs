@@ -9,13 +9,16 @@
 // source back, and prints which removals no model test noticed. Unit tests are left out on
 // purpose: they are the hand-written half; this checks the generated half.
 //
-// It exits 1 when a removal survives; `--list` prints the guards it would remove.
+// It exits 1 when a removal survives; `--list` prints the guards it would remove; `--params` removes
+// only the guards written as objects with params.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const MACHINES = 'src/machines';
 const args = process.argv.slice(2);
 const listOnly = args.includes('--list');
+/** `--params`: only the guards written as objects with params. */
+const paramsOnly = args.includes('--params');
 const asked = args.filter((arg) => !arg.startsWith('--'));
 
 /** Each unit with tests and its model test files, as scripts/mutation.mjs finds them. */
@@ -26,18 +29,44 @@ const units = spawnSync(process.execPath, ['scripts/mutation.mjs', '--list'], { 
   .map(([unit, ...tests]) => ({ unit, models: tests.filter((test) => /\.model\.test\.tsx?$/.test(test)) }));
 
 /**
- * A guard as written in a transition: `guard: 'name'`, or a call such as `and(['a', 'b'])` or
- * `not('a')`, with the comma after it. Removing the match leaves the transition unguarded.
+ * A guard as written in a transition: `guard: 'name'`, a call such as `and(['a', 'b'])` or
+ * `not('a')`, or an object with params (`guard: { type: 'name', params: ({ event }) => … }`),
+ * with the comma after it. Removing the match leaves the transition unguarded.
  */
 const GUARD = /guard:\s*(?:'[^']*'|"[^"]*"|[A-Za-z_$][\w$]*\((?:[^()]|\([^()]*\))*\))\s*,?\s*/g;
+const GUARD_OBJECT = /guard:\s*\{/g;
+
+/** The end of the object literal that opens at `open` (a `{`): its braces counted, strings skipped. */
+function objectEnd(source, open) {
+  let depth = 0;
+  for (let index = open; index < source.length; index++) {
+    const char = source[index];
+    if (char === "'" || char === '"' || char === '`') {
+      index = source.indexOf(char, index + 1);
+      continue;
+    }
+    if (char === '{') depth += 1;
+    if (char === '}' && --depth === 0) return index + 1;
+  }
+  return -1;
+}
 
 /** One removal per guard: its line and the source without it. */
 function removals(source) {
-  return [...source.matchAll(GUARD)].map((match) => ({
-    line: source.slice(0, match.index).split('\n').length,
-    guard: match[0].trim().replace(/,$/, ''),
-    mutated: source.slice(0, match.index) + source.slice(match.index + match[0].length),
-  }));
+  const spans = [...source.matchAll(GUARD)].map((match) => [match.index, match.index + match[0].length]);
+  for (const match of source.matchAll(GUARD_OBJECT)) {
+    const end = objectEnd(source, match.index + match[0].length - 1);
+    if (end < 0) continue;
+    const after = /^\s*,?\s*/.exec(source.slice(end))[0].length;
+    spans.push([match.index, end + after]);
+  }
+  return spans
+    .sort((a, b) => a[0] - b[0])
+    .map(([start, end]) => ({
+      line: source.slice(0, start).split('\n').length,
+      guard: source.slice(start, end).trim().replace(/,$/, '').replace(/\s+/g, ' '),
+      mutated: source.slice(0, start) + source.slice(end),
+    }));
 }
 
 const runModels = (models) =>
@@ -58,7 +87,7 @@ for (const { unit, models } of chosen) {
   } catch {
     continue;
   }
-  const found = removals(source);
+  const found = removals(source).filter((removal) => !paramsOnly || removal.guard.startsWith('guard: {'));
   if (found.length === 0) continue;
   if (listOnly) {
     console.log(`${unit}: ${found.map((r) => `${r.line} ${r.guard}`).join('; ')}  [${models.join(' ') || 'no model tests'}]`);
