@@ -131,4 +131,22 @@ describe('admin users', () => {
     await waitFor(actor, (state) => state.matches({ ready: 'idle' }));
     expect(actor.getSnapshot().context.users).toHaveLength(1);
   });
+
+  it('works on without the organisations when they are refused: the list loads, the panel does not stop', async () => {
+    const actor = createActor(
+      adminUsersMachine.provide({
+        actors: {
+          listUsers: fromPromise(async () => pageOf([account('ada')])),
+          listOrganisations: fromPromise(async (): Promise<Organisation[]> => {
+            throw Object.assign(new Error('refused'), { status: 500 });
+          }),
+        },
+      }),
+    ).start();
+    await waitFor(actor, (state) => state.matches({ ready: 'idle' }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(actor.getSnapshot().context.organisations).toEqual([]);
+    expect(actor.getSnapshot().context.users).toHaveLength(1);
+  });
 });

@@ -115,10 +115,12 @@ export const adminUsersMachine = setup({
     failure: null,
     resetLink: null,
   },
-  // The organisations, for the filter and each account's select; the list works without them.
+  // The organisations, for the filter and each account's select; the list works without them
+  // (refused or unreachable, the filter and the selects are left empty).
   invoke: {
     src: 'listOrganisations',
     onDone: { actions: { type: 'setOrganisations', params: ({ event }) => ({ organisations: event.output }) } },
+    onError: {},
   },
   on: {
     'search.typed': { actions: { type: 'setTyped', params: ({ event }) => ({ keyword: event.keyword }) } },

@@ -76,11 +76,11 @@ const EVENTS: ModelEvent[] = [
   { type: answers.error('issueResetLink', 0).type, error: refused(403) },
   { type: 'resetLink.dismiss' },
 ];
-/**
- * The organisations answer only while they are being read: the panel reads them once. (Their
- * refusal is not played: the machine has no answer for it, and the panel's actor stops on it.)
- */
-const eventsIn = (state: Snapshot): ModelEvent[] => (organisationsAsked(state) ? [...EVENTS, answers.done('listOrganisations', [ACME])] : EVENTS);
+/** The organisations answer only while they are being read: the panel reads them once, and works on when they are refused. */
+const eventsIn = (state: Snapshot): ModelEvent[] =>
+  organisationsAsked(state)
+    ? [...EVENTS, answers.done('listOrganisations', [ACME]), { type: answers.error('listOrganisations', 0).type, error: refused(500) }]
+    : EVENTS;
 /**
  * What decides what the panel does next: the state, the page shown and how many there are, which
  * accounts are listed, whether the organisations are still being read, and whether a reset link
@@ -177,7 +177,8 @@ const EXPECTED_AFTER = (before: Expected, event: ModelEvent): Expected => {
   const done = event.type.startsWith('xstate.done.');
   if (src === 'listOrganisations') {
     if (!before.organisationsAsked) return before;
-    return { ...before, organisationsAsked: false, organisations: [ACME] };
+    // Refused, the list goes on without them: the filter and the selects stay empty.
+    return { ...before, organisationsAsked: false, organisations: done ? [ACME] : [] };
   }
   if (src === 'listUsers') {
     if (before.place !== 'loading') return before;
