@@ -79,8 +79,9 @@ export type ChatStopRequest = v.InferInput<typeof chatStopRequestSchema>;
  * A stream that closes without `end` is an incomplete answer.
  * Only the resume call sends the two others:
  * - `resume`: first event of a resume; the deltas that follow continue the answer's text from
- *   `offset`, which is less than the reader asked for when the stored text is shorter (a server
- *   that stopped lost its last second): the reader cuts its copy there.
+ *   `offset`, which is less than the reader asked for when the stored text is shorter (a backend
+ *   that shows text before storing it, and then stopped): the reader cuts its copy there. The
+ *   reference server stores text before showing it, so its offset is never below the reader's.
  * - `incomplete`: the answer was stopped (Stop, a cap, a retry, a server restart) and is stored
  *   `incomplete` with exactly the text sent. The stream closes after it.
  */
