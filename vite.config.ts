@@ -8,7 +8,7 @@ import { isOn } from './server/env-switch.ts';
 import { precompressBuild } from './scripts/precompress.ts';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { pickShell } from './src/i18n/shell.ts';
-import { needsDocument, replacesModules, walk } from './tests/setup/test-environments.ts';
+import { needsDocument, needsOwnWorker, walk } from './tests/setup/test-environments.ts';
 
 /**
  * `virtual:locale-shell/<locale>`: the part of a locale bundle the first page needs, read from
@@ -148,11 +148,11 @@ const pageTestsInNode = walk('src/machines').filter((file) => /\.test\.ts$/.test
 /**
  * The page's other test files share one module graph per worker (no isolation between files: it
  * halves their time, most of which was setting up each file's modules). A file that replaces a
- * module (`vi.mock`) needs a graph of its own, or the module it replaces may be loaded already.
+ * module (`vi.mock`) or installs a global IndexedDB runs isolated (`needsOwnWorker`).
  */
 const pageTestsMocking = ['src', 'tests/spa', 'tests/faults']
   .flatMap((dir) => walk(dir))
-  .filter((file) => /\.test\.tsx?$/.test(file) && !pageTestsInNode.includes(file) && replacesModules(file));
+  .filter((file) => /\.test\.tsx?$/.test(file) && !pageTestsInNode.includes(file) && needsOwnWorker(file));
 
 export default defineConfig({
   plugins: [localeShell(), inlineBootScript(), UnoCSS(), react(), rememberOutDir(), installable(), precompressBuild()],
