@@ -8,7 +8,7 @@ import { isOn } from './server/env-switch.ts';
 import { precompressBuild } from './scripts/precompress.ts';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { pickShell } from './src/i18n/shell.ts';
-import { needsDocument, needsOwnWorker, walk } from './tests/setup/test-environments.ts';
+import { needsDocument, walk } from './tests/setup/test-environments.ts';
 
 /**
  * `virtual:locale-shell/<locale>`: the part of a locale bundle the first page needs, read from
@@ -145,14 +145,7 @@ const installable = () =>
 
 /** The machines' test files that need no document, run in Node. */
 const pageTestsInNode = walk('src/machines').filter((file) => /\.test\.ts$/.test(file) && !needsDocument(file));
-/**
- * The page's other test files share one module graph per worker (no isolation between files: it
- * halves their time, most of which was setting up each file's modules). A file that replaces a
- * module (`vi.mock`) or installs a global IndexedDB runs isolated (`needsOwnWorker`).
- */
-const pageTestsMocking = ['src', 'tests/spa', 'tests/faults']
-  .flatMap((dir) => walk(dir))
-  .filter((file) => /\.test\.tsx?$/.test(file) && !pageTestsInNode.includes(file) && needsOwnWorker(file));
+
 
 export default defineConfig({
   plugins: [localeShell(), inlineBootScript(), UnoCSS(), react(), rememberOutDir(), installable(), precompressBuild()],
@@ -188,6 +181,7 @@ export default defineConfig({
           name: 'machines',
           environment: 'node',
           include: pageTestsInNode,
+          // The machines' tests share one module graph per worker: they keep no state between files.
           isolate: false,
         },
       },
@@ -197,21 +191,10 @@ export default defineConfig({
           name: 'spa',
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}', 'tests/spa/**/*.test.{ts,tsx}', 'tests/faults/**/*.test.{ts,tsx}'],
-          exclude: [...configDefaults.exclude, ...pageTestsInNode, ...pageTestsMocking],
+          exclude: [...configDefaults.exclude, ...pageTestsInNode],
           setupFiles: ['tests/setup/spa-setup.ts'],
-          isolate: false,
           // A model test plays a whole path on a screen in one test: seconds on a quiet machine,
           // several times that on a busy one. The limit is there for a hang, not for speed.
-          testTimeout: 30_000,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'spa-mocks',
-          environment: 'jsdom',
-          include: pageTestsMocking,
-          setupFiles: ['tests/setup/spa-setup.ts'],
           testTimeout: 30_000,
         },
       },

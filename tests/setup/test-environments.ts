@@ -12,10 +12,3 @@ export const walk = (dir: string): string[] =>
 /** A screen (`.tsx`), or a file that reaches for the document, storage, the fake API or rendering. */
 export const needsDocument = (file: string): boolean =>
   file.endsWith('.tsx') || /\b(document|window|localStorage|sessionStorage|indexedDB|navigator|msw|server\.use|render)\b|@testing-library/.test(readFileSync(file, 'utf8'));
-
-/**
- * A file that needs a worker of its own: one that replaces a module for its tests (`vi.mock` and
- * its kin: the module may be loaded already), or installs a global the files after it would keep
- * (an IndexedDB, from fake-indexeddb: the page would then keep conversations in it for them).
- */
-export const needsOwnWorker = (file: string): boolean => /\bvi\.(mock|doMock|unmock|hoisted)\(|fake-indexeddb/.test(readFileSync(file, 'utf8'));
