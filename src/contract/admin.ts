@@ -20,9 +20,13 @@ export const adminUserSchema = v.object({
 });
 export type AdminUser = v.InferOutput<typeof adminUserSchema>;
 
+/** The longest search of the accounts list, and of the audit log's action filter, the server takes. */
+export const ADMIN_SEARCH_MAX = 100;
+export const AUDIT_ACTION_MAX = 60;
+
 export const adminUserListRequestSchema = v.object({
   ...pageRequestEntries,
-  keyword: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
+  keyword: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(ADMIN_SEARCH_MAX))),
   companyId: v.optional(idSchema),
 });
 export const adminUserPageSchema = pageSchema(adminUserSchema);
@@ -123,6 +127,6 @@ export const auditEntrySchema = v.object({
 export type AuditEntry = v.InferOutput<typeof auditEntrySchema>;
 export const auditListRequestSchema = v.object({
   ...pageRequestEntries,
-  action: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(60))),
+  action: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(AUDIT_ACTION_MAX))),
 });
 export const auditPageSchema = pageSchema(auditEntrySchema);

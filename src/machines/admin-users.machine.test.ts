@@ -53,6 +53,14 @@ describe('admin users', () => {
     expect(calls.notices).toEqual([{ kind: 'updated', name: 'mia' }]);
   });
 
+  it('names an account without a nickname by its username when it was changed', async () => {
+    const { actor, calls } = start({ update: async (input) => account(input.id, { nickname: '', role: input.role ?? 'member' }) });
+    await waitFor(actor, (state) => state.matches({ ready: 'idle' }));
+    actor.send({ type: 'user.update', id: 'mia', change: { role: 'operator' } });
+    await waitFor(actor, (state) => state.matches({ ready: 'idle' }) && calls.notices.length === 1);
+    expect(calls.notices).toEqual([{ kind: 'updated', name: 'mia@example.com' }]);
+  });
+
   it('keeps the list as the server holds it and names the refusal when a change is refused (409)', async () => {
     const { actor } = start({
       update: async () => {

@@ -177,7 +177,7 @@ export const adminUsersMachine = setup({
               actions: [
                 'clearPending',
                 { type: 'replaceUser', params: ({ event }) => ({ user: event.output }) },
-                { type: 'notify', params: ({ event }) => ({ kind: 'updated', name: event.output.nickname }) },
+                { type: 'notify', params: ({ event }) => ({ kind: 'updated', name: event.output.nickname || event.output.username }) },
               ],
             },
             onError: { target: 'idle', actions: [{ type: 'setFailure', params: ({ event }) => ({ error: event.error }) }, 'clearPending'] },

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { adminHandlers, seedAuditEntry, seedMember } from '../../../tests/msw/admin-handlers';
 import { server } from '../../../tests/msw/server';
 import { renderWithRuntime } from '../../../tests/spa/harness';
+import { AUDIT_ACTION_MAX } from '../../contract/admin';
 import AdminScreen from './admin-screen';
 
 beforeEach(() => {
@@ -25,6 +26,7 @@ describe('the audit log panel', () => {
     await view.user.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(screen.getAllByTestId('audit-row')).toHaveLength(6));
 
+    expect(screen.getByRole('combobox', { name: 'Action' })).toHaveAttribute('maxlength', String(AUDIT_ACTION_MAX));
     await view.user.type(screen.getByRole('combobox', { name: 'Action' }), 'user.update');
     await view.user.click(screen.getByRole('button', { name: 'Filter' }));
     await waitFor(() => expect(screen.getAllByTestId('audit-row')).toHaveLength(1));

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { adminAuditLogic } from '../../app/admin-actors';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoadingStatus } from '../../components/loading-status';
+import { AUDIT_ACTION_MAX } from '../../contract/admin';
 import { formatDateTime } from '../../i18n/format';
 import { auditPages } from '../../machines/admin-audit.machine';
 import { Cell, EmptyNote, Labelled, LoadFailed, Pager, SearchForm, Table } from './admin-widgets';
@@ -23,7 +24,7 @@ export const AuditPanel = () => {
     <div className="flex flex-col gap-4">
       <SearchForm onSearch={() => actor.send({ type: 'filter' })} button={{ label: t('admin.audit.filter'), icon: 'i-lucide-filter', disabled: loading }}>
         <Labelled label={t('admin.audit.action')} className="min-w-48 flex-1 sm:max-w-sm">
-          <input type="search" className="field font-mono" list="audit-actions" value={typed} placeholder={t('admin.audit.actionPlaceholder')} onChange={(event) => actor.send({ type: 'action.typed', action: event.target.value })} />
+          <input type="search" className="field font-mono" list="audit-actions" value={typed} maxLength={AUDIT_ACTION_MAX} placeholder={t('admin.audit.actionPlaceholder')} onChange={(event) => actor.send({ type: 'action.typed', action: event.target.value })} />
           <datalist id="audit-actions">
             {actions.map((action) => (
               <option key={action} value={action} />

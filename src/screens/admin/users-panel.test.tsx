@@ -4,6 +4,7 @@ import { adminHandlers, adminStore, seedMember, seedOrganisation } from '../../.
 import { db, issueToken } from '../../../tests/msw/db';
 import { recordRequests, server } from '../../../tests/msw/server';
 import { renderWithRuntime } from '../../../tests/spa/harness';
+import { ADMIN_SEARCH_MAX } from '../../contract/admin';
 import { endpoints } from '../../contract/endpoints';
 import AdminScreen from './admin-screen';
 
@@ -106,6 +107,8 @@ describe('the users panel', () => {
 
   it('searches by name and filters by organisation', async () => {
     const { view } = await openUsers();
+    // No longer than the server takes: a longer search would only be refused.
+    expect(screen.getByRole('searchbox', { name: 'Search accounts' })).toHaveAttribute('maxlength', String(ADMIN_SEARCH_MAX));
     await view.user.type(screen.getByRole('searchbox', { name: 'Search accounts' }), 'bob{Enter}');
     await waitFor(() => expect(screen.getAllByTestId('admin-user-row')).toHaveLength(1));
     expect(screen.getByText('bob@example.com')).toBeInTheDocument();

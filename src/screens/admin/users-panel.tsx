@@ -5,7 +5,7 @@ import { adminUsersLogic } from '../../app/admin-actors';
 import { useRuntime } from '../../app/runtime-context';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { LoadingStatus } from '../../components/loading-status';
-import type { AdminUser, Organisation } from '../../contract/admin';
+import { ADMIN_SEARCH_MAX, type AdminUser, type Organisation } from '../../contract/admin';
 import type { Role } from '../../contract/users';
 import { formatDateTime, formatRelativeTime } from '../../i18n/format';
 import type { UserChange } from '../../machines/admin-users.machine';
@@ -83,7 +83,7 @@ export const UsersPanel = () => {
     <div className="flex flex-col gap-4">
       <SearchForm onSearch={() => actor.send({ type: 'search' })} button={{ label: t('admin.users.searchButton'), icon: 'i-lucide-search', disabled: busy }}>
         <Labelled label={t('admin.users.search')} className="min-w-48 flex-1">
-          <input type="search" className="field" value={typed} placeholder={t('admin.users.searchPlaceholder')} onChange={(event) => actor.send({ type: 'search.typed', keyword: event.target.value })} />
+          <input type="search" className="field" value={typed} maxLength={ADMIN_SEARCH_MAX} placeholder={t('admin.users.searchPlaceholder')} onChange={(event) => actor.send({ type: 'search.typed', keyword: event.target.value })} />
         </Labelled>
         <Labelled label={t('admin.users.organisationFilter')}>
           <select className="field w-auto min-w-40" value={filters.companyId ?? ''} disabled={busy} onChange={(event) => actor.send({ type: 'filter.organisation', companyId: event.target.value || null })}>
