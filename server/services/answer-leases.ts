@@ -30,23 +30,16 @@ const heldBy = (messageId: string | SQLWrapper, instanceId: string | SQLWrapper)
  * answer's end (or when another instance takes it over), not at every save: it reads the whole
  * markdown.
  */
-export async function saveAndRenew(db: Db, messageId: string, instanceId: string, leaseMs: number, content?: string): Promise<boolean> {
-  const rows = await saveStatement(db, content === undefined ? 'renew' : 'save', {
-    messageId,
-    instanceId,
-    content: content ?? null,
-    leaseSeconds: leaseMs / 1000,
-  });
+export async function saveAndRenew(db: Db, messageId: string, instanceId: string, leaseMs: number, content: string): Promise<boolean> {
+  const rows = await saveStatement(db, 'save', { messageId, instanceId, content, leaseSeconds: leaseMs / 1000 });
   return rows.length > 0;
 }
 
-const saveStatement = prebuilt((db, shape: 'save' | 'renew') =>
+const saveStatement = prebuilt((db, _shape: 'save') =>
   db
     .update(messages)
     .set({
-      ...(shape === 'save'
-        ? { content: sql`case when starts_with(${slot('content')}, ${messages.content}) then ${slot('content')} else ${messages.content} end` }
-        : {}),
+      content: sql`case when starts_with(${slot('content')}, ${messages.content}) then ${slot('content')} else ${messages.content} end`,
       leaseExpiresAt: leaseEnding(slot('leaseSeconds')),
     } as Record<string, unknown>)
     .where(heldBy(slot('messageId'), slot('instanceId')))

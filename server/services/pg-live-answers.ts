@@ -5,7 +5,7 @@ import { failureReference } from '../../src/contract/agent-failure';
 import type { Db } from '../db/client';
 import { conversations, messages } from '../db/schema';
 import { metrics } from '../observability/metrics';
-import { leaseLapsed, renewAnswerLeases, saveAndRenew, takeOverAnswers } from './answer-leases';
+import { leaseLapsed, renewAnswerLeases, takeOverAnswers } from './answer-leases';
 import { takenOverAnswers, type AnswerOutcome, type AnswerReader, type AnswerUpdate, type Following, type LiveAnswer, type LiveAnswers, type LocalAnswer } from './live-answers';
 
 /**
@@ -140,13 +140,11 @@ export async function pgLiveAnswers(options: PgLiveAnswersOptions): Promise<Live
       await answer.stop();
       return;
     }
-    // A reader elsewhere starts from the saved row: save everything written so far first.
+    // A reader elsewhere starts from the stored row, which holds all text shown so far (an
+    // answer's text is stored before it is shown), then goes on with the pieces after it.
     const { text } = answer.read();
     const { unfollow } = answer.followNow(text.length, () => {});
     watchers.set(note.f, { messageId: note.m, unfollow });
-    await saveAndRenew(db, note.m, instanceId, leaseMs, text).catch((error: unknown) =>
-      log(`answers: saving for a reader failed: ${(error as Error).message}`),
-    );
     flush(note.m);
     post(answerChannel(note.m), { k: 'y', m: note.m, f: note.f, n: text.length });
     await send();
