@@ -1,5 +1,5 @@
 import { SIGNUP_POLICIES, type SignupPolicy } from '../src/contract/accounts';
-import { isLoopbackHost } from './net/public-address';
+import { exposureOf } from './net/public-address';
 import { DEFAULT_UPLOAD_LIMIT_BYTES } from '../src/contract/media';
 import { googleConfigFromEnv, type GoogleConfig } from './auth/google';
 import { DEFAULT_POOL_MAX } from './db/pool-size';
@@ -367,13 +367,14 @@ function identityQuotasFromEnv(env: NodeJS.ProcessEnv, prefix: 'VISITOR' | 'USER
 }
 
 /**
- * SIGNUP: `open`, `invite` or `closed`. Unset, a server on loopback (someone trying it on their
- * own machine) is open and any other is by invitation, so a public server never lets strangers in
- * by default.
+ * SIGNUP: `open`, `invite` or `closed`. Unset, a server only this machine reaches (someone trying
+ * it on their own machine) is open and any other is by invitation (`exposureOf`: a server on
+ * loopback behind nginx is reached by everyone), so a public server never lets strangers in by
+ * default.
  */
 export function signupPolicyFromEnv(env: NodeJS.ProcessEnv, listen: { host?: string }): SignupPolicy {
   const raw = env.SIGNUP?.trim().toLowerCase();
-  if (!raw) return listen.host && isLoopbackHost(listen.host) ? 'open' : 'invite';
+  if (!raw) return exposureOf(env, listen.host) === null ? 'open' : 'invite';
   if (!(SIGNUP_POLICIES as readonly string[]).includes(raw)) throw new Error(`SIGNUP must be one of ${SIGNUP_POLICIES.join(', ')}, got "${env.SIGNUP}"`);
   return raw as SignupPolicy;
 }

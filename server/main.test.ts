@@ -54,7 +54,7 @@ describe('npm start / npm run serve', { timeout: 60_000 }, () => {
 
   it('on HOST=0.0.0.0 without a WeChat app, refuses simulated WeChat sign-in and says why', async () => {
     const { output, base } = await serve({ HOST: '0.0.0.0' });
-    expect(output).toMatch(/WeChat\s+off: listening on 0\.0\.0\.0/);
+    expect(output).toMatch(/WeChat\s+off: other machines reach this server \(listening on 0\.0\.0\.0\)/);
     expect(output).not.toContain('NOT for production');
     const config = await fetch(`${base}/api/system/openapi/wx/config?url=${encodeURIComponent(`${base}/`)}`);
     expect(config.status).toBe(503);
@@ -68,6 +68,25 @@ describe('npm start / npm run serve', { timeout: 60_000 }, () => {
       redirect: 'manual',
     });
     expect(consent.status).toBe(404);
+  });
+
+  it('on loopback behind a proxy, as beside nginx on one machine, serves the world: no demo admin, sign-up by invitation, no simulator', async () => {
+    for (const env of [{ TRUST_PROXY: '1' }, { PUBLIC_URL: 'https://chat.example.com' }] as Record<string, string>[]) {
+      const { output, base } = await serve(env);
+      expect(output).toMatch(/running at http:\/\/127\.0\.0\.1:\d+/);
+      expect(output).toContain(`reachable from other machines (${Object.entries(env)[0]!.join('=')})`);
+      expect(output).toContain('no demo account on a server reachable from other machines');
+      expect(output).not.toMatch(/password: /);
+      expect(output).toMatch(/WeChat\s+off: other machines reach this server/);
+      const options = await (await fetch(`${base}/api/system/auth/login-options`)).json();
+      expect(options.data.signup).toBe('invite');
+      const login = await fetch(`${base}/api/system/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'demo@kraken.local', password: 'anything-at-all' }),
+      });
+      expect(login.status).toBe(401);
+    }
   });
 
   it('runs the simulator on HOST=0.0.0.0 only when WECHAT_SIMULATOR=on says so, with the warning', async () => {

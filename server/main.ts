@@ -1,4 +1,4 @@
-import { isLoopbackHost } from './net/public-address';
+import { exposureOf } from './net/public-address';
 import { signInSummary } from './sign-in-summary';
 import { demoAccountLines } from './seed/demo-account';
 import { startServer } from './start';
@@ -15,12 +15,13 @@ async function main() {
 
   const db = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}/pglite`;
   console.log(`\nKraken chat is running at ${server.url}`);
-  console.log(isLoopbackHost(host) ? '  reachable from this machine only (HOST=0.0.0.0 opens it to others)' : `  reachable from other machines (HOST=${host})`);
+  const exposure = exposureOf(env, host);
+  console.log(exposure ? `  reachable from other machines (${exposure.detail})` : '  reachable from this machine only (HOST=0.0.0.0 opens it to others)');
   console.log(`  database: ${db}`);
   console.log(`  answers:  ${server.runtimeLabel}`);
   console.log(`  files:    ${server.filesLabel}`);
   console.log(`  instance: ${server.instanceId} (on every log line; /metrics for this instance)`);
-  for (const line of demoAccountLines(server.demo, dataDir, { reachable: !isLoopbackHost(host) })) console.log(line);
+  for (const line of demoAccountLines(server.demo, dataDir, { reachable: exposure !== null })) console.log(line);
   for (const line of signInSummary(server.config, host)) console.log(line);
   console.log('');
 

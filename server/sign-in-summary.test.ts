@@ -18,7 +18,7 @@ describe('the start-up lines about sign-in', () => {
 
   it('say why WeChat is off on a server others can reach, and how to force the simulator', () => {
     const text = summary({ wechat: { mode: 'off', reason: 'reachable' } }, '0.0.0.0');
-    expect(text).toMatch(/WeChat\s+off: listening on 0\.0\.0\.0 with no WeChat app; the simulator runs only on loopback, or with WECHAT_SIMULATOR=on/);
+    expect(text).toMatch(/WeChat\s+off: other machines reach this server \(listening on 0\.0\.0\.0\) and it has no WeChat app; the simulator runs only where nobody else can reach it, or with WECHAT_SIMULATOR=on/);
     expect(text).toMatch(/mini program\s+off/);
     expect(text).not.toContain('NOT for production');
     expect(summary({ wechat: { mode: 'off', reason: 'switched-off' } })).toMatch(/WeChat\s+off \(WECHAT_SIMULATOR=off\)/);

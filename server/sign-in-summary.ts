@@ -7,7 +7,7 @@ function wechatState(config: ServerConfig, host: string): string {
   if (wechat.mode === 'official') return `on, official account ${wechat.appId}`;
   if (wechat.mode === 'simulator') return 'on, SIMULATOR';
   if (wechat.reason === 'reachable') {
-    return `off: listening on ${host} with no WeChat app; the simulator runs only on loopback, or with WECHAT_SIMULATOR=on`;
+    return `off: other machines reach this server (listening on ${host}) and it has no WeChat app; the simulator runs only where nobody else can reach it, or with WECHAT_SIMULATOR=on`;
   }
   return 'off (WECHAT_SIMULATOR=off)';
 }

@@ -19,7 +19,7 @@ import { openFileStores } from './media/file-stores';
 import { sealerFromEnv, type Sealer } from './auth/sealed';
 import { createMailer, mailSettingsFromEnv, type Mailer } from './mail/mailer';
 import { connectors as connectorRows } from './db/schema';
-import { isLoopbackHost } from './net/public-address';
+import { exposureOf } from './net/public-address';
 import { createPublishing } from './publishing/publishing';
 import { ensureDemoAccount, type DemoAccount } from './seed/demo-account';
 import { seedCatalog } from './seed/seed';
@@ -124,7 +124,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       dataDir,
       username: options.demo?.username ?? env.DEMO_USERNAME,
       password: options.demo?.password ?? env.DEMO_PASSWORD,
-      reachable: !isLoopbackHost(host),
+      reachable: exposureOf(env, host) !== null,
     });
     const runtime = options.runtime ?? runtimeFor(config);
     const spaDir = options.spaDir === undefined ? DEFAULT_SPA_DIR : options.spaDir;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, isPublicAddress } from './public-address';
+import { signupPolicyFromEnv } from '../config';
+import { wechatSettingsFromEnv } from '../wechat/settings';
+import { classifyAddress, exposureOf, isPublicAddress } from './public-address';
 
 describe('which addresses the server may fetch from on a user’s say-so', () => {
   it.each([
@@ -76,4 +78,35 @@ describe('which addresses the server may fetch from on a user’s say-so', () =>
       expect(isPublicAddress(text)).toBe(false);
     },
   );
+});
+
+describe('who reaches the server (exposureOf)', () => {
+  it('is nobody else only on loopback, behind no proxy, with no public address on another host', () => {
+    expect(exposureOf({}, '127.0.0.1')).toBeNull();
+    expect(exposureOf({}, 'localhost')).toBeNull();
+    expect(exposureOf({ TRUST_PROXY: '0', PUBLIC_URL: 'http://127.0.0.1:8080' }, '::1')).toBeNull();
+    expect(exposureOf({ PUBLIC_URL: 'http://[::1]:8080/' }, '127.0.0.1')).toBeNull();
+  });
+
+  it('is everyone on any other listening address, or an unknown one', () => {
+    expect(exposureOf({}, '0.0.0.0')).toEqual({ by: 'listening', detail: 'HOST=0.0.0.0' });
+    expect(exposureOf({}, '10.0.0.11')?.by).toBe('listening');
+    expect(exposureOf({}, undefined)?.by).toBe('listening');
+  });
+
+  it('is everyone on loopback behind a proxy (nginx on the same machine) or with a public address', () => {
+    expect(exposureOf({ TRUST_PROXY: '1' }, '127.0.0.1')).toEqual({ by: 'proxy', detail: 'TRUST_PROXY=1' });
+    expect(exposureOf({ TRUST_PROXY: 'true' }, '127.0.0.1')?.by).toBe('proxy');
+    expect(exposureOf({ PUBLIC_URL: 'https://chat.example.com' }, '127.0.0.1')).toEqual({ by: 'public-url', detail: 'PUBLIC_URL=https://chat.example.com' });
+    expect(exposureOf({ PUBLIC_URL: 'not a url' }, '127.0.0.1')?.by).toBe('public-url');
+  });
+
+  it('decides the defaults only safe on one’s own machine: open sign-up and the WeChat simulator', () => {
+    expect(signupPolicyFromEnv({}, { host: '127.0.0.1' })).toBe('open');
+    expect(signupPolicyFromEnv({ TRUST_PROXY: '1' }, { host: '127.0.0.1' })).toBe('invite');
+    expect(signupPolicyFromEnv({ PUBLIC_URL: 'https://chat.example.com' }, { host: '127.0.0.1' })).toBe('invite');
+    expect(signupPolicyFromEnv({ TRUST_PROXY: '1', SIGNUP: 'open' }, { host: '127.0.0.1' })).toBe('open');
+    expect(wechatSettingsFromEnv({ PUBLIC_URL: 'https://chat.example.com' }, { host: '127.0.0.1' })).toEqual({ mode: 'off', reason: 'reachable' });
+    expect(wechatSettingsFromEnv({ PUBLIC_URL: 'http://localhost:8080' }, { host: '127.0.0.1' })).toEqual({ mode: 'simulator' });
+  });
 });

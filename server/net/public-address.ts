@@ -111,3 +111,26 @@ export const isPublicAddress = (address: string): boolean => classifyAddress(add
 /** A listen address only this machine can reach: `localhost`, 127.0.0.0/8 or ::1. */
 export const isLoopbackHost = (host: string): boolean =>
   /^localhost\.?$/i.test(host.trim()) || classifyAddress(host.trim()) === 'loopback';
+
+/** How other machines reach this server, or null when none does. */
+export type Exposure = null | { by: 'listening' | 'proxy' | 'public-url'; detail: string };
+
+/**
+ * Whether people on other machines reach this server: it listens beyond loopback, a proxy in
+ * front of it forwards their requests (TRUST_PROXY), or it has a public address (PUBLIC_URL) on
+ * another host. An instance listening on 127.0.0.1 behind nginx on the same machine serves the
+ * world: what is safe only for someone trying the product on their own machine (a demo admin
+ * whose password is printed, open sign-up, the WeChat simulator) follows this, not the listening
+ * address alone. An unknown listening address counts as reachable.
+ */
+export function exposureOf(env: NodeJS.ProcessEnv, host: string | undefined): Exposure {
+  if (!host || !isLoopbackHost(host)) return { by: 'listening', detail: `HOST=${host ?? ''}` };
+  const proxy = env.TRUST_PROXY?.trim().toLowerCase() ?? '';
+  if (!['', '0', 'false', 'off'].includes(proxy)) return { by: 'proxy', detail: `TRUST_PROXY=${env.TRUST_PROXY!.trim()}` };
+  const publicUrl = env.PUBLIC_URL?.trim();
+  if (publicUrl) {
+    const hostname = URL.canParse(publicUrl) ? new URL(publicUrl).hostname.replace(/^\[|\]$/g, '') : null;
+    if (hostname === null || !isLoopbackHost(hostname)) return { by: 'public-url', detail: `PUBLIC_URL=${publicUrl}` };
+  }
+  return null;
+}

@@ -132,4 +132,18 @@ describe('the demo account and who may do what', () => {
     expect(lines).toContain('chosen@kraken.local');
     expect(lines).not.toContain('chosen-Password-1');
   });
+
+  it('a server that became reachable names a demo admin still taking the password a loopback start printed, until it is changed', async () => {
+    const dir = folder();
+    const username = 'was-local@kraken.local';
+    const local = await ensureDemoAccount(shared.a.db, systemClock, { dataDir: dir, username });
+    expect(local.source).toBe('generated');
+    const exposed = await ensureDemoAccount(shared.a.db, systemClock, { dataDir: dir, username, reachable: true });
+    expect(exposed).toEqual({ username, password: null, source: 'exposed' });
+    const lines = demoAccountLines(exposed, dir, { reachable: true }).join('\n');
+    expect(lines).toContain(`npm run admin -- reset-password --email ${username}`);
+    expect(lines).not.toContain(local.password!);
+    await ensureUser(shared.a.db, systemClock, { username, password: 'a-New-Password-9', nickname: 'Demo', companyId: 'kraken', role: 'admin' });
+    expect(await ensureDemoAccount(shared.a.db, systemClock, { dataDir: dir, username, reachable: true })).toEqual({ username: null, password: null, source: 'none' });
+  });
 });

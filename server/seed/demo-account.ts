@@ -24,7 +24,12 @@ export type DemoAccount =
   | { username: string; password: string; source: 'env' | 'generated' | 'stored' }
   | { username: string; password: null; source: 'existing' }
   /** A start reachable from other machines makes no demo account of its own. */
-  | { username: null; password: null; source: 'none' };
+  | { username: null; password: null; source: 'none' }
+  /**
+   * Reachable from other machines, and a demo admin made by an earlier start on this DATA_DIR (on
+   * loopback, where its password was printed) still takes that password: a door to close.
+   */
+  | { username: string; password: null; source: 'exposed' };
 
 const NEW_DEMO = { nickname: 'Demo', companyId: DEMO_COMPANY_ID, role: 'admin' as const };
 
@@ -60,7 +65,7 @@ export async function ensureDemoAccount(
   options: { dataDir: string; username?: string; password?: string; reachable?: boolean },
 ): Promise<DemoAccount> {
   const demo = await ensureDemo(db, clock, options);
-  if (demo.username) await makeAdmin(db, clock, demo.username);
+  if (demo.username && demo.source !== 'exposed') await makeAdmin(db, clock, demo.username);
   return demo;
 }
 
@@ -78,9 +83,12 @@ async function ensureDemo(
   }
   // Reachable from other machines, an admin with a known password is a door: the first admin is
   // made with `npm run admin -- create-user` instead.
-  if (options.reachable) return { username: null, password: null, source: 'none' };
   const file = join(options.dataDir, DEMO_ACCOUNT_FILE);
   const kept = await readStored(file);
+  if (options.reachable) {
+    if (kept && (await acceptsPassword(db, kept.username, kept.password))) return { username: kept.username, password: null, source: 'exposed' };
+    return { username: null, password: null, source: 'none' };
+  }
   // A password kept for another account than the one asked for says nothing about this one.
   const stored = kept && (!options.username || kept.username === options.username) ? kept : null;
   const username = options.username ?? stored?.username ?? GENERATED_DEMO_USERNAME;
@@ -99,6 +107,13 @@ async function ensureDemo(
 
 /** What `npm start` prints about the demo account: its password only where it is known. */
 export function demoAccountLines(demo: DemoAccount, dataDir: string, options: { reachable?: boolean } = {}): string[] {
+  if (demo.source === 'exposed') {
+    return [
+      `  !! ${demo.username}, a demo admin made by an earlier start on this machine, still takes the password`,
+      `     that start printed, and other machines reach this server now. Give it a new one (it is shown once`,
+      `     and the account is signed out everywhere): npm run admin -- reset-password --email ${demo.username}`,
+    ];
+  }
   if (demo.source === 'none') {
     return ['  no demo account on a server reachable from other machines; make the first admin with:', '    npm run admin -- create-user --email <address> --role admin'];
   }

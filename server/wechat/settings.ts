@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '../net/public-address';
+import { exposureOf } from '../net/public-address';
 
 /**
  * Which WeChat the server talks to:
@@ -31,8 +31,8 @@ const SWITCH = { on: ['on', '1', 'true', 'yes'], off: ['off', '0', 'false', 'no'
 
 /**
  * The simulator signs anyone in as whatever WeChat user they name, so by default it runs only
- * where nobody else can reach it: a server listening on loopback and not behind a proxy
- * (TRUST_PROXY). Anywhere else it takes WECHAT_SIMULATOR=on, said out loud.
+ * where nobody else can reach it (`exposureOf`: on loopback, behind no proxy, with no public
+ * address). Anywhere else it takes WECHAT_SIMULATOR=on, said out loud.
  */
 export function wechatSettingsFromEnv(env: NodeJS.ProcessEnv, listen: { host?: string } = {}): WechatSettings {
   const appId = env.WECHAT_APP_ID?.trim();
@@ -48,7 +48,5 @@ export function wechatSettingsFromEnv(env: NodeJS.ProcessEnv, listen: { host?: s
   if (SWITCH.on.includes(simulator)) return { mode: 'simulator' };
   if (SWITCH.off.includes(simulator)) return { mode: 'off', reason: 'switched-off' };
   if (simulator) throw new Error(`WECHAT_SIMULATOR must be on or off, got "${env.WECHAT_SIMULATOR}"`);
-  // Any number of proxies in front brings other machines in, whatever the listening address.
-  const behindProxy = !['', '0', 'false', 'off'].includes(env.TRUST_PROXY?.trim().toLowerCase() ?? '');
-  return listen.host && isLoopbackHost(listen.host) && !behindProxy ? { mode: 'simulator' } : { mode: 'off', reason: 'reachable' };
+  return exposureOf(env, listen.host) === null ? { mode: 'simulator' } : { mode: 'off', reason: 'reachable' };
 }
