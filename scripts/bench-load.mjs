@@ -290,7 +290,7 @@ async function startProcess(command, args, databaseUrl, extraEnv) {
     new Promise((done, fail) => {
       const look = (piece) => {
         output += piece;
-        const match = /running at (http:\/\/\S+)/.exec(output);
+        const match = /running at (http:\/\/[^\s"]+)/.exec(output);
         if (match) done(match[1]);
       };
       child.stdout.on('data', look);

@@ -55,7 +55,7 @@ function serve(dataDir: string): Child {
 
 async function urlOf(child: Child): Promise<string> {
   for (let i = 0; i < 600; i++) {
-    const match = /running at (http:\/\/\S+)/.exec(child.output());
+    const match = /running at (http:\/\/[^\s"]+)/.exec(child.output());
     if (match) return match[1]!;
     if (child.process.exitCode !== null) throw new Error(`the server exited: ${child.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

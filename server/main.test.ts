@@ -30,7 +30,8 @@ async function serve(env: Record<string, string>) {
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk) => {
       output += chunk;
-      if (/sign-in:[\s\S]*\n\n/.test(output)) resolve();
+      // The start's banner: lines at a terminal (LOG_FORMAT=pretty), one JSON line otherwise.
+      if (/sign-in:[\s\S]*\n\n|"msg":"Kraken chat is running at[^\n]*\n/.test(output)) resolve();
     });
     child.stderr!.on('data', (chunk) => (output += chunk));
     child.once('exit', () => reject(new Error(`the server stopped:\n${output}`)));
@@ -68,6 +69,23 @@ describe('npm start / npm run serve', { timeout: 60_000 }, () => {
       redirect: 'manual',
     });
     expect(consent.status).toBe(404);
+  });
+
+  it('writes one JSON object a line off a terminal (LOG_FORMAT=json), the start banner and the stop included', async () => {
+    const { output, base } = await serve({});
+    await fetch(`${base}/api/workflow/agent/published-list`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const child = started.at(-1)!.child;
+    let all = output;
+    child.stdout!.on('data', (chunk) => (all += chunk));
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const lines = all.split('\n').filter((line) => line.trim() !== '');
+    const parsed = lines.map((line) => JSON.parse(line) as { level: string; msg: string; instance: string; details?: string[] });
+    const banner = parsed.find((entry) => entry.msg.startsWith('Kraken chat is running at'))!;
+    expect(banner).toMatchObject({ level: 'info', url: base });
+    expect(banner.details).toContain('reachable from this machine only (HOST=0.0.0.0 opens it to others)');
+    expect(parsed.some((entry) => entry.msg.startsWith('SIGTERM received, shutting down'))).toBe(true);
+    expect(new Set(parsed.map((entry) => entry.instance)).size).toBe(1);
   });
 
   it('on loopback behind a proxy, as beside nginx on one machine, serves the world: no demo admin, sign-up by invitation, no simulator', async () => {

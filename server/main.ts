@@ -13,27 +13,38 @@ async function main() {
   const host = env.HOST || '127.0.0.1';
   const server = await startServer({ port, host, dataDir });
 
+  // JSON logs (LOG_FORMAT=json, the default off a terminal) stay one object a line, banner included.
+  const say = (lines: string[], fields: Record<string, unknown> = {}) => {
+    if (server.config.logFormat !== 'json') return console.log(lines.join('\n'));
+    const [msg, ...rest] = lines.map((line) => line.trim()).filter(Boolean);
+    console.log(JSON.stringify({ level: 'info', time: new Date().toISOString(), instance: server.instanceId, msg, ...fields, ...(rest.length ? { details: rest } : {}) }));
+  };
   const db = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${dataDir}/pglite`;
-  console.log(`\nKraken chat is running at ${server.url}`);
   const exposure = exposureOf(env, host);
-  console.log(exposure ? `  reachable from other machines (${exposure.detail})` : '  reachable from this machine only (HOST=0.0.0.0 opens it to others)');
-  console.log(`  database: ${db}`);
-  console.log(`  answers:  ${server.runtimeLabel}`);
-  console.log(`  files:    ${server.filesLabel}`);
-  console.log(`  instance: ${server.instanceId} (on every log line; /metrics for this instance)`);
-  for (const line of demoAccountLines(server.demo, dataDir, { reachable: exposure !== null })) console.log(line);
-  for (const line of signInSummary(server.config, host)) console.log(line);
-  console.log('');
+  say(
+    [
+      `\nKraken chat is running at ${server.url}`,
+      exposure ? `  reachable from other machines (${exposure.detail})` : '  reachable from this machine only (HOST=0.0.0.0 opens it to others)',
+      `  database: ${db}`,
+      `  answers:  ${server.runtimeLabel}`,
+      `  files:    ${server.filesLabel}`,
+      `  instance: ${server.instanceId} (on every log line; /metrics for this instance)`,
+      ...demoAccountLines(server.demo, dataDir, { reachable: exposure !== null }),
+      ...signInSummary(server.config, host),
+      '',
+    ],
+    { url: server.url },
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
-      console.log(`${signal} received again: exiting now, without waiting for running answers.`);
+      say([`${signal} received again: exiting now, without waiting for running answers.`]);
       process.exit(1);
     }
     stopping = true;
     const grace = server.config.shutdownGraceMs / 1000;
-    console.log(`\n${signal} received, shutting down: running answers get up to ${grace} s to finish (SHUTDOWN_GRACE_SECONDS)...`);
+    say([`\n${signal} received, shutting down: running answers get up to ${grace} s to finish (SHUTDOWN_GRACE_SECONDS)...`]);
     server.close().then(
       () => process.exit(0),
       (error) => {

@@ -149,7 +149,7 @@ describe('shutting down', { timeout: 120_000 }, () => {
       const url = await new Promise<string>((resolve, reject) => {
         const listen = (chunk: Buffer) => {
           output += chunk.toString();
-          const match = /running at (http:\/\/\S+)/.exec(output);
+          const match = /running at (http:\/\/[^\s"]+)/.exec(output);
           if (match) resolve(match[1]!);
         };
         child.stdout!.on('data', listen);
