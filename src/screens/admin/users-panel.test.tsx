@@ -30,7 +30,9 @@ describe('the users panel', () => {
   it('lists the accounts, newest first, with their organisation and role', async () => {
     await openUsers();
     const rows = screen.getAllByTestId('admin-user-row');
-    expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual(['mia@example.com', 'bob@example.com', 'ada@example.com']);
+    // Each account under its name, in the first column.
+    const accounts = ['mia@example.com', 'bob@example.com', 'ada@example.com'];
+    rows.forEach((row, index) => expect(within(within(row).getAllByRole('cell')[0]!).getByText(accounts[index]!)).toBeInTheDocument());
     expect(screen.getByRole('combobox', { name: 'Role of Bob' })).toHaveValue('operator');
     expect(within(screen.getByRole('combobox', { name: 'Organisation of Bob' })).getByRole('option', { selected: true })).toHaveTextContent('Acme');
     expect(screen.getByText('3 accounts')).toBeInTheDocument();

@@ -22,13 +22,14 @@ const UserRow = ({ user, organisations, busy, disabled, onChange, onSignOut, onR
     : organisations;
   return (
     <tr className="border-t border-line" data-testid="admin-user-row" aria-busy={busy || undefined}>
-      <Cell>
+      <Cell className="min-w-40">
         <span className="font-medium" dir="auto">{name}</span>
+        {/* The account it signs in with, under its name (a column of its own made the table wider than the console). */}
+        {name !== user.username && <p className="m-0 break-all text-xs text-muted">{user.username}</p>}
         <p className="m-0 text-xs text-muted" title={user.lastSeenAt ? formatDateTime(user.lastSeenAt, i18n.language) : undefined}>
           {user.lastSeenAt ? t('admin.users.lastSeen', { when: formatRelativeTime(user.lastSeenAt, i18n.language) }) : t('admin.users.neverSeen')}
         </p>
       </Cell>
-      <Cell className="break-all text-muted">{user.username}</Cell>
       <Cell>
         <select
           className="field w-auto min-w-36 py-1"
@@ -115,7 +116,7 @@ export const UsersPanel = () => {
           <Table
             label={t('admin.panels.users')}
             busy={loading}
-            head={[t('admin.users.columns.name'), t('admin.users.columns.account'), t('admin.users.columns.organisation'), t('admin.users.columns.role'), t('admin.users.columns.access'), t('admin.users.columns.actions')]}
+            head={[t('admin.users.columns.name'), t('admin.users.columns.organisation'), t('admin.users.columns.role'), t('admin.users.columns.access'), t('admin.users.columns.actions')]}
           >
             {users.map((user) => (
               <UserRow
