@@ -34,6 +34,8 @@ import { taskRoutes } from './routes/tasks';
 import { shareRoutes } from './routes/shares';
 import { userRoutes } from './routes/users';
 import { localLiveAnswers } from './services/live-answers';
+import { createModelRegistry } from './models/registry';
+import { createRegistryRuntime } from './models/runtime';
 import { createOpenStreams } from './services/open-streams';
 import { continueTakenOver } from './services/takeover-continuation';
 import { wechatRoutes } from './wechat/routes';
@@ -53,11 +55,13 @@ const textReaderFor = (config: AppDeps['config']) =>
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const instanceId = deps.instanceId ?? randomUUID();
   const log = safeLog(deps.log ?? ((line) => console.log(line)), { format: deps.config.logFormat, level: deps.config.logLevel, instance: instanceId });
+  const models = createModelRegistry({ db: deps.db, clock: deps.clock, config: deps.config });
+  const runtime = deps.runtime ?? createRegistryRuntime({ registry: models, sealer: deps.sealer ?? null, config: deps.config });
   const services: Services = {
     db: deps.db,
     config: deps.config,
     clock: deps.clock,
-    runtime: withAttachmentsRead(deps.runtime, {
+    runtime: withAttachmentsRead(runtime, {
       db: deps.db,
       storage: deps.storage,
       clock: deps.clock,
@@ -78,6 +82,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     env: deps.env ?? process.env,
     answers: deps.answers ?? localLiveAnswers(),
     storageRoom: deps.storageRoom ?? (async () => null),
+    models,
   };
   // An answer taken over from an instance that was gone is written on here (CONTINUE_TAKEN_OVER).
   if (services.config.continueTakenOverMax > 0) services.answers.continueWith((messageId) => continueTakenOver(services, services.answers, messageId));
@@ -117,7 +122,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
-      return fail(c, error.status, error.message);
+      return fail(c, error.status, error.message, error.reason);
     }
     const ref = newReference();
     services.log(`error: ref ${ref}: ${c.req.method} ${c.req.path}: ${describeError(error, deps.config.logLevel)}`, { level: 'error' });

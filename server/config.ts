@@ -117,6 +117,13 @@ export type ServerConfig = {
   sessionCheckMs: number;
   /** Characters of conversation sent to the model with a question, the question included. */
   historyCharBudget: number;
+  /** How long any model service may keep a reader waiting (MODEL_*_TIMEOUT_SECONDS), the console's providers' as the environment's. */
+  modelTimeouts: ModelTimeouts;
+  /**
+   * MODEL_PROVIDERS_ON_PRIVATE_NETWORK: the console's model providers may be on this machine or
+   * its private networks (self-hosted models); off, only public addresses (server/net/outbound.ts).
+   */
+  modelProvidersOnPrivateNetwork: boolean;
   /** WeChat's real API, the local simulator, or neither (see server/wechat/settings.ts). */
   wechat: WechatSettings;
   /** The Google OAuth connector; null refuses Google login. */
@@ -275,6 +282,8 @@ export const defaultConfig: ServerConfig = {
   openStreamsPerIdentity: 8,
   sessionCheckMs: 2000,
   historyCharBudget: 24_000,
+  modelTimeouts: DEFAULT_MODEL_TIMEOUTS,
+  modelProvidersOnPrivateNetwork: false,
   wechat: { mode: 'simulator' },
   google: null,
   s3: null,
@@ -389,6 +398,12 @@ export function logFormatFromEnv(value: string | undefined, tty: boolean): LogFo
   throw new Error(`LOG_FORMAT must be json or pretty, got "${value}"`);
 }
 
+/** MODEL_FIRST_BYTE_TIMEOUT_SECONDS and MODEL_SILENCE_TIMEOUT_SECONDS, for every model service. */
+const modelTimeoutsFromEnv = (env: NodeJS.ProcessEnv): ModelTimeouts => ({
+  firstByteMs: positiveNumber(env, 'MODEL_FIRST_BYTE_TIMEOUT_SECONDS', DEFAULT_MODEL_TIMEOUTS.firstByteMs / 1000) * 1000,
+  silenceMs: positiveNumber(env, 'MODEL_SILENCE_TIMEOUT_SECONDS', DEFAULT_MODEL_TIMEOUTS.silenceMs / 1000) * 1000,
+});
+
 /**
  * Reads every setting the server takes from the environment (see docs/api.md, "Configuration").
  * `listen.host` is where the server will listen: some defaults are safe only on loopback;
@@ -405,10 +420,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
           baseUrl: baseUrl.replace(/\/+$/, ''),
           apiKey: env.LLM_API_KEY || undefined,
           model: env.LLM_MODEL || DEFAULT_MODEL,
-          timeouts: {
-            firstByteMs: positiveNumber(env, 'MODEL_FIRST_BYTE_TIMEOUT_SECONDS', DEFAULT_MODEL_TIMEOUTS.firstByteMs / 1000) * 1000,
-            silenceMs: positiveNumber(env, 'MODEL_SILENCE_TIMEOUT_SECONDS', DEFAULT_MODEL_TIMEOUTS.silenceMs / 1000) * 1000,
-          },
+          timeouts: modelTimeoutsFromEnv(env),
         }
       : null,
     offlineTokenDelayMs: positiveNumber(env, 'OFFLINE_TOKEN_DELAY_MS', defaultConfig.offlineTokenDelayMs),
@@ -437,6 +449,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, listen: { ho
     openStreamsPerIdentity: positiveNumber(env, 'OPEN_STREAMS_PER_IDENTITY', defaultConfig.openStreamsPerIdentity),
     sessionCheckMs: defaultConfig.sessionCheckMs,
     historyCharBudget: positiveNumber(env, 'HISTORY_CHAR_BUDGET', defaultConfig.historyCharBudget),
+    modelTimeouts: modelTimeoutsFromEnv(env),
+    modelProvidersOnPrivateNetwork: isOn(env.MODEL_PROVIDERS_ON_PRIVATE_NETWORK),
     wechat: wechatSettingsFromEnv(env, listen),
     google: googleConfigFromEnv(env),
     s3: s3SettingsFromEnv(env),

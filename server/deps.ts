@@ -7,6 +7,7 @@ import type { Log } from './http/log-line';
 import type { Counters } from './limits/counters';
 import type { FileStorage } from './media/storage';
 import type { TextReader } from './media/text-reader';
+import type { ModelRegistry } from './models/registry';
 import type { Publishing } from './publishing/types';
 import type { LiveAnswers } from './services/live-answers';
 import type { OpenStreams } from './services/open-streams';
@@ -19,7 +20,12 @@ export type AppDeps = {
   db: Db;
   config: ServerConfig;
   clock: Clock;
-  runtime: AgentRuntime;
+  /**
+   * Writes the answers. Default: each question's model as the registry resolves it (the
+   * environment's, a console provider's, or the offline responder: server/models/runtime.ts);
+   * tests give one runtime that answers everything.
+   */
+  runtime?: AgentRuntime;
   /** Upload bytes: attachments, task images, avatars. */
   storage: FileStorage;
   /** The desktop installers served under /downloads/; default: DOWNLOADS_DIR (or DATA_DIR/downloads) on disk. */
@@ -65,4 +71,6 @@ export type Services = Required<Omit<AppDeps, 'spaDir' | 'draining' | 'readiness
   counters: Counters;
   /** The answer and resume streams open here, bounded per identity and ended with their session. */
   streams: OpenStreams;
+  /** The models questions may be answered with, as this instance keeps them (server/models/registry.ts). */
+  models: ModelRegistry;
 };

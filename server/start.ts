@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
-import { createOfflineResponder } from './agents/offline-responder';
-import { createOpenAiRuntime } from './agents/openai-runtime';
+import { isNotNull } from 'drizzle-orm';
 import type { AgentRuntime } from './agents/runtime';
 import { createApp } from './app';
 import { downloadsDirOf } from './routes/app';
@@ -18,7 +17,8 @@ import { safeLog } from './http/log-line';
 import { openFileStores } from './media/file-stores';
 import { sealerFromEnv, type Sealer } from './auth/sealed';
 import { createMailer, mailSettingsFromEnv, type Mailer } from './mail/mailer';
-import { connectors as connectorRows } from './db/schema';
+import { connectors as connectorRows, modelProviders } from './db/schema';
+import { registryRuntimeLabel } from './models/runtime';
 import { exposureOf } from './net/public-address';
 import { createPublishing } from './publishing/publishing';
 import { ensureDemoAccount, type DemoAccount } from './seed/demo-account';
@@ -46,7 +46,10 @@ export type StartOptions = {
   /** Settings read from this environment (default: process.env), then overridden by `config`. */
   env?: NodeJS.ProcessEnv;
   config?: Partial<ServerConfig>;
-  /** Default: the OpenAI-compatible runtime when config.llm is set, else the offline responder. */
+  /**
+   * Default: each question's model as the registry resolves it: the environment's (config.llm),
+   * a provider added in the console, or the offline responder when there is neither.
+   */
   runtime?: AgentRuntime;
   /** The built SPA; default `dist/` of the repository; null serves the API only. */
   spaDir?: string | null;
@@ -74,15 +77,13 @@ export type RunningServer = {
   close(): Promise<void>;
 };
 
-export function runtimeFor(config: ServerConfig): AgentRuntime {
-  return config.llm ? createOpenAiRuntime(config.llm) : createOfflineResponder(config.offlineTokenDelayMs);
-}
-
-/** Refuses to start when companies' secrets are stored and nothing can open them. */
+/** Refuses to start when companies' secrets or model providers' keys are stored and nothing can open them. */
 async function checkConnectorKey(db: DbHandle['db'], sealer: Sealer | null): Promise<void> {
   if (sealer) return;
   const [stored] = await db.select({ companyId: connectorRows.companyId }).from(connectorRows).limit(1);
   if (stored) throw new Error('Publishing connectors are stored encrypted in the database, but CONNECTOR_KEY is not set: start with the same CONNECTOR_KEY they were saved with.');
+  const [key] = await db.select({ id: modelProviders.id }).from(modelProviders).where(isNotNull(modelProviders.sealedKey)).limit(1);
+  if (key) throw new Error('Model providers\' keys are stored encrypted in the database, but CONNECTOR_KEY is not set: start with the same CONNECTOR_KEY they were saved with.');
 }
 
 /** How a process on this machine reaches a server listening on `host`: a wildcard address through loopback. */
@@ -126,7 +127,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       password: options.demo?.password ?? env.DEMO_PASSWORD,
       reachable: exposureOf(env, host) !== null,
     });
-    const runtime = options.runtime ?? runtimeFor(config);
+    const runtime = options.runtime;
     const spaDir = options.spaDir === undefined ? DEFAULT_SPA_DIR : options.spaDir;
     const log = safeLog(options.log ?? ((line: string) => console.log(line)), { format: config.logFormat, level: config.logLevel, instance: instanceId });
     const files = await openFileStores({
@@ -170,7 +171,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       db: database.db,
       config,
       clock: systemClock,
-      runtime,
+      ...(runtime ? { runtime } : {}),
       storage,
       downloads: files.downloads,
       publishing,
@@ -225,7 +226,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       port,
       demo,
       config,
-      runtimeLabel: runtime.label,
+      runtimeLabel: runtime?.label ?? registryRuntimeLabel(config),
       filesLabel: files.label,
       database,
       instanceId,

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 
 /**
  * The model service's answer to a POST: its status, and its body as text, read as it arrives.
@@ -31,7 +32,8 @@ export const DEFAULT_MODEL_TIMEOUTS: ModelTimeouts = { firstByteMs: 60_000, sile
  * (docs/decisions/016-first-event-under-load.md). Redirects are not followed: a model endpoint
  * answers where it is configured. Aborting `signal` while the answer is read closes its
  * connection; once it has been read, released or closed, an abort touches nothing: its connection
- * may be serving another call by then.
+ * may be serving another call by then. `lookup`: how the service's name is resolved (a provider
+ * added in the console resolves through server/net/outbound.ts, which refuses what it must not reach).
  */
 export function postToModel(
   url: string,
@@ -39,6 +41,7 @@ export function postToModel(
   body: string,
   signal: AbortSignal,
   timeouts: ModelTimeouts = DEFAULT_MODEL_TIMEOUTS,
+  lookup?: LookupFunction,
 ): Promise<ModelResponse> {
   const target = new URL(url);
   const client = target.protocol === 'https:' ? https : http;
@@ -47,7 +50,7 @@ export function postToModel(
     let answered: http.IncomingMessage | undefined;
     const request = client.request(
       target,
-      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, ...(lookup ? { lookup } : {}) },
       (response) => {
         answered = response;
         response.once('end', done);

@@ -1,7 +1,8 @@
+import type { LookupFunction } from 'node:net';
 import type { LlmConfig } from '../config';
 import { metrics, providerOf } from '../observability/metrics';
 import { postToModel, type ModelResponse } from './model-request';
-import { AgentError, continuedHistory, type AgentRuntime, type HistoryMessage, type StreamAnswerInput, type TokenUsage } from './runtime';
+import { AgentError, continuedHistory, type AgentRuntime, type HistoryMessage, type ModelParameters, type StreamAnswerInput, type TokenUsage } from './runtime';
 
 type ChunkChoice = { delta?: { content?: string | null }; finish_reason?: string | null };
 type Chunk = { choices?: ChunkChoice[]; error?: { message?: string }; usage?: { prompt_tokens?: number; completion_tokens?: number } | null };
@@ -23,8 +24,21 @@ const TITLE_INSTRUCTION =
 /** Of the question and the answer, this much is sent to name the conversation. */
 const TITLE_SOURCE_CHARS = 2000;
 
-/** Streams answers from any OpenAI-compatible `/chat/completions` endpoint. */
-export function createOpenAiRuntime(llm: LlmConfig): AgentRuntime {
+/** The agent's sampling as the request's fields; what it does not set is the model service's to choose. */
+export const samplingOf = (parameters: ModelParameters | undefined): Record<string, number> => ({
+  ...(parameters?.temperature !== undefined ? { temperature: parameters.temperature } : {}),
+  ...(parameters?.topP !== undefined ? { top_p: parameters.topP } : {}),
+  ...(parameters?.maxOutput !== undefined ? { max_tokens: parameters.maxOutput } : {}),
+});
+
+/** An OpenAI-compatible service: `model` is asked when the agent names none; `lookup` resolves its name (server/net/outbound.ts). */
+export type ModelEndpoint = LlmConfig & { lookup?: LookupFunction };
+
+/**
+ * Streams answers from any OpenAI-compatible `/chat/completions` endpoint: the agent's model
+ * (`agent.model.model`, else the endpoint's own), with the agent's system prompt and sampling.
+ */
+export function createOpenAiRuntime(llm: ModelEndpoint): AgentRuntime {
   const url = `${llm.baseUrl}/chat/completions`;
   const provider = providerOf(llm.baseUrl);
   return {
@@ -38,11 +52,11 @@ export function createOpenAiRuntime(llm: LlmConfig): AgentRuntime {
         throw error;
       }
     },
-    async nameConversation({ question, answer, signal }) {
+    async nameConversation({ question, answer, signal, model }) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (llm.apiKey) headers.authorization = `Bearer ${llm.apiKey}`;
       const body = JSON.stringify({
-        model: llm.model,
+        model: model?.model ?? llm.model,
         stream: false,
         max_tokens: 30,
         temperature: 0.2,
@@ -51,7 +65,7 @@ export function createOpenAiRuntime(llm: LlmConfig): AgentRuntime {
           { role: 'user', content: `Question:\n${question.slice(0, TITLE_SOURCE_CHARS)}\n\nAnswer:\n${answer.slice(0, TITLE_SOURCE_CHARS)}` },
         ],
       });
-      const response = await postToModel(url, headers, body, signal, llm.timeouts);
+      const response = await postToModel(url, headers, body, signal, llm.timeouts, llm.lookup);
       const text = await response.text();
       if (response.status < 200 || response.status > 299) return null;
       const parsed = JSON.parse(text) as { choices?: Array<{ message?: { content?: string | null } }> };
@@ -69,9 +83,15 @@ export function createOpenAiRuntime(llm: LlmConfig): AgentRuntime {
     let response: ModelResponse;
     try {
       // include_usage: the last chunk reports the tokens spent, shown under the answer.
-      const body = JSON.stringify({ model: llm.model, stream: true, stream_options: { include_usage: true }, messages });
+      const body = JSON.stringify({
+        model: agent.model?.model ?? llm.model,
+        stream: true,
+        stream_options: { include_usage: true },
+        ...samplingOf(agent.parameters),
+        messages,
+      });
       const sent = performance.now();
-      response = await postToModel(url, headers, body, signal, llm.timeouts);
+      response = await postToModel(url, headers, body, signal, llm.timeouts, llm.lookup);
       metrics.modelAnswered(provider, sent);
     } catch (error) {
       if (signal.aborted) throw error;

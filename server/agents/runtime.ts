@@ -1,7 +1,38 @@
 import type { StoredFileRef } from '../db/schema';
 
-/** What the runtime needs to know about the agent answering; `vision`: its model reads images. */
-export type RuntimeAgent = { id: string; name: string; systemPrompt: string; vision?: boolean };
+/**
+ * The model an answer is asked of, as the registry resolved it for the question
+ * (server/services/model-registry.ts): which provider serves it and what its API calls it.
+ */
+export type ModelChoice = {
+  /** The registry's id: a console model's, `env` or `offline`; recorded on the answer. */
+  id: string;
+  /** Its display name, recorded on the answer. */
+  name: string;
+  /** The provider serving it: a console provider's id, `env` or `offline`. */
+  providerId: string;
+  /** As the provider's API names it: the request's `model`. */
+  model: string;
+  vision: boolean;
+  /** The longest answer it writes, in tokens, when known. */
+  maxOutput: number | null;
+};
+
+/** Sampling the agent asks for; absent ones are left to the model service's defaults. */
+export type ModelParameters = { temperature?: number; topP?: number; maxOutput?: number };
+
+/**
+ * What the runtime needs to know about the agent answering: its system prompt, the model its
+ * question goes to (absent: the runtime's own), with its parameters; `vision`: that model reads images.
+ */
+export type RuntimeAgent = {
+  id: string;
+  name: string;
+  systemPrompt: string;
+  vision?: boolean;
+  model?: ModelChoice;
+  parameters?: ModelParameters;
+};
 
 /** What became of one attachment on its way to the model, for runtimes that tell the person. */
 export type AttachmentNote =
@@ -61,7 +92,7 @@ export interface AgentRuntime {
    * language, or null. Optional: a runtime without it (the offline responder) leaves the title
    * the question's first words.
    */
-  nameConversation?(input: { question: string; answer: string; signal: AbortSignal }): Promise<string | null>;
+  nameConversation?(input: { question: string; answer: string; signal: AbortSignal; model?: ModelChoice }): Promise<string | null>;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { AGENT_VISIBILITIES } from '../../src/contract/constants';
+import type { AgentContent, AgentParameters } from '../../src/contract/studio';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -61,6 +63,12 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId), uniqueIndex('sessions_id_unique').on(t.id)],
 );
 
+/**
+ * An agent as the market reads it: its live (published) version's content, copied here when that
+ * version goes live, so the market, a conversation's creation and a question read one row. Its
+ * draft waits in `agent_drafts`, its versions in `agent_versions`. A never-published agent has a
+ * row (with its first draft's content) that nobody sees: `published` is false.
+ */
 export const agents = pgTable(
   'agents',
   {
@@ -70,23 +78,120 @@ export const agents = pgTable(
     intro: text('intro').notNull(),
     category: text('category'),
     systemPrompt: text('system_prompt').notNull(),
-    companyId: text('company_id')
-      .notNull()
-      .references(() => companies.id),
+    /** The author's organisation when the agent was made; null for an author of none. */
+    companyId: text('company_id').references(() => companies.id),
+    /** Its author: an account id (the seeded agents name a studio that has no account). */
     createBy: text('create_by').notNull(),
     createByName: text('create_by_name').notNull(),
     updateBy: text('update_by').notNull(),
     updateByName: text('update_by_name').notNull(),
+    /** The live version's id; empty until the first version goes live. */
     versionId: text('version_id').notNull(),
+    /** `visibility` is `public`: kept for servers older than migration 0017, which read only this. */
     public: boolean('public').notNull(),
+    /** A version is live and the agent is not retired. */
     published: boolean('published').notNull(),
+    /**
+     * Hidden from servers older than migration 0017 (which know no private agents, nor agents of no
+     * organisation): true for those. This server reads drafts from `agent_drafts`, never here.
+     */
     isDraft: boolean('is_draft').notNull(),
-    /** Its model reads images: they are sent as image parts instead of a sentence saying it cannot. */
+    /** Before migration 0017: its model reads images. The model's own `vision` decides now. */
     vision: boolean('vision').notNull().default(false),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
+    /** Who sees the live version: its author, the author's organisation, or everyone (an admin approved it). */
+    visibility: text('visibility', { enum: AGENT_VISIBILITIES }).notNull().default('organisation'),
+    /** A model of the registry (`models.id`, `env`, `offline`); null: the default model. */
+    modelId: text('model_id'),
+    parameters: jsonb('parameters').$type<AgentParameters>().notNull().default({}),
+    starters: jsonb('starters').$type<AgentContent['starters']>().notNull().default({}),
+    translations: jsonb('translations').$type<AgentContent['translations']>().notNull().default({}),
+    allowModelChoice: boolean('allow_model_choice').notNull().default(false),
+    /** Retired by its author or an admin: off the market for good; its conversations are read only. */
+    retiredAt: at('retired_at'),
   },
-  (t) => [index('agents_created_idx').on(t.createdAt)],
+  (t) => [index('agents_created_idx').on(t.createdAt), index('agents_author_idx').on(t.createBy, t.updatedAt)],
+);
+
+/** An agent's draft: the content its author is editing, beside the live version. At most one per agent. */
+export const agentDrafts = pgTable('agent_drafts', {
+  agentId: text('agent_id')
+    .primaryKey()
+    .references(() => agents.id, { onDelete: 'cascade' }),
+  content: jsonb('content').$type<AgentContent>().notNull(),
+  updatedAt: at('updated_at').notNull(),
+  updatedBy: text('updated_by').notNull(),
+  updatedByName: text('updated_by_name').notNull(),
+});
+
+/**
+ * Every version an agent was published as, never changed but for its review: `published` (live
+ * now or before), `pending` (for the public market, waiting for an admin), `rejected` (with the
+ * admin's reason), `withdrawn` (replaced by a newer publish, or the agent retired, first).
+ */
+export const agentVersions = pgTable(
+  'agent_versions',
+  {
+    id: text('id').primaryKey(),
+    /** Publishing order (timestamps can tie). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    agentId: text('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    content: jsonb('content').$type<AgentContent>().notNull(),
+    status: text('status', { enum: ['published', 'pending', 'rejected', 'withdrawn'] }).notNull(),
+    createdAt: at('created_at').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdByName: text('created_by_name').notNull(),
+    reviewedAt: at('reviewed_at'),
+    reviewedBy: text('reviewed_by'),
+    reviewedByName: text('reviewed_by_name'),
+    reviewNote: text('review_note'),
+  },
+  (t) => [
+    index('agent_versions_agent_idx').on(t.agentId, t.seq),
+    index('agent_versions_pending_idx').on(t.seq).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/**
+ * An OpenAI-compatible model service added in the console. Its key is sealed with CONNECTOR_KEY
+ * (server/auth/sealed.ts) and never answered. The environment's provider (LLM_*) is not stored.
+ */
+export const modelProviders = pgTable('model_providers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  baseUrl: text('base_url').notNull(),
+  sealedKey: text('sealed_key'),
+  createdAt: at('created_at').notNull(),
+  updatedAt: at('updated_at').notNull(),
+  updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+});
+
+/** A model of a console provider. At most one is the default (the index); none: the environment's, or the first enabled. */
+export const models = pgTable(
+  'models',
+  {
+    id: text('id').primaryKey(),
+    providerId: text('provider_id')
+      .notNull()
+      .references(() => modelProviders.id, { onDelete: 'cascade' }),
+    /** As the provider's API names it: the request's `model`. */
+    model: text('model').notNull(),
+    displayName: text('display_name').notNull(),
+    contextWindow: integer('context_window'),
+    maxOutput: integer('max_output'),
+    vision: boolean('vision').notNull().default(false),
+    enabled: boolean('enabled').notNull().default(true),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('models_provider_model_unique').on(t.providerId, t.model),
+    uniqueIndex('models_one_default').on(t.isDefault).where(sql`${t.isDefault}`),
+  ],
 );
 
 export const applications = pgTable('applications', {
@@ -125,10 +230,11 @@ export const conversations = pgTable(
     titleSearch: text('title_search').notNull().default(''),
     pinned: boolean('pinned').notNull().default(false),
     /**
-     * What the conversation is for: a person's `chat`, listed in their history, or `drafting`, the
-     * operations area asking a writer agent for drafts, reachable by its id and never listed.
+     * What the conversation is for: a person's `chat`, listed in their history; `drafting`, the
+     * operations area asking a writer agent for drafts; `preview`, an agent's author trying its
+     * draft. Only `chat` is listed; the others are reachable by their id.
      */
-    purpose: text('purpose', { enum: ['chat', 'drafting'] }).notNull().default('chat'),
+    purpose: text('purpose', { enum: ['chat', 'drafting', 'preview'] }).notNull().default('chat'),
     /**
      * The last message of the chosen path through the message tree (which version of each
      * question and answer is shown); null reads as the newest message.
@@ -136,6 +242,8 @@ export const conversations = pgTable(
     currentLeafId: text('current_leaf_id'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
+    /** An agent conversation: the agent's version its last question was answered by (set at creation, then at each question). */
+    agentVersionId: text('agent_version_id'),
   },
   (t) => [index('conversations_user_idx').on(t.ownerUserId), index('conversations_visitor_idx').on(t.ownerVisitorId)],
 );
@@ -189,6 +297,9 @@ export const messages = pgTable(
      * not continued, and brings the next one down, for ever.
      */
     takeoverContinuations: integer('takeover_continuations').notNull().default(0),
+    /** An answer: the model that wrote it (the registry's id) and its name then. */
+    modelId: text('model_id'),
+    modelName: text('model_name'),
   },
   (t) => [
     index('messages_conversation_idx').on(t.conversationId, t.seq),

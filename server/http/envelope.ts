@@ -3,7 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { FAILURE, SUCCESS, type Envelope } from '../../src/contract/envelope';
 
 export const okBody = <T>(data: T): Envelope<T> => ({ code: SUCCESS, msg: 'ok', data, success: true });
-export const failBody = (msg: string): Envelope<null> => ({ code: FAILURE, msg, data: null, success: false });
+export const failBody = (msg: string, reason?: string): Envelope<null> => ({ code: FAILURE, msg, data: null, success: false, ...(reason ? { reason } : {}) });
 
 /**
  * A JSON answer with its length: the compression in front (server/http/compression.ts) leaves
@@ -14,4 +14,4 @@ export const json = (c: Context, body: unknown, status: ContentfulStatusCode = 2
   return c.body(text, status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
 };
 
-export const fail = (c: Context, status: ContentfulStatusCode, msg: string) => json(c, failBody(msg), status);
+export const fail = (c: Context, status: ContentfulStatusCode, msg: string, reason?: string) => json(c, failBody(msg, reason), status);

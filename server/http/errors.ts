@@ -7,6 +7,8 @@ export class ApiError extends Error {
     message: string,
     /** Answered as Retry-After: when a refused caller may try again. */
     readonly retryAfterSeconds?: number,
+    /** Answered as the envelope's `reason`: a fixed word a client can act on (src/contract/studio.ts, models.ts). */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -25,3 +27,5 @@ export const tooLarge = (msg: string) => new ApiError(413, msg);
 /** The server cannot store what it was sent: its disk is full. */
 export const insufficientStorage = (msg: string) => new ApiError(507, msg);
 export const tooManyRequests = (msg: string, retryAfterSeconds: number) => new ApiError(429, msg, retryAfterSeconds);
+/** An error a client may tell apart by its `reason` (the contract's MODEL_ERRORS, STUDIO_ERRORS). */
+export const refusedWith = (status: ContentfulStatusCode, reason: string, msg: string) => new ApiError(status, msg, undefined, reason);

@@ -5,9 +5,10 @@ import { findVisibleAgent, listAgents, toAgent } from '../services/agents';
 import { listApplications } from '../services/applications';
 
 export function agentRoutes(app: Hono<AppEnv>, services: Services) {
-  defineRoute(app, services, 'agentPublishedList', ({ input, caller }) => listAgents(services.db, caller, input, services.config.attachments.modelAcceptsImages));
-  defineRoute(app, services, 'agentDetail', async ({ input, caller }) =>
-    toAgent(await findVisibleAgent(services.db, caller, input.agentId), services.config.attachments.modelAcceptsImages),
-  );
+  defineRoute(app, services, 'agentPublishedList', async ({ input, caller }) => listAgents(services.db, caller, input, await services.models.current()));
+  defineRoute(app, services, 'agentDetail', async ({ input, caller }) => {
+    const [row, registry] = await Promise.all([findVisibleAgent(services.db, caller, input.agentId), services.models.current()]);
+    return toAgent(row, registry);
+  });
   defineRoute(app, services, 'applicationList', ({ input, caller }) => listApplications(services.db, caller, input));
 }

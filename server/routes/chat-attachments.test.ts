@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_AGENT_ID } from '../../src/contract/constants';
 import { createOpenAiRuntime } from '../agents/openai-runtime';
 import type { ServerConfig } from '../config';
-import { agents } from '../db/schema';
+import { agents, modelProviders, models } from '../db/schema';
 import { openHarness, type TestApp } from '../test/harness';
 import { tinyPdf } from '../test/pdf';
 import { pngOf } from '../test/png';
@@ -83,12 +83,24 @@ const lastQuestion = () => requests.at(-1)!.body.messages.filter((m) => m.role =
 const textOf = (message: SentMessage) =>
   typeof message.content === 'string' ? message.content : message.content.map((part) => part.text ?? '').join('');
 
-const setVision = (vision: boolean) => h.db.update(agents).set({ vision }).where(eq(agents.id, AGENT));
+/** The agent answers with a model of the console that sees images, while `run` runs. */
+async function withSeeingModel(run: () => Promise<void>) {
+  const now = new Date();
+  const providerId = `seeing-${now.getTime()}`;
+  await h.db.insert(modelProviders).values({ id: providerId, name: 'Seeing', baseUrl, createdAt: now, updatedAt: now });
+  await h.db.insert(models).values({ id: providerId, providerId, model: 'fake-vision', displayName: 'Fake vision', vision: true, createdAt: now, updatedAt: now });
+  await h.db.update(agents).set({ modelId: providerId }).where(eq(agents.id, AGENT));
+  try {
+    await run();
+  } finally {
+    await h.db.update(agents).set({ modelId: null }).where(eq(agents.id, AGENT));
+    await h.db.delete(modelProviders).where(eq(modelProviders.id, providerId));
+  }
+}
 
 describe('attachments the model reads', () => {
   it('shows an image to an agent whose model sees images, as a data URL image part', async () => {
-    await setVision(true);
-    try {
+    await withSeeingModel(async () => {
       const t = appWithModel();
       const visitor = h.visitor();
       const png = pngOf(2, [255, 0, 0]);
@@ -100,9 +112,7 @@ describe('attachments the model reads', () => {
       expect(parts[0]).toMatchObject({ type: 'text' });
       expect(parts[0]!.text).toContain('What colour is this?');
       expect(parts[1]).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } });
-    } finally {
-      await setVision(false);
-    }
+    });
   });
 
   it('tells the model in a sentence that an agent without vision cannot see the image, and sends no image part', async () => {
@@ -115,7 +125,7 @@ describe('attachments the model reads', () => {
     expect(question.content).toContain('Image "blue.png" attached. This agent cannot see images');
   });
 
-  it('follows the deployment setting over the agent’s own', async () => {
+  it('follows the deployment setting for its own model', async () => {
     const t = appWithModel({ attachments: { ...(await import('../config')).defaultConfig.attachments, modelAcceptsImages: true } });
     const visitor = h.visitor();
     await ask(t, visitor, 'Describe it', [await upload(t, visitor, pngOf(2, [0, 255, 0]), 'green.png')]);

@@ -175,11 +175,21 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveA
     await spend(services.counters, quotas, 1, services.clock.now());
     let chat: PreparedChat;
     try {
-      chat = await prepareChat(services.db, services.clock, caller, owner, input, {
-        historyCharBudget: services.config.historyCharBudget,
-        streamingAnswers: services.config.streamingAnswersPerIdentity,
-        lease: { owner: services.instanceId, ms: services.config.leaseMs },
-      });
+      // Kept in memory: a question reads no table for it (server/models/registry.ts).
+      const registry = await services.models.current();
+      chat = await prepareChat(
+        services.db,
+        services.clock,
+        caller,
+        owner,
+        input,
+        {
+          historyCharBudget: services.config.historyCharBudget,
+          streamingAnswers: services.config.streamingAnswersPerIdentity,
+          lease: { owner: services.instanceId, ms: services.config.leaseMs },
+        },
+        registry,
+      );
     } catch (error) {
       // A question refused here never reaches the agent: it costs nothing.
       await services.counters.takeBack(quotas.map((quota) => quota.key));
@@ -195,6 +205,7 @@ export function chatRoutes(app: Hono<AppEnv>, services: Services, answers: LiveA
       replyMessageId: chat.replyMessageId,
       userMessageCreatedAt: chat.userMessageCreatedAt.toISOString(),
       replyMessageCreatedAt: chat.replyMessageCreatedAt.toISOString(),
+      model: chat.model,
     };
     const first = () => {
       metrics.firstEventSent(received);

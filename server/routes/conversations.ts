@@ -5,8 +5,10 @@ import { clientAddress } from '../http/client-address';
 import { defineRoute, type AppEnv } from '../http/route';
 import { conversationQuotas } from '../limits/identity-quotas';
 import { spendOnce } from '../limits/quotas';
+import { badRequest } from '../http/errors';
 import {
   createConversation,
+  createPreviewConversation,
   deleteConversation,
   describeConversation,
   findOwnedConversation,
@@ -22,7 +24,10 @@ export function conversationRoutes(app: Hono<AppEnv>, services: Services) {
   defineRoute(app, services, 'conversationCreate', ({ input, caller, c }) => {
     const owner = ownerOf(caller);
     const quotas = conversationQuotas(services.config, owner, clientAddress(c, services.config.trustProxy));
-    return spendOnce(services.counters, quotas, clock.now(), () => createConversation(db, clock, caller, owner, input));
+    if (input.preview && input.source !== 'agent') throw badRequest('Invalid request: preview: only an agent’s draft can be previewed.');
+    return spendOnce(services.counters, quotas, clock.now(), () =>
+      input.preview ? createPreviewConversation(db, clock, caller, input) : createConversation(db, clock, caller, owner, input),
+    );
   });
   defineRoute(app, services, 'conversationList', ({ input, caller }) => listConversations(db, caller, ownerOf(caller), input));
   defineRoute(app, services, 'conversationDetail', async ({ input, caller }) =>

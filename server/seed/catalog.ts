@@ -1,5 +1,8 @@
 import { DEFAULT_AGENT_ID } from '../../src/contract/agents';
+import type { AgentContent } from '../../src/contract/studio';
 import { avatarDataUrl } from './avatar';
+import { AGENT_STARTERS } from './catalog-starters';
+import { AGENT_WORDS } from './catalog-words';
 
 export const COMPANIES = [
   { id: 'kraken', name: 'Kraken AI' },
@@ -18,6 +21,9 @@ export type SeedAgent = {
   public: boolean;
   published: boolean;
   isDraft: boolean;
+  /** Its name and intro, and its starter questions, in the product's languages. */
+  translations: AgentContent['translations'];
+  starters: AgentContent['starters'];
 };
 
 const kraken = { id: 'u-kraken-studio', name: 'Kraken Studio' };
@@ -25,8 +31,17 @@ const lin = { id: 'u-lin-yue', name: 'Lin Yue' };
 const maya = { id: 'u-maya-fischer', name: 'Maya Fischer' };
 const northwind = { id: 'u-northwind-ops', name: 'Northwind Ops' };
 
+type Written = Omit<SeedAgent, 'translations' | 'starters'>;
+
+/** The words of `catalog-words.ts` and the starters of `catalog-starters.ts`, written into the agent like any other's. */
+const inLanguages = (agent: Written): SeedAgent => ({
+  ...agent,
+  translations: Object.fromEntries(Object.entries(AGENT_WORDS[agent.id] ?? {}).map(([language, { name, intro }]) => [language, { name, intro }])),
+  starters: AGENT_STARTERS[agent.id] ?? {},
+});
+
 /** Listed oldest first; the market shows newest first. */
-export const AGENTS: SeedAgent[] = [
+const WRITTEN: Written[] = [
   {
     id: DEFAULT_AGENT_ID,
     name: 'Kraken Assistant',
@@ -209,6 +224,8 @@ export const AGENTS: SeedAgent[] = [
     isDraft: true,
   },
 ];
+
+export const AGENTS: SeedAgent[] = WRITTEN.map(inLanguages);
 
 export type SeedApplication = {
   id: string;

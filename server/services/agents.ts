@@ -1,18 +1,41 @@
 import { and, count, desc, eq, ilike, or } from 'drizzle-orm';
-import type { Agent, AgentLanguage, AgentTranslations } from '../../src/contract/agents';
+import type { Agent, AgentTranslations } from '../../src/contract/agents';
 import type { Page } from '../../src/contract/paging';
+import { AGENT_LANGUAGES } from '../../src/contract/studio';
 import type { Db } from '../db/client';
 import { agents } from '../db/schema';
 import type { Caller } from '../http/caller';
 import { notFound } from '../http/errors';
-import { AGENT_STARTERS } from '../seed/catalog-starters';
-import { AGENT_WORDS } from '../seed/catalog-words';
+import { usableModel, type Registry } from '../models/registry';
 import { containsPattern, visibleAgent } from './visibility';
 
 export type AgentRow = typeof agents.$inferSelect;
 
-/** `visionOverride`: the deployment's MODEL_ACCEPTS_IMAGES, which wins over the agent's own setting. */
-export function toAgent(row: AgentRow, visionOverride: boolean | null = null): Agent {
+/** The starters an agent offers when the reader's language has none: English, else the first language it has. */
+const ownStarters = (starters: AgentRow['starters']): string[] | undefined => {
+  const first = AGENT_LANGUAGES.map((language) => starters[language]).find((list) => list && list.length > 0);
+  return starters['en-US'] ?? first;
+};
+
+/**
+ * The agent's words in each language it has words or starters in, with its starters beside them
+ * (a language with starters but no words of its own shows the agent's own name and intro).
+ */
+function translationsOf(row: AgentRow): { translations?: AgentTranslations } {
+  const translations: AgentTranslations = {};
+  for (const language of AGENT_LANGUAGES) {
+    const words = row.translations[language];
+    const starters = row.starters[language];
+    if (!words && !starters) continue;
+    translations[language] = { ...(words ?? { name: row.name, intro: row.intro }), ...(starters ? { starters } : {}) };
+  }
+  return Object.keys(translations).length > 0 ? { translations } : {};
+}
+
+/** A live agent as the market shows it: its live version, never its system prompt. `vision`: the model it answers with sees images. */
+export function toAgent(row: AgentRow, registry: Registry): Agent {
+  const starters = ownStarters(row.starters);
+  const model = (row.modelId ? usableModel(registry, row.modelId) : undefined) ?? registry.default;
   return {
     id: row.id,
     agentId: row.id,
@@ -25,34 +48,26 @@ export function toAgent(row: AgentRow, visionOverride: boolean | null = null): A
     updateBy: row.updateBy,
     updateByName: row.updateByName,
     versionId: row.versionId,
-    companyId: row.companyId,
-    public: row.public,
+    companyId: row.companyId ?? '',
+    public: row.visibility === 'public',
     published: row.published,
-    isDraft: row.isDraft,
+    // The market shows live versions only: a draft waits beside the agent (agent_drafts).
+    isDraft: false,
     updatedAt: row.updatedAt.toISOString(),
-    ...translationsOf(row.id),
-    ...(AGENT_STARTERS[row.id] ? { starters: AGENT_STARTERS[row.id]!['en-US'] } : {}),
-    vision: visionOverride ?? row.vision,
+    ...translationsOf(row),
+    ...(starters ? { starters } : {}),
+    vision: model.vision,
+    visibility: row.visibility,
+    modelId: row.modelId,
+    allowModelChoice: row.allowModelChoice,
   };
-}
-
-/** The seeded words in each language, with the starter questions beside them. */
-function translationsOf(agentId: string): { translations?: AgentTranslations } {
-  const words = AGENT_WORDS[agentId];
-  if (!words) return {};
-  const starters = AGENT_STARTERS[agentId];
-  const translations: AgentTranslations = {};
-  for (const [language, entry] of Object.entries(words) as [AgentLanguage, NonNullable<AgentTranslations[AgentLanguage]>][]) {
-    translations[language] = starters ? { ...entry, starters: starters[language] } : entry;
-  }
-  return { translations };
 }
 
 export async function listAgents(
   db: Db,
   caller: Caller,
   query: { current: number; pageSize: number; keyword?: string; category?: string },
-  visionOverride: boolean | null = null,
+  registry: Registry,
 ): Promise<Page<Agent>> {
   const where = and(
     visibleAgent(caller),
@@ -69,7 +84,7 @@ export async function listAgents(
       .offset((query.current - 1) * query.pageSize),
     db.select({ value: count() }).from(agents).where(where),
   ]);
-  return { list: rows.map((row) => toAgent(row, visionOverride)), total: total?.value ?? 0, current: query.current, pageSize: query.pageSize };
+  return { list: rows.map((row) => toAgent(row, registry)), total: total?.value ?? 0, current: query.current, pageSize: query.pageSize };
 }
 
 /** The agent when the caller may see it; 404 otherwise, whether it exists or not. */

@@ -257,7 +257,7 @@ export function startGeneration(
       // The first exchange of a conversation, answered whole: the model names it.
       const questions = chat.history.filter((message) => message.role === 'user');
       if (services.config.modelTitles && final.status === 'complete' && questions.length === 1) {
-        void nameConversation(services, chat.conversationId, questions[0]!.content, text.shown());
+        void nameConversation(services, chat.conversationId, questions[0]!.content, text.shown(), chat.agent.model);
       }
       for (const reader of [...readers]) reader({ type: 'settled', outcome: final });
       readers.clear();

@@ -20,9 +20,13 @@ export type AttachmentDeps = {
   reader: TextReader;
 };
 
-/** Whether an agent's model sees images: the deployment's setting, when it has one, else the agent's. */
-export const seesImages = (agent: Pick<RuntimeAgent, 'vision'>, limits: Pick<AttachmentLimits, 'modelAcceptsImages'>): boolean =>
-  limits.modelAcceptsImages ?? agent.vision ?? false;
+/**
+ * Whether the model answering sees images: the model's own word (the registry's, where the
+ * deployment's MODEL_ACCEPTS_IMAGES speaks for its built-in models); for an agent given without
+ * its model, the deployment's setting, else the agent's.
+ */
+export const seesImages = (agent: Pick<RuntimeAgent, 'vision' | 'model'>, limits: Pick<AttachmentLimits, 'modelAcceptsImages'>): boolean =>
+  agent.model ? agent.model.vision : (limits.modelAcceptsImages ?? agent.vision ?? false);
 
 const FAILURE_WORDS: Record<ReadFailure, string> = {
   unreadable: 'it is damaged or not in a format that can be read',

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { HistoryMessage, RuntimeAgent } from '../agents/runtime';
+import type { AnswerModel } from '../../src/contract/models';
+import { STUDIO_ERRORS } from '../../src/contract/studio';
+import type { HistoryMessage, ModelParameters, RuntimeAgent } from '../agents/runtime';
 import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { transact } from '../db/connection-transaction';
 import { prebuilt, slot } from '../db/prebuilt';
-import { agents, conversations, messages, type StoredFileRef } from '../db/schema';
+import { agentDrafts, agents, conversations, messages, type StoredFileRef } from '../db/schema';
 import type { Caller, Owner } from '../http/caller';
-import { badRequest, conflict, notFound, tooLarge, tooManyRequests } from '../http/errors';
+import { badRequest, conflict, notFound, refusedWith, tooLarge, tooManyRequests } from '../http/errors';
+import { answeringModel, choiceOf, type Registry } from '../models/registry';
+import { contentOfRow, mayEdit } from './agent-content';
 import { identityLockKey } from '../limits/identity-quotas';
 import { applicationAgent } from './answering-agent';
 import { titleFromQuestion } from '../../src/contract/chat-title';
@@ -16,7 +20,7 @@ import { type ConversationRow, type MessageRow } from './conversations';
 import { MessageTree } from './message-tree';
 import { ownedBy, ownedBySlot, ownerIdOf, ownerKindOf, type OwnerKind } from './ownership';
 import { resolveOwnFiles } from './uploads';
-import { agentVisibleTo, audienceCompany, audienceOf, companyOf, type Audience } from './visibility';
+import { accountOf, agentVisibleTo, audienceOf, audienceViewer, companyOf, type Audience } from './visibility';
 import { leaseEnding, leaseUntil } from './answer-leases';
 
 /** How many earlier messages the agent sees; older ones are left out to bound the request. */
@@ -42,11 +46,15 @@ export type ChatInput = {
   editMessageId?: string;
   regenerateMessageId?: string;
   continueMessageId?: string;
+  /** Another model of the caller's list, where the agent allows choosing. */
+  modelId?: string;
 };
 
 export type PreparedChat = {
   conversationId: string;
   agent: RuntimeAgent;
+  /** The model writing the answer, as recorded on it and told in the stream's first event. */
+  model: AnswerModel;
   userMessageId: string;
   replyMessageId: string;
   /** When the question and the answer were stored: what reading them again will say. */
@@ -95,34 +103,104 @@ export function historyOf(path: MessageRow[], budget: number): HistoryMessage[] 
   return [...entries.slice(first), asked];
 }
 
+/** An agent's row as a question reads it: what the model is told, and whether the caller may ask it. */
+type AskedAgent = {
+  id: string;
+  name: string;
+  systemPrompt: string;
+  modelId: string | null;
+  parameters: ModelParameters;
+  allowModelChoice: boolean;
+  versionId: string;
+  retiredAt: Date | null;
+  createBy: string;
+  visible: boolean;
+};
+
+/** Who answers, as read before the question is stored; `versionId`: the agent's version, null for a preview or an application. */
+type Answering = { agent: RuntimeAgent; model: AnswerModel; versionId: string | null };
+
+/** The agent's content with the model the registry gives it for this question. */
+function answeringWith(
+  registry: Registry,
+  agent: { id: string; name: string; systemPrompt: string; modelId: string | null; allowModelChoice: boolean; parameters: ModelParameters },
+  requested: string | undefined,
+  versionId: string | null,
+): Answering {
+  const model = answeringModel(registry, agent, requested);
+  const { maxOutput, ...sampling } = agent.parameters;
+  // A model chosen by the person may write less than the agent asks for: it is asked for what it can.
+  const cap = maxOutput !== undefined && model.maxOutput !== null ? Math.min(maxOutput, model.maxOutput) : maxOutput;
+  return {
+    agent: {
+      id: agent.id,
+      name: agent.name,
+      systemPrompt: agent.systemPrompt,
+      vision: model.vision,
+      model: choiceOf(model),
+      parameters: { ...sampling, ...(cap !== undefined ? { maxOutput: cap } : {}) },
+    },
+    model: { id: model.id, name: model.name },
+    versionId,
+  };
+}
+
 /**
  * Takes the identity's streaming lock and reads the conversation (when the owner holds it) and the
- * agent (when the caller may see it), in one statement, the transaction's first. From here to the
+ * agent (whether the caller may see it), in one statement, the transaction's first. From here to the
  * end of the transaction, requests of one owner count answers one after the other, on every
  * instance, so a burst cannot all see room and all start; what is read in a later statement sees
  * every answer stored before the lock was granted. The conversation and the agent need no such
- * order: they are only checked.
+ * order: they are only checked. The model comes from the registry this instance keeps: no table
+ * is read for it.
  */
-async function lockAndFind(tx: Db, caller: Caller, owner: Owner, input: ChatInput): Promise<{ conversation: AskedConversation; agent: RuntimeAgent }> {
-  const companyId = companyOf(caller);
-  const [row] = await lockAndFindStatement(tx, `${ownerKindOf(owner)} ${audienceOf(companyId)}`, {
+async function lockAndFind(
+  tx: Db,
+  caller: Caller,
+  owner: Owner,
+  input: ChatInput,
+  registry: Registry,
+): Promise<{ conversation: AskedConversation; answering: Answering }> {
+  const [row] = await lockAndFindStatement(tx, `${ownerKindOf(owner)} ${audienceOf(caller)}`, {
     lockKey: identityLockKey('streams', owner),
     conversationId: input.conversationId,
     ownerId: ownerIdOf(owner),
     agentId: input.agentId,
-    companyId,
+    companyId: companyOf(caller),
+    userId: accountOf(caller),
   });
   if (!row?.conversation) throw notFound('Conversation');
   const { conversation } = row;
   // A workflow conversation is answered by its application when the request names it.
   if (conversation.source === 'workflow' && conversation.sourceId === input.agentId) {
-    return { conversation, agent: await applicationAgent(tx, caller, input.agentId) };
+    const application = await applicationAgent(tx, caller, input.agentId);
+    const answering = answeringWith(registry, { ...application, modelId: null, allowModelChoice: false, parameters: {} }, input.modelId, null);
+    return { conversation, answering };
   }
   if (conversation.source === 'agent' && conversation.sourceId !== input.agentId) {
     throw badRequest('This conversation is with another agent; start a new conversation to talk to this one.');
   }
-  if (!row.agent) throw notFound('Agent');
-  return { conversation, agent: row.agent };
+  const agent = row.agent?.id ? (row.agent as AskedAgent) : null;
+  if (conversation.purpose === 'preview') return { conversation, answering: await previewing(tx, caller, agent, registry, input.modelId) };
+  // Only someone whose conversation is with it learns that it was retired; anyone else, that it does not exist.
+  if (agent && !agent.visible && agent.retiredAt && conversation.sourceId === agent.id) {
+    throw refusedWith(410, STUDIO_ERRORS.retired, 'This agent was retired: its conversations can be read, but it answers no more questions.');
+  }
+  if (!agent?.visible) throw notFound('Agent');
+  return { conversation, answering: answeringWith(registry, agent, input.modelId, agent.versionId) };
+}
+
+/**
+ * A preview conversation is answered by the agent's draft (its live version when it has none),
+ * for its author or an admin only: the check is made again at every question.
+ */
+async function previewing(tx: Db, caller: Caller, agent: AskedAgent | null, registry: Registry, requested: string | undefined): Promise<Answering> {
+  if (!agent?.id || !mayEdit(caller, agent)) throw notFound('Agent');
+  if (agent.retiredAt) throw refusedWith(410, STUDIO_ERRORS.retired, 'This agent was retired: it answers no more questions.');
+  const [draft] = await tx.select({ content: agentDrafts.content }).from(agentDrafts).where(eq(agentDrafts.agentId, agent.id)).limit(1);
+  const [live] = draft ? [] : await tx.select().from(agents).where(eq(agents.id, agent.id)).limit(1);
+  const content = draft?.content ?? contentOfRow(live!);
+  return answeringWith(registry, { id: agent.id, name: content.name, systemPrompt: content.systemPrompt, modelId: content.modelId, allowModelChoice: content.allowModelChoice, parameters: content.parameters }, requested, null);
 }
 
 const lockAndFindStatement = prebuilt((db, shape: `${OwnerKind} ${Audience}`) => {
@@ -131,12 +209,23 @@ const lockAndFindStatement = prebuilt((db, shape: `${OwnerKind} ${Audience}`) =>
   return db
     .select({
       locked: sql`pg_advisory_xact_lock(hashtextextended(${slot('lockKey')}, 0))`,
-      conversation: { id: conversations.id, source: conversations.source, sourceId: conversations.sourceId },
-      agent: { id: agents.id, name: agents.name, systemPrompt: agents.systemPrompt, vision: agents.vision },
+      conversation: { id: conversations.id, source: conversations.source, sourceId: conversations.sourceId, purpose: conversations.purpose },
+      agent: {
+        id: agents.id,
+        name: agents.name,
+        systemPrompt: agents.systemPrompt,
+        modelId: agents.modelId,
+        parameters: agents.parameters,
+        allowModelChoice: agents.allowModelChoice,
+        versionId: agents.versionId,
+        retiredAt: agents.retiredAt,
+        createBy: agents.createBy,
+        visible: sql<boolean>`${agentVisibleTo(audienceViewer(audience))}`.mapWith(Boolean),
+      },
     })
     .from(sql`(select 1) as asking`)
     .leftJoin(conversations, and(eq(conversations.id, slot('conversationId')), ownedBySlot(conversations, ownerKind)))
-    .leftJoin(agents, and(eq(agents.id, slot('agentId')), agentVisibleTo(audienceCompany(audience))));
+    .leftJoin(agents, eq(agents.id, slot('agentId')));
 });
 
 /**
@@ -204,7 +293,7 @@ function refuseOverStreamingLimit(streaming: number, max: number): void {
   }
 }
 
-type AskedConversation = Pick<ConversationRow, 'id' | 'source' | 'sourceId'>;
+type AskedConversation = Pick<ConversationRow, 'id' | 'source' | 'sourceId' | 'purpose'>;
 
 /**
  * Checks everything a chat request names and stores the question (or reopens it, for a retry)
@@ -222,13 +311,14 @@ export async function prepareChat(
   owner: Owner,
   input: ChatInput,
   limits: ChatLimits,
+  registry: Registry,
 ): Promise<PreparedChat> {
   const now = clock.now();
   const text = (input.text ?? '').trim();
   const newQuestion =
     input.retryMessageId === undefined && input.editMessageId === undefined && input.regenerateMessageId === undefined && input.continueMessageId === undefined;
   return transact(db, async (tx) => {
-    const { conversation, agent } = await lockAndFind(tx, caller, owner, input);
+    const { conversation, answering } = await lockAndFind(tx, caller, owner, input, registry);
     const files: StoredFileRef[] = input.files.length > 0 ? await resolveOwnFiles(tx, owner, input.files) : [];
     if (input.retryMessageId === undefined && input.regenerateMessageId === undefined && input.continueMessageId === undefined) {
       if (historyEntry({ role: 'user', content: text, files }).content.length > limits.historyCharBudget) {
@@ -239,10 +329,17 @@ export async function prepareChat(
     refuseOverStreamingLimit(streaming, limits.streamingAnswers);
     // The first question names the conversation, unless it was named already.
     const title = newQuestion ? titleFromQuestion(text || files[0]?.name || '') : null;
-    const exchange = await storeExchange(tx, tree, leafId, { conversationId: conversation.id, text, files, now, lease: limits.lease, title }, input);
+    const exchange = await storeExchange(
+      tx,
+      tree,
+      leafId,
+      { conversationId: conversation.id, text, files, now, lease: limits.lease, title, model: answering.model, agentVersionId: answering.versionId },
+      input,
+    );
     return {
       conversationId: conversation.id,
-      agent,
+      agent: answering.agent,
+      model: answering.model,
       userMessageId: exchange.question.id,
       replyMessageId: exchange.replyMessageId,
       userMessageCreatedAt: exchange.question.createdAt,
@@ -264,6 +361,10 @@ type Asked = {
   lease: ChatLimits['lease'];
   /** The conversation's title when it has none yet (its first question), else null. */
   title: string | null;
+  /** The model writing the answer, recorded on it. */
+  model: AnswerModel;
+  /** The agent's version answering, recorded on the conversation (null: a preview or an application). */
+  agentVersionId: string | null;
 };
 
 /**
@@ -276,6 +377,7 @@ type Asked = {
 async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: string | null, asked: Asked, input: ChatInput): Promise<Exchange> {
   const { conversationId, now, title } = asked;
   const lease = { leaseOwner: asked.lease.owner, leaseExpiresAt: leaseUntil(asked.lease.ms) };
+  const writtenBy = { modelId: asked.model.id, modelName: asked.model.name };
   /** The conversation's update, as a part of the statement that writes the messages; `leaf`: the new end of the chosen path, when it moves. */
   const touched = (leaf: string | null) =>
     tx.$with('touched').as(
@@ -283,6 +385,7 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
         .update(conversations)
         .set({
           updatedAt: now,
+          agentVersionId: asked.agentVersionId,
           ...(leaf ? { currentLeafId: leaf } : {}),
           ...(title !== null ? titledFromQuestion(title, searchable(title)) : {}),
         })
@@ -306,6 +409,8 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
       parentId,
       leaseOwner: asked.lease.owner,
       leaseSeconds: asked.lease.ms / 1000,
+      agentVersionId: asked.agentVersionId,
+      ...writtenBy,
     });
     const question = rows.find((row) => row.id === questionId)!;
     tree.add(question);
@@ -317,7 +422,7 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
     const [reply] = await tx
       .with(touched(id))
       .insert(messages)
-      .values({ ...newReply(id, conversationId, question.id, now), ...lease })
+      .values({ ...newReply(id, conversationId, question.id, now), ...lease, ...writtenBy })
       .returning();
     tree.add(reply!);
     return reply!.id;
@@ -354,6 +459,7 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
         completionTokens: null,
         createdAt: now,
         ...lease,
+        ...writtenBy,
       })
       .where(eq(messages.id, kept.id));
     return { question, replyMessageId: kept.id };
@@ -371,7 +477,7 @@ async function storeExchange(tx: Db, tree: MessageTree<MessageRow>, leafId: stri
     await tx
       .with(touched(null))
       .update(messages)
-      .set({ status: 'streaming', error: null, promptTokens: null, completionTokens: null, ...lease })
+      .set({ status: 'streaming', error: null, promptTokens: null, completionTokens: null, ...lease, ...writtenBy })
       .where(eq(messages.id, cut.id));
     return { question, replyMessageId: cut.id, continuing: cut.content };
   }
@@ -407,6 +513,7 @@ const askStatement = prebuilt((db, shape: 'title kept' | 'title from the questio
       .set({
         updatedAt: now,
         currentLeafId: slot('replyMessageId'),
+        agentVersionId: slot('agentVersionId'),
         ...(shape === 'title from the question' ? titledFromQuestion(slot('title'), slot('titleSearch')) : {}),
       } as Record<string, unknown>)
       .where(eq(conversations.id, slot('conversationId')))
@@ -423,6 +530,8 @@ const askStatement = prebuilt((db, shape: 'title kept' | 'title from the questio
         ...newReply(slot('replyMessageId'), conversationId, questionId, now),
         leaseOwner: slot('leaseOwner'),
         leaseExpiresAt: leaseEnding(slot('leaseSeconds')),
+        modelId: slot('modelId'),
+        modelName: slot('modelName'),
       },
     ])
     .returning();

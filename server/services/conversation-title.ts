@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import type { ModelChoice } from '../agents/runtime';
 import { titleFromQuestion } from '../../src/contract/chat-title';
 import { conversations } from '../db/schema';
 import type { Services } from '../deps';
@@ -32,11 +33,13 @@ export const cleanTitle = (raw: string | null): string => {
  * its title is still the one taken from the question (a name the person gave is never replaced,
  * nor one given meanwhile). Runs after the answer is stored; a failure leaves the first words.
  */
-export async function nameConversation(services: Services, conversationId: string, question: string, answer: string): Promise<void> {
+export async function nameConversation(services: Services, conversationId: string, question: string, answer: string, model?: ModelChoice): Promise<void> {
   const { runtime } = services;
   if (!runtime.nameConversation) return;
   try {
-    const title = cleanTitle(await runtime.nameConversation({ question, answer, signal: AbortSignal.timeout(NAMING_TIMEOUT_MS) }));
+    const title = cleanTitle(
+      await runtime.nameConversation({ question, answer, signal: AbortSignal.timeout(NAMING_TIMEOUT_MS), ...(model ? { model } : {}) }),
+    );
     if (!title) return;
     await services.db
       .update(conversations)

@@ -8,12 +8,13 @@ import type { Clock } from '../config';
 import type { Db } from '../db/client';
 import { prebuilt, slot } from '../db/prebuilt';
 import { agents, applications, conversations, messages } from '../db/schema';
-import type { Caller, Owner } from '../http/caller';
+import { signedIn, type Caller, type Owner } from '../http/caller';
 import { notFound } from '../http/errors';
+import { findEditableAgent, refuseRetired } from './agent-content';
 import { applicationTranslations } from './applications';
 import { ownedBy, ownerColumns } from './ownership';
 import { cleanFileName, deleteUnusedUploads, type UploadDeletion } from './uploads';
-import { agentVisibleTo, applicationVisibleTo, audienceCompany, audienceOf, companyOf, containsPattern, visibleApplication, type Audience } from './visibility';
+import { accountOf, agentVisibleTo, applicationVisibleTo, audienceCompany, audienceOf, audienceViewer, companyOf, containsPattern, visibleApplication, type Audience } from './visibility';
 import { readTree, type MessageTree } from './message-tree';
 import { searchable, snippetAround, type Snippet } from './search-text';
 
@@ -29,6 +30,8 @@ export const toConversation = (row: ConversationRow, application?: ConversationA
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
   ...(application ? { application } : {}),
+  ...(row.agentVersionId ? { agentVersionId: row.agentVersionId } : {}),
+  ...(row.purpose === 'preview' ? { preview: true } : {}),
 });
 
 /**
@@ -75,6 +78,7 @@ export const toMessage = (row: MessageRow, siblingIds?: string[]): Message => ({
   ...(row.promptTokens !== null && row.completionTokens !== null
     ? { usage: { promptTokens: row.promptTokens, completionTokens: row.completionTokens } }
     : {}),
+  ...(row.role === 'assistant' && row.modelId ? { model: { id: row.modelId, name: row.modelName ?? row.modelId } } : {}),
 });
 
 /**
@@ -96,8 +100,7 @@ export async function createConversation(
   owner: Owner,
   input: { source: ConversationSource; sourceId: string; title?: string; titleBy?: TitleBy; purpose?: ConversationPurpose },
 ): Promise<Conversation> {
-  const companyId = companyOf(caller);
-  const [row] = await createStatement(db, `${input.source} ${audienceOf(companyId)}`, {
+  const [row] = await createStatement(db, `${input.source} ${audienceOf(caller)}`, {
     id: randomUUID(),
     ...ownerColumns(owner),
     source: input.source,
@@ -107,7 +110,8 @@ export async function createConversation(
     titleSearch: searchable(input.title ?? ''),
     purpose: input.purpose ?? 'chat',
     now: clock.now().toISOString(),
-    companyId,
+    companyId: companyOf(caller),
+    userId: accountOf(caller),
   });
   if (!row) throw notFound(input.source === 'agent' ? 'Agent' : 'Application');
   return describeConversation(db, caller, row);
@@ -119,8 +123,10 @@ export async function createConversation(
  */
 const createStatement = prebuilt((db, shape: `${ConversationSource} ${Audience}`) => {
   const [kind, audience] = shape.split(' ') as [ConversationSource, Audience];
-  const companyId = audienceCompany(audience);
-  const source = kind === 'agent' ? { table: agents, visible: agentVisibleTo(companyId) } : { table: applications, visible: applicationVisibleTo(companyId) };
+  const source =
+    kind === 'agent'
+      ? { table: agents, visible: agentVisibleTo(audienceViewer(audience)), version: sql<string | null>`${agents.versionId}` }
+      : { table: applications, visible: applicationVisibleTo(audienceCompany(audience)), version: sql<string | null>`null::text` };
   const now = sql<Date>`${slot('now')}::timestamptz`;
   // Every column, in the table's order, typed: a bare parameter in a select list would be text.
   return db
@@ -141,6 +147,7 @@ const createStatement = prebuilt((db, shape: `${ConversationSource} ${Audience}`
           currentLeafId: sql<string | null>`null::text`.as('current_leaf_id'),
           createdAt: now.as('created_at'),
           updatedAt: now.as('updated_at'),
+          agentVersionId: source.version.as('agent_version_id'),
         })
         .from(source.table)
         .where(and(eq(source.table.id, slot('sourceId')), source.visible))
@@ -148,6 +155,33 @@ const createStatement = prebuilt((db, shape: `${ConversationSource} ${Audience}`
     )
     .returning();
 });
+
+/**
+ * A conversation in which the agent's draft answers its author (or an admin): a preview, never
+ * listed. Only someone who may edit the agent makes one; anyone else is told it does not exist.
+ */
+export async function createPreviewConversation(db: Db, clock: Clock, caller: Caller, input: { sourceId: string; title?: string }): Promise<Conversation> {
+  const editor = signedIn(caller, 'Please log in to try an agent’s draft.');
+  const agent = await findEditableAgent(db, editor, input.sourceId);
+  refuseRetired(agent);
+  const now = clock.now();
+  const [row] = await db
+    .insert(conversations)
+    .values({
+      id: randomUUID(),
+      ...ownerColumns({ userId: editor.user.id }),
+      source: 'agent',
+      sourceId: agent.id,
+      title: input.title || null,
+      titleBy: input.title ? 'person' : null,
+      titleSearch: searchable(input.title ?? ''),
+      purpose: 'preview',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return describeConversation(db, caller, row!);
+}
 
 export async function listConversations(
   db: Db,

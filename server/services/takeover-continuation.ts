@@ -1,6 +1,8 @@
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { RuntimeAgent } from '../agents/runtime';
-import { agents, applications, conversations, messages } from '../db/schema';
+import { agentDrafts, agents, applications, conversations, messages } from '../db/schema';
+import { answeringModel, choiceOf, usableModel } from '../models/registry';
+import { contentOfRow } from './agent-content';
 import type { Services } from '../deps';
 import { leaseUntil } from './answer-leases';
 import { startGeneration } from './answer-generation';
@@ -48,7 +50,7 @@ export async function continueTakenOver(services: Services, answers: LiveAnswers
   if (!claimed) return undefined;
   try {
     const [conversation] = await db.select().from(conversations).where(eq(conversations.id, claimed.conversationId));
-    const agent = conversation ? await answeringAgent(services, conversation.source, conversation.sourceId) : null;
+    const agent = conversation ? await answeringAgent(services, conversation, claimed.modelId) : null;
     const questionId = claimed.parentId ?? claimed.replyTo;
     const rows = (await db.select().from(messages).where(eq(messages.conversationId, claimed.conversationId))) as MessageRow[];
     const question = rows.find((row) => row.id === questionId);
@@ -61,6 +63,7 @@ export async function continueTakenOver(services: Services, answers: LiveAnswers
     return startGeneration(services, answers, {
       conversationId: conversation.id,
       agent,
+      model: { id: agent.model!.id, name: agent.model!.name },
       userMessageId: question.id,
       replyMessageId: claimed.id,
       userMessageCreatedAt: question.createdAt,
@@ -75,17 +78,33 @@ export async function continueTakenOver(services: Services, answers: LiveAnswers
   }
 }
 
-/** The agent of a conversation, as when it was asked: its agent, or the application that runs it; null when gone. */
-async function answeringAgent(services: Services, source: string, sourceId: string): Promise<RuntimeAgent | null> {
-  if (source === 'workflow') {
-    const [application] = await services.db.select().from(applications).where(eq(applications.id, sourceId));
-    return application?.published ? agentOfApplication(application) : null;
+/**
+ * The agent of a conversation, as when it was asked: its agent's live version (a preview's: its
+ * draft), or the application that runs it, with the model that began the answer while it is
+ * still enabled (else the one the agent answers with now); null when gone.
+ */
+async function answeringAgent(
+  services: Services,
+  conversation: { source: string; sourceId: string; purpose: string },
+  modelId: string | null,
+): Promise<RuntimeAgent | null> {
+  const registry = await services.models.current();
+  const withModel = (agent: { id: string; name: string; systemPrompt: string }, own: { modelId: string | null; allowModelChoice: boolean }, parameters: RuntimeAgent['parameters']) => {
+    const model = (modelId ? usableModel(registry, modelId) : undefined) ?? answeringModel(registry, own);
+    return { ...agent, vision: model.vision, model: choiceOf(model), parameters: parameters ?? {} };
+  };
+  if (conversation.source === 'workflow') {
+    const [application] = await services.db.select().from(applications).where(eq(applications.id, conversation.sourceId));
+    return application?.published ? withModel(agentOfApplication(application), { modelId: null, allowModelChoice: false }, {}) : null;
   }
-  const [agent] = await services.db
-    .select({ id: agents.id, name: agents.name, systemPrompt: agents.systemPrompt, vision: agents.vision, published: agents.published })
-    .from(agents)
-    .where(eq(agents.id, sourceId));
-  return agent?.published ? { id: agent.id, name: agent.name, systemPrompt: agent.systemPrompt, vision: agent.vision } : null;
+  const [row] = await services.db.select().from(agents).where(eq(agents.id, conversation.sourceId));
+  if (!row) return null;
+  if (conversation.purpose === 'preview') {
+    const [draft] = await services.db.select({ content: agentDrafts.content }).from(agentDrafts).where(eq(agentDrafts.agentId, row.id));
+    const content = draft?.content ?? contentOfRow(row);
+    return row.retiredAt ? null : withModel({ id: row.id, name: content.name, systemPrompt: content.systemPrompt }, content, content.parameters);
+  }
+  return row.published ? withModel({ id: row.id, name: row.name, systemPrompt: row.systemPrompt }, row, row.parameters) : null;
 }
 
 /** Not continued after all: the answer is incomplete again, as the takeover left it. */

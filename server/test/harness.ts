@@ -29,7 +29,7 @@ export function testClock(start = Date.now()): TestClock {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = any;
 
-export type Reply<T = unknown> = { status: number; headers: Headers; body: { code: number; msg: string; data: T; success: boolean } };
+export type Reply<T = unknown> = { status: number; headers: Headers; body: { code: number; msg: string; data: T; success: boolean; reason?: string } };
 
 /** A log line as the server writes it (server/http/log-line.ts). */
 export type LogRecord = { level: string; time: string; instance: string; requestId?: string; msg: string } & Record<string, unknown>;
@@ -63,7 +63,8 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
   function makeApp(
     options: {
       config?: Partial<ServerConfig>;
-      runtime?: AgentRuntime;
+      /** Answers every question; default the offline responder. `registry`: each question's model, as the server picks it. */
+      runtime?: AgentRuntime | 'registry';
       clock?: TestClock;
       address?: string;
       /** Where this app keeps files; default its own memory, as if it ran alone. */
@@ -116,7 +117,7 @@ export async function openHarness(shared?: { a: DbHandle; b: DbHandle }) {
       ...(options.mailer ? { mailer: options.mailer } : {}),
       config,
       clock,
-      runtime: options.runtime ?? createOfflineResponder(0),
+      ...(options.runtime === 'registry' ? {} : { runtime: options.runtime ?? createOfflineResponder(0) }),
       storage,
       ...(options.downloads ? { downloads: options.downloads } : {}),
       log: write,

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { idSchema, timestampSchema } from './common';
+import { AGENT_VISIBILITIES } from './constants';
 import { pageRequestEntries, pageSchema } from './paging';
 
 export { DEFAULT_AGENT_ID } from './constants';
@@ -48,6 +49,12 @@ export const agentSchema = v.object({
   vision: v.optional(v.boolean()),
   /** Questions a new conversation offers as buttons; in other languages under `translations`. */
   starters: v.optional(startersSchema),
+  /** Who sees it: its author only, the author's organisation, or everyone. */
+  visibility: v.optional(v.picklist(AGENT_VISIBILITIES)),
+  /** The model it answers with (`GET /api/workflow/model/list`); null: the default model. */
+  modelId: v.optional(v.nullable(v.string())),
+  /** Whether a question may name another model of the caller's list (the chat's `modelId`). */
+  allowModelChoice: v.optional(v.boolean()),
 });
 export type Agent = v.InferOutput<typeof agentSchema>;
 

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { idSchema, timestampSchema } from './common';
 import { fileRefSchema } from './media';
 import { tokenUsageSchema } from './messages';
+import { answerModelSchema } from './models';
 
 import { MESSAGE_FILES_MAX, MESSAGE_TEXT_MAX } from './constants';
 
@@ -16,6 +17,9 @@ export { MESSAGE_FILES_MAX, MESSAGE_TEXT_MAX };
  * answer that was cut short (incomplete or failed, with text) carries `continueMessageId` (the
  * answer) and no text: the model goes on from the stored text and what it adds is appended to the
  * same answer; the stream's deltas are only the added text. At most one of the four ids.
+ * `modelId` asks another model of the caller's list (`GET /api/workflow/model/list`) to answer,
+ * where the agent allows it (`allowModelChoice`); elsewhere it is refused (400,
+ * `MODEL_CHOICE_NOT_ALLOWED`). Without it, the agent's own model answers, or the default.
  */
 export const chatRequestSchema = v.pipe(
   v.object({
@@ -27,6 +31,7 @@ export const chatRequestSchema = v.pipe(
     editMessageId: v.optional(idSchema),
     regenerateMessageId: v.optional(idSchema),
     continueMessageId: v.optional(idSchema),
+    modelId: v.optional(idSchema),
   }),
   v.check(
     (body) => [body.retryMessageId, body.editMessageId, body.regenerateMessageId, body.continueMessageId].filter((id) => id !== undefined).length <= 1,
@@ -70,7 +75,8 @@ export type ChatStopRequest = v.InferInput<typeof chatStopRequestSchema>;
 /**
  * The stream's events, one JSON object per SSE `data:` line.
  * - `start`: the server stored the question; names the user message and the answer to come,
- *   and, from servers that send them, when each was stored (the times a reload would show).
+ *   and, from servers that send them, when each was stored (the times a reload would show) and
+ *   the model writing the answer.
  * - `delta`: a piece of the answer's text.
  * - `error`: the agent failed; `msg` is a generic sentence for a person and `ref` the reference
  *   under which the server logged the details. The stream closes after it.
@@ -95,6 +101,8 @@ export const chatEventSchema = v.variant('type', [
     userMessageCreatedAt: v.optional(timestampSchema),
     /** When the answer was stored (its `createdAt`), empty and `streaming`. */
     replyMessageCreatedAt: v.optional(timestampSchema),
+    /** The model writing the answer, from servers that say. */
+    model: v.optional(answerModelSchema),
   }),
   v.object({ type: v.literal('delta'), messageId: idSchema, text: v.string() }),
   v.object({ type: v.literal('error'), msg: v.string(), ref: v.optional(v.string()) }),

@@ -5,6 +5,9 @@
  */
 export const DEFAULT_AGENT_ID = 'SpecialNoAgentFallback';
 
+/** Who sees a published agent: its author only, the author's organisation, or everyone (after an admin approved it). */
+export const AGENT_VISIBILITIES = ['private', 'organisation', 'public'] as const;
+
 export const DEFAULT_CURRENT = 1;
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;

@@ -33,6 +33,10 @@ export const conversationSchema = v.object({
   matchAt: v.optional(v.object({ start: v.pipe(v.number(), v.integer(), v.minValue(0)), length: v.pipe(v.number(), v.integer(), v.minValue(1)) })),
   /** A `workflow` conversation: its application, while the caller can still see it. */
   application: v.optional(conversationApplicationSchema),
+  /** An agent conversation: the agent's version it talks to (its last question's), when known. */
+  agentVersionId: v.optional(v.string()),
+  /** A preview of an agent's draft by its author: answered by the draft, never listed. */
+  preview: v.optional(v.boolean()),
 });
 export type Conversation = v.InferOutput<typeof conversationSchema>;
 
@@ -45,6 +49,11 @@ export const createConversationRequestSchema = v.object({
    * the chat is started for, which a title the model writes after the first answer replaces.
    */
   titleBy: v.optional(v.picklist(['person', 'question'])),
+  /**
+   * A preview of the agent's draft (`sourceId` an agent the caller may edit: its author or an
+   * admin): its questions are answered by the draft as it is when each is asked. Never listed.
+   */
+  preview: v.optional(v.boolean()),
 });
 export type CreateConversationRequest = v.InferInput<typeof createConversationRequestSchema>;
 

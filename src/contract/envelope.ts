@@ -10,6 +10,12 @@ export type Envelope<T> = {
   msg: string;
   data?: T | null;
   success?: boolean;
+  /**
+   * On some errors, what went wrong as a fixed word a client can act on (`MODEL_IN_USE`, ...):
+   * the codes are listed where their calls are (`src/contract/studio.ts`, `models.ts`). Absent
+   * on most errors, whose `msg` and status say enough.
+   */
+  reason?: string;
 };
 
 export const isSuccess = (body: { code?: unknown; success?: unknown }): boolean =>

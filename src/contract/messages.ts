@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { idSchema, timestampSchema } from './common';
 import { fileRefSchema } from './media';
+import { answerModelSchema } from './models';
 
 export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 /**
@@ -49,6 +50,8 @@ export const messageSchema = v.object({
   feedback: v.optional(messageFeedbackSchema),
   /** On an answer whose model service reported its cost. */
   usage: v.optional(tokenUsageSchema),
+  /** On an answer: the model that wrote it (from servers that record it). */
+  model: v.optional(answerModelSchema),
 });
 export type Message = v.InferOutput<typeof messageSchema>;
 

@@ -15,6 +15,8 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { OFFLINE_MODEL_ID } from '../../src/contract/models';
+import { OFFLINE_LABEL } from '../../server/agents/offline-responder';
 import { defaultConfig } from '../../server/config';
 import { openDb, pgliteDirOf } from '../../server/db/client';
 import type { Owner } from '../../server/http/caller';
@@ -82,7 +84,7 @@ async function create(visitor: string, address: string, response: ServerResponse
   const at = new Date();
   await count(conversationQuotas(defaultConfig, { visitorId: visitor }, address), at);
   const now = at.toISOString();
-  const { rows } = await client.query(CREATE, [randomUUID(), null, visitor, 'agent', null, null, '', 'chat', now, now, AGENT, true, false, true, 1]);
+  const { rows } = await client.query(CREATE, [randomUUID(), null, visitor, 'agent', null, null, '', 'chat', now, now, AGENT, true, 'public', 1]);
   json(response, 200, { code: 0, msg: 'ok', data: { conversationId: rows[0]!.id }, success: true });
 }
 
@@ -96,15 +98,17 @@ async function ask(visitor: string, address: string, body: { conversationId: str
   const answer = randomUUID();
   const lease = randomUUID();
   const found = await transaction(async (tx) => {
-    const { rows } = await tx.query(LOCK_AND_FIND, [identityLockKey('streams', owner), body.conversationId, visitor, AGENT, true, false, true]);
+    const { rows } = await tx.query(LOCK_AND_FIND, [identityLockKey('streams', owner), true, 'public', body.conversationId, visitor, AGENT]);
     // One row always (a left join from one); the conversation's columns are there when the visitor owns it.
     if (!rows[0]?.source) return false;
+    const versionId = rows[0].version_id;
     const history = await tx.query(READ, [since, visitor, since, body.conversationId, body.conversationId]);
     const parent = history.rows.at(-1)?.id ?? null;
     await tx.query(WRITE, [
-      body.text, searchable(body.text), answer, at, body.conversationId,
+      body.text, searchable(body.text), answer, at, versionId, body.conversationId,
       question, body.conversationId, 'user', body.text, searchableContent(body.text), 'complete', '[]', parent, at,
       answer, body.conversationId, 'assistant', '', 'streaming', '[]', question, question, at, lease, defaultConfig.leaseMs / 1000,
+      OFFLINE_MODEL_ID, OFFLINE_LABEL,
     ]);
     return true;
   });
