@@ -77,6 +77,7 @@ export async function lighthouseFigures({ spaDir, root }) {
           fcpMs: lhr.audits['first-contentful-paint'].numericValue,
           lcpMs: lhr.audits['largest-contentful-paint'].numericValue,
           tbtMs: lhr.audits['total-blocking-time'].numericValue,
+          cls: lhr.audits['cumulative-layout-shift'].numericValue,
           scriptBytes: scriptBytesOnTheWire(lhr),
         });
       }
@@ -104,7 +105,7 @@ export function printLighthouse(results, row) {
     }
     if (r.seoCounts) row(`${label}: SEO`, String(r.seo), `= ${LIGHTHOUSE_TARGETS.seo}`, r.seo >= LIGHTHOUSE_TARGETS.seo);
     console.log(
-      `      FCP ${s(r.fcpMs)}, accessibility ${r.accessibility}, best practices ${r.bestPractices}, SEO ${r.seo}; ` +
+      `      FCP ${s(r.fcpMs)}, CLS ${r.cls.toFixed(3)}, accessibility ${r.accessibility}, best practices ${r.bestPractices}, SEO ${r.seo}; ` +
         `JavaScript on the wire until the network was idle: ${kB(r.scriptBytes)}`,
     );
   }

@@ -37,10 +37,15 @@ type SiteHeaderProps = {
    * the settings and account buttons and `children` on a line, the areas one a line below.
    */
   menu?: boolean;
+  /**
+   * Not shown: the page's screen has a bar of its own here (the chat on a phone), known from the
+   * address before that screen's code arrives, so the page does not jump up once it does.
+   */
+  stepsAside?: boolean;
   children?: ReactNode;
 };
 
-export const SiteHeader = ({ menu = false, children }: SiteHeaderProps) => {
+export const SiteHeader = ({ menu = false, stepsAside = false, children }: SiteHeaderProps) => {
   const { t } = useTranslation();
   const { app } = useRuntime();
   const signedIn = useSelector(app, isSignedIn);
@@ -64,7 +69,7 @@ export const SiteHeader = ({ menu = false, children }: SiteHeaderProps) => {
   return (
     <>
       {/* In a menu the settings and account panels open under the whole line: the space left of their buttons is narrower than they are. */}
-      <Bar className={`flex items-center gap-2 border-b border-line bg-surface p-2 ${menu ? 'relative [&>div]:static' : 'site-header sm:gap-4 sm:px-4'}`}>
+      <Bar className={`${stepsAside ? 'hidden' : 'flex'} items-center gap-2 border-b border-line bg-surface p-2 ${menu ? 'relative [&>div]:static' : 'site-header sm:gap-4 sm:px-4'}`}>
         <Link
           href="/"
           aria-label={t('app.name')}

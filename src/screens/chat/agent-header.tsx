@@ -24,8 +24,9 @@ export const AgentHeaderView = ({ detail }: { detail: AgentDetailActor }) => {
   const canRetry = useSelector(detail, (state) => state.can({ type: 'retry' }));
 
   if (!agent) {
+    // As tall as the agent's name over its intro, so the chat below does not move when they come.
     return (
-      <div className="flex min-w-0 flex-1 items-center gap-3" data-testid="chat-agent">
+      <div className="flex min-h-10 min-w-0 flex-1 items-center gap-3" data-testid="chat-agent">
         <span className="h-9 w-9 shrink-0 animate-pulse rounded-full bg-raised" aria-hidden="true" />
         <p role="status" className="m-0 text-sm text-muted">
           {failed ? t('chat.agentUnknown') : t('chat.agentLoading')}
