@@ -36,6 +36,8 @@ import { userRoutes } from './routes/users';
 import { localLiveAnswers } from './services/live-answers';
 import { createModelRegistry } from './models/registry';
 import { createRegistryRuntime } from './models/runtime';
+import { modelRoutes } from './routes/models';
+import { studioRoutes } from './routes/studio';
 import { createOpenStreams } from './services/open-streams';
 import { continueTakenOver } from './services/takeover-continuation';
 import { wechatRoutes } from './wechat/routes';
@@ -105,6 +107,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('/api/*', (c, next) => (c.req.path === endpoints.upload.path ? next() : jsonLimit(c, next)));
 
   agentRoutes(app, services);
+  studioRoutes(app, services);
+  modelRoutes(app, services);
   conversationRoutes(app, services);
   chatRoutes(app, services, services.answers);
   userRoutes(app, services);

@@ -21,7 +21,7 @@ import {
 import { actorOf, listAudit } from '../services/audit';
 
 /** The admin console's calls; the routes' `admin` access rule has already checked the role. */
-const adminOf = (caller: Caller) => {
+export const adminOf = (caller: Caller) => {
   if (caller.kind !== 'user' || caller.user.role !== 'admin') throw forbidden(ADMIN_FORBIDDEN);
   return actorOf(caller);
 };

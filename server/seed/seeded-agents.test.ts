@@ -71,4 +71,17 @@ describe('the seeded agents in the market', () => {
     // Every published one, read by everyone who may see it.
     expect(compared).toBe(AGENTS.filter((a) => a.published && a.public).length * 3 + AGENTS.filter((a) => a.published && !a.public).length);
   });
+
+  it('have a first version, and the draft one a draft that is on no market', async () => {
+    const t = h.makeApp();
+    const admin = (await h.loggedIn(t, { role: 'admin', companyId: 'kraken' })).headers;
+    for (const seeded of AGENTS) {
+      const versions = await t.post(endpoints.agentVersions.path, { agentId: seeded.id }, admin);
+      expect(versions.body.data.list.map((version: { versionId: string; live: boolean }) => [version.versionId, version.live]), seeded.id).toEqual(
+        seeded.published ? [[`${seeded.id}-v1`, true]] : [],
+      );
+    }
+    const draft = await t.get(endpoints.agentDraft.path, { agentId: 'draft-seo-writer' }, admin);
+    expect(draft.body.data).toMatchObject({ isDraft: true, published: false, versionId: null, content: { name: 'SEO Article Writer (draft)' } });
+  });
 });

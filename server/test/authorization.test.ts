@@ -15,12 +15,22 @@ let expiredApp: TestApp;
 let owner: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
 let stranger: Awaited<ReturnType<Awaited<ReturnType<typeof openHarness>>['loggedIn']>>;
 let expiredToken: string;
-let ids: { conversationId: string; userMessageId: string; answerMessageId: string; fileId: string; taskId: string; victimId: string; shareId: string; keptShareId: string };
+let ids: {
+  conversationId: string;
+  userMessageId: string;
+  answerMessageId: string;
+  fileId: string;
+  taskId: string;
+  victimId: string;
+  shareId: string;
+  keptShareId: string;
+  agentId: string;
+};
 
 const TOKEN_COOKIE = 'ai-chat-ops-token';
 const FORGED = 'Bearer ' + 'A'.repeat(43);
 /** Endpoints of the market: they answer nobody too (with only what is public). */
-const ANSWERS_NOBODY = new Set<string>(['agentPublishedList', 'agentDetail', 'applicationList']);
+const ANSWERS_NOBODY = new Set<string>(['agentPublishedList', 'agentDetail', 'applicationList', 'modelList']);
 
 type Ids = typeof ids;
 type Sample = { body?: Record<string, unknown>; query?: Record<string, string>; form?: () => FormData };
@@ -37,6 +47,16 @@ const samples: Partial<Record<EndpointName, (ids: Ids) => Sample>> = {
   agentPublishedList: () => ({ body: {} }),
   agentDetail: () => ({ query: { agentId: DEFAULT_AGENT_ID } }),
   applicationList: () => ({ body: {} }),
+  modelList: () => ({}),
+  agentSave: () => ({ body: { name: 'A new agent of mine' } }),
+  agentPublish: (ids) => ({ body: { agentId: ids.agentId } }),
+  agentMyList: () => ({ body: {} }),
+  agentDraft: (ids) => ({ query: { agentId: ids.agentId } }),
+  agentVersions: (ids) => ({ body: { agentId: ids.agentId } }),
+  agentRestore: (ids) => ({ body: { agentId: ids.agentId, versionId: ids.agentId } }),
+  agentDelete: (ids) => ({ body: { agentId: ids.agentId } }),
+  agentExport: (ids) => ({ query: { agentId: ids.agentId } }),
+  agentImport: () => ({ body: { document: { format: 'kraken-agent', version: 1, agent: { name: 'Imported' } } } }),
   conversationCreate: () => ({ body: { sourceId: DEFAULT_AGENT_ID } }),
   conversationList: () => ({ body: {} }),
   conversationDetail: (ids) => ({ query: { conversationId: ids.conversationId } }),
@@ -89,6 +109,16 @@ const samples: Partial<Record<EndpointName, (ids: Ids) => Sample>> = {
   adminConnectorClear: () => ({ body: { companyId: 'kraken', platform: 'linkedin' } }),
   adminUsage: () => ({ body: {} }),
   adminAuditList: () => ({ body: {} }),
+  adminModelProviderList: () => ({}),
+  adminModelProviderSave: () => ({ body: { name: 'Taken over', baseUrl: 'https://1.1.1.1/v1' } }),
+  adminModelProviderDelete: () => ({ body: { id: 'no-such-provider' } }),
+  adminModelDiscover: () => ({ body: { id: 'no-such-provider' } }),
+  adminModelSave: () => ({ body: { providerId: 'no-such-provider', model: 'm', name: 'M' } }),
+  adminModelDelete: () => ({ body: { id: 'no-such-model' } }),
+  adminModelSetDefault: () => ({ body: { id: 'no-such-model' } }),
+  adminAgentReviewList: () => ({ body: {} }),
+  adminAgentApprove: () => ({ body: { versionId: 'no-such-version' } }),
+  adminAgentReject: () => ({ body: { versionId: 'no-such-version', reason: 'No.' } }),
 };
 
 const send = (app: TestApp, endpoint: Endpoint, sample: Sample, headers: Record<string, string>) => {
@@ -137,7 +167,10 @@ beforeAll(async () => {
     victimId: (await h.newUser()).user.id,
     shareId: '',
     keptShareId: '',
+    agentId: '',
   };
+  // The owner's own agent: its studio calls refuse everyone else as if it did not exist.
+  ids.agentId = (await t.post(endpoints.agentSave.path, { name: 'My private agent' }, owner.headers)).body.data.agentId as string;
   ids.taskId = (await t.post(endpoints.taskCreate.path, { platform: 'linkedin', title: 'Private plan' }, owner.headers)).body.data.id as string;
   ids.shareId = (await t.post(endpoints.shareCreate.path, { conversationId }, owner.headers)).body.data.shareId as string;
   // Never revoked by its owner here, so a stranger's refusal is about identity, not a revoked link.

@@ -37,6 +37,35 @@ import {
   usageSchema,
 } from './admin';
 import { downloadManifestSchema } from './app';
+import {
+  adminProviderListSchema,
+  adminProviderSchema,
+  adminModelSchema,
+  discoveredModelsSchema,
+  modelIdRequestSchema,
+  modelSaveRequestSchema,
+  providerIdRequestSchema,
+  providerSaveRequestSchema,
+  usableModelListSchema,
+} from './models';
+import {
+  agentDocumentSchema,
+  agentIdQuerySchema,
+  agentIdRequestSchema,
+  agentImportRequestSchema,
+  agentMyListRequestSchema,
+  agentRestoreRequestSchema,
+  agentSaveRequestSchema,
+  agentVersionPageSchema,
+  agentVersionSchema,
+  agentVersionsRequestSchema,
+  reviewDecisionRequestSchema,
+  reviewListRequestSchema,
+  reviewPageSchema,
+  reviewRejectRequestSchema,
+  studioAgentPageSchema,
+  studioAgentSchema,
+} from './studio';
 import { applicationListRequestSchema, applicationPageSchema } from './applications';
 import { googleAuthorizationSchema, loginOptionsSchema, loginRequestSchema, loginResultSchema } from './auth';
 import { chatRequestSchema, chatResumeRequestSchema, chatStopRequestSchema } from './chat';
@@ -110,6 +139,16 @@ const nothing = v.null();
 export const endpoints = {
   agentPublishedList: { ...routes.agentPublishedList, request: publishedListRequestSchema, response: agentPageSchema },
   agentDetail: { ...routes.agentDetail, request: agentDetailQuerySchema, response: agentSchema },
+  agentSave: { ...routes.agentSave, request: agentSaveRequestSchema, response: studioAgentSchema },
+  agentPublish: { ...routes.agentPublish, request: agentIdRequestSchema, response: studioAgentSchema },
+  agentMyList: { ...routes.agentMyList, request: agentMyListRequestSchema, response: studioAgentPageSchema },
+  agentDraft: { ...routes.agentDraft, request: agentIdQuerySchema, response: studioAgentSchema },
+  agentVersions: { ...routes.agentVersions, request: agentVersionsRequestSchema, response: agentVersionPageSchema },
+  agentRestore: { ...routes.agentRestore, request: agentRestoreRequestSchema, response: studioAgentSchema },
+  agentDelete: { ...routes.agentDelete, request: agentIdRequestSchema, response: nothing },
+  agentExport: { ...routes.agentExport, request: agentIdQuerySchema, response: agentDocumentSchema },
+  agentImport: { ...routes.agentImport, request: agentImportRequestSchema, response: studioAgentSchema },
+  modelList: { ...routes.modelList, response: usableModelListSchema },
   applicationList: { ...routes.applicationList, request: applicationListRequestSchema, response: applicationPageSchema },
   conversationCreate: { ...routes.conversationCreate, request: createConversationRequestSchema, response: conversationSchema },
   conversationList: { ...routes.conversationList, request: conversationListRequestSchema, response: conversationPageSchema },
@@ -177,6 +216,16 @@ export const endpoints = {
   adminConnectorClear: { ...routes.adminConnectorClear, request: connectorClearRequestSchema, response: nothing },
   adminUsage: { ...routes.adminUsage, request: usageRequestSchema, response: usageSchema },
   adminAuditList: { ...routes.adminAuditList, request: auditListRequestSchema, response: auditPageSchema },
+  adminModelProviderList: { ...routes.adminModelProviderList, response: adminProviderListSchema },
+  adminModelProviderSave: { ...routes.adminModelProviderSave, request: providerSaveRequestSchema, response: adminProviderSchema },
+  adminModelProviderDelete: { ...routes.adminModelProviderDelete, request: providerIdRequestSchema, response: nothing },
+  adminModelDiscover: { ...routes.adminModelDiscover, request: providerIdRequestSchema, response: discoveredModelsSchema },
+  adminModelSave: { ...routes.adminModelSave, request: modelSaveRequestSchema, response: adminModelSchema },
+  adminModelDelete: { ...routes.adminModelDelete, request: modelIdRequestSchema, response: nothing },
+  adminModelSetDefault: { ...routes.adminModelSetDefault, request: modelIdRequestSchema, response: adminModelSchema },
+  adminAgentReviewList: { ...routes.adminAgentReviewList, request: reviewListRequestSchema, response: reviewPageSchema },
+  adminAgentApprove: { ...routes.adminAgentApprove, request: reviewDecisionRequestSchema, response: agentVersionSchema },
+  adminAgentReject: { ...routes.adminAgentReject, request: reviewRejectRequestSchema, response: agentVersionSchema },
 } as const satisfies Record<RouteName, Endpoint>;
 
 

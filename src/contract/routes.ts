@@ -33,6 +33,46 @@ export const routes = {
     method: 'GET', path: '/api/workflow/agent/detail', access: 'visitor', input: 'query',
     summary: 'One agent the caller may see.',
   },
+  agentSave: {
+    method: 'POST', path: '/api/workflow/agent/save', access: 'user', input: 'body',
+    summary: "Make an agent (no agentId), or replace the draft of one the caller may edit; answers it with isDraft and versionId.",
+  },
+  agentPublish: {
+    method: 'POST', path: '/api/workflow/agent/publish', access: 'user', input: 'body',
+    summary: 'Publish the draft as a new version: live at once, or waiting for an admin when it is for the public market.',
+  },
+  agentMyList: {
+    method: 'POST', path: '/api/workflow/agent/my-list', access: 'user', input: 'body',
+    summary: "The caller's agents (every agent for an admin asking scope all), drafts included, newest change first, paged, with their approval state.",
+  },
+  agentDraft: {
+    method: 'GET', path: '/api/workflow/agent/draft', access: 'user', input: 'query',
+    summary: 'An agent the caller may edit, as the studio opens it: its draft, or its latest version when it has none.',
+  },
+  agentVersions: {
+    method: 'POST', path: '/api/workflow/agent/versions', access: 'user', input: 'body',
+    summary: 'The versions of an agent the caller may edit, newest first, paged, each with its content and state.',
+  },
+  agentRestore: {
+    method: 'POST', path: '/api/workflow/agent/restore', access: 'user', input: 'body',
+    summary: "Make an earlier version's content the agent's draft (publish it to put it live again).",
+  },
+  agentDelete: {
+    method: 'POST', path: '/api/workflow/agent/delete', access: 'user', input: 'body',
+    summary: 'Retire an agent: off the market for good; its conversations can still be read, not continued.',
+  },
+  agentExport: {
+    method: 'GET', path: '/api/workflow/agent/export', access: 'user', input: 'query',
+    summary: 'An agent the caller may edit as a JSON document for another installation (no ids of this one, no secrets).',
+  },
+  agentImport: {
+    method: 'POST', path: '/api/workflow/agent/import', access: 'user', input: 'body',
+    summary: "Make a private draft agent of the caller's from an exported document, read strictly.",
+  },
+  modelList: {
+    method: 'GET', path: '/api/workflow/model/list', access: 'visitor', input: 'none',
+    summary: 'The models the caller may use: name and capabilities only, the default marked.',
+  },
   applicationList: {
     method: 'POST', path: '/api/workflow/application/list', access: 'visitor', input: 'body',
     summary: 'Published, non-draft applications, paged.',
@@ -300,6 +340,46 @@ export const routes = {
   adminAuditList: {
     method: 'POST', path: '/api/admin/audit/list', access: 'admin', input: 'body',
     summary: 'The audit log (every admin and operator action), newest first, paged; it is never changed.',
+  },
+  adminModelProviderList: {
+    method: 'GET', path: '/api/admin/model/provider/list', access: 'admin', input: 'none',
+    summary: "The model providers with their models: the console's, the environment's (read-only) and the offline responder when nothing else answers. Never a key.",
+  },
+  adminModelProviderSave: {
+    method: 'POST', path: '/api/admin/model/provider/save', access: 'admin', input: 'body',
+    summary: 'Add an OpenAI-compatible provider or change one (its key stored encrypted; absent keeps it).',
+  },
+  adminModelProviderDelete: {
+    method: 'POST', path: '/api/admin/model/provider/delete', access: 'admin', input: 'body',
+    summary: 'Remove a provider with its models (refused while a published agent answers with one of them).',
+  },
+  adminModelDiscover: {
+    method: 'POST', path: '/api/admin/model/provider/discover', access: 'admin', input: 'body',
+    summary: "Ask a provider's GET /models which models it serves (not added: save the ones wanted).",
+  },
+  adminModelSave: {
+    method: 'POST', path: '/api/admin/model/save', access: 'admin', input: 'body',
+    summary: "Add a model to a provider or change one: display name, context window, longest answer, images, enabled.",
+  },
+  adminModelDelete: {
+    method: 'POST', path: '/api/admin/model/delete', access: 'admin', input: 'body',
+    summary: 'Remove a model (refused while a published agent answers with it).',
+  },
+  adminModelSetDefault: {
+    method: 'POST', path: '/api/admin/model/set-default', access: 'admin', input: 'body',
+    summary: 'Make an enabled model the default: the one agents without a model of their own answer with.',
+  },
+  adminAgentReviewList: {
+    method: 'POST', path: '/api/admin/agent/review/list', access: 'admin', input: 'body',
+    summary: 'Agent versions sent to the public market and waiting for an admin, oldest first, with their content.',
+  },
+  adminAgentApprove: {
+    method: 'POST', path: '/api/admin/agent/review/approve', access: 'admin', input: 'body',
+    summary: 'Approve a waiting version: it goes live on the public market.',
+  },
+  adminAgentReject: {
+    method: 'POST', path: '/api/admin/agent/review/reject', access: 'admin', input: 'body',
+    summary: 'Refuse a waiting version with a reason its author reads; the agent keeps its live version.',
   },
 } as const satisfies Record<string, Route>;
 

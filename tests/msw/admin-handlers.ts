@@ -4,6 +4,7 @@ import type { EndpointName } from '../../src/contract/endpoints';
 import type { Role } from '../../src/contract/users';
 import { db, nextId, nextTimestamp, seedUser, type SeededUser } from './db';
 import { FakeApiError, ok, page, route, type RequestOf } from './fake-api';
+import { modelAdminHandlers } from './studio-handlers';
 
 /**
  * The fake admin API of the console: the server's rules (admins only, 409 for an admin demoting
@@ -224,6 +225,7 @@ export const adminHandlers = {
     const entries = adminStore().audit.filter((entry) => !input.action || entry.action === input.action);
     return ok('adminAuditList', page(entries, input.current, input.pageSize));
   }),
+  ...modelAdminHandlers,
 } satisfies Record<AdminEndpointName, HttpHandler>;
 
 /** An organisation in the fake server (as the console or `npm run admin` would have made it). */

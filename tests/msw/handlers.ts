@@ -17,6 +17,7 @@ import {
 import { sampleManifest } from './download-manifest';
 import { FakeApiError, ok, ownerOf, page, requireUser, route, type Caller } from './fake-api';
 import { eventStream, type StreamStep } from './sse';
+import { studioHandlers } from './studio-handlers';
 import { taskHandlers } from './tasks';
 
 /**
@@ -610,6 +611,7 @@ export const handlers = {
     return ok('accountDelete', null);
   }),
   ...taskHandlers,
+  ...studioHandlers,
   ...adminHandlers,
 } satisfies Record<EndpointName, HttpHandler>;
 
