@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { configureHttp } from '../../src/services/http';
 import { resetDb } from '../msw/db';
@@ -14,6 +14,11 @@ const clearCookies = (): void => {
     document.cookie = `${name}=; Max-Age=0`;
   }
 };
+
+// A test waits for what a person would see until it shows, up to 5 s. The limit stops a hang; it
+// does not time the screen: on a loaded machine a first page took more than the default 1 s, and
+// tests failed that a person would have seen pass.
+configure({ asyncUtilTimeout: 5000 });
 
 beforeAll(() => {
   // Any request without a handler is a test bug (or a real one): fail instead of reaching out.

@@ -171,6 +171,29 @@ describe('the agents market', () => {
     expect(within(screen.getByTestId('chat-application')).getByRole('heading', { level: 1 })).toHaveTextContent('Weekly Digest');
   });
 
+  it('keeps the applications’ place while they load, a row as tall as the loaded one, so the agents below do not move', async () => {
+    seedApplication({ applicationId: 'digest', name: 'Weekly Digest', intro: 'Drafts three posts from your week.' });
+    const hold = gate();
+    server.use(
+      http.post(endpoints.applicationList.path, async () => {
+        await hold.promise;
+        return undefined;
+      }),
+    );
+    await openMarket();
+    const applications = await screen.findByRole('region', { name: 'Applications' });
+    expect(within(applications).getByRole('status')).toHaveTextContent('Loading applications');
+    // jsdom lays nothing out: the places loading are the loaded cards' fixed size (h-28, one row)
+    const places = within(applications).getByTestId('applications-loading').querySelectorAll('li');
+    expect(places.length).toBeGreaterThan(0);
+    const placeClass = places[0]!.className;
+    hold.open();
+    const card = await within(applications).findByRole('button', { name: 'Start Weekly Digest' });
+    const size = (className: string) => className.split(' ').filter((name) => /^(h|w|sm:w)-/.test(name));
+    expect(size(card.closest('li')!.className)).toEqual(size(placeClass));
+    expect(size(placeClass)).toContain('h-28');
+  });
+
   it('shows an application in the reader’s language, in the market and in the header of its conversation', async () => {
     seedApplication({
       applicationId: 'digest',
