@@ -13,7 +13,7 @@ without=(
   'server/agents/**' 'server/media/{text-reader,read-text,sniff,provider-picture}.test.ts'
   'server/http/{client-address,redact,user-agent}.test.ts' 'server/net/**' 'server/wechat/**'
   server/routes/delta-batcher.test.ts server/sign-in-summary.test.ts server/test/server-build.test.ts
-  'server/db/{pglite-pipelined,message-versions-migration,search-migration}.test.ts' 'tests/tools/**'
+  'server/db/{pglite-pipelined,message-versions-migration,search-migration,agent-studio-migration}.test.ts' 'tests/tools/**'
 )
 excludes=()
 if [ "$#" -eq 0 ]; then for pattern in "${without[@]}"; do excludes+=(--exclude "$pattern"); done; fi
