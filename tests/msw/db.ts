@@ -4,6 +4,7 @@ import { DEFAULT_AGENT_ID, type Agent } from '../../src/contract/agents';
 import type { Conversation, ConversationSource } from '../../src/contract/conversations';
 import type { FileRef } from '../../src/contract/media';
 import type { Message, MessageStatus } from '../../src/contract/messages';
+import type { UsableModel } from '../../src/contract/models';
 import type { SignupPolicy } from '../../src/contract/accounts';
 import type { Role, UserInfo } from '../../src/contract/users';
 
@@ -73,6 +74,8 @@ type Db = {
   resetLinks: Map<string, StoredResetLink>;
   /** What the default chat handler streams as the next answers, then a canned answer. */
   answers: QueuedAnswer[];
+  /** The model registry as `GET /api/workflow/model/list` answers it: the models anyone may use, one the default. */
+  models: UsableModel[];
   seq: number;
 };
 
@@ -95,6 +98,7 @@ const fresh = (): Db => ({
   invitations: new Map(),
   resetLinks: new Map(),
   answers: [],
+  models: [],
   seq: 1,
 });
 
@@ -106,10 +110,31 @@ const BASE_TIME = Date.parse('2025-01-01T00:00:00.000Z');
 export const nextId = (prefix: string): string => `${prefix}-${String(db.seq++).padStart(6, '0')}`;
 export const nextTimestamp = (): string => new Date(BASE_TIME + db.seq++ * 1000).toISOString();
 
+/** The registry's default model, which sees no images: it answers every agent that names no model of its own. */
+export const HOUSE_MODEL: UsableModel = { id: 'model-house', name: 'House model', contextWindow: 128_000, maxOutput: 4096, vision: false, isDefault: true };
+/** Another model anyone may use, which sees images. */
+export const SEEING_MODEL: UsableModel = { id: 'model-seeing', name: 'Seeing model', contextWindow: 32_000, maxOutput: 2048, vision: true, isDefault: false };
+
 export const resetDb = (): void => {
   Object.assign(db, fresh());
+  db.models.push({ ...HOUSE_MODEL }, { ...SEEING_MODEL });
   seedAgent({ agentId: DEFAULT_AGENT_ID, name: 'General assistant' });
 };
+
+/** A model in the registry; `isDefault: true` makes it the default in place of the one before. */
+export const seedModel = (partial: Partial<UsableModel> = {}): UsableModel => {
+  const model: UsableModel = { id: partial.id ?? nextId('model'), name: 'Model', contextWindow: null, maxOutput: null, vision: false, isDefault: false, ...partial };
+  if (model.isDefault) for (const other of db.models) other.isDefault = false;
+  db.models.push(model);
+  return model;
+};
+
+/**
+ * The agent of the fixtures that lets people choose the model: it answers with the Seeing model
+ * unless a question names another of the person's models.
+ */
+export const seedChoosingAgent = (partial: Partial<Agent> = {}): Agent =>
+  seedAgent({ agentId: 'agent-choosing', name: 'Model tester', modelId: SEEING_MODEL.id, allowModelChoice: true, vision: SEEING_MODEL.vision, ...partial });
 
 export const seedAgent = (partial: Partial<Agent> = {}): Agent => {
   const agentId = partial.agentId ?? nextId('agent');
@@ -129,6 +154,8 @@ export const seedAgent = (partial: Partial<Agent> = {}): Agent => {
     published: true,
     isDraft: false,
     updatedAt: nextTimestamp(),
+    modelId: null,
+    allowModelChoice: false,
     ...partial,
   };
   db.agents.push(agent);

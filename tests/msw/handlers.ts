@@ -1,7 +1,8 @@
-import type { HttpHandler } from 'msw';
+import { HttpResponse, type HttpHandler } from 'msw';
 import { passwordProblem } from '../../src/contract/accounts';
 import type { EndpointName } from '../../src/contract/endpoints';
 import type { Message } from '../../src/contract/messages';
+import { MODEL_ERRORS, type AnswerModel } from '../../src/contract/models';
 import { adminHandlers } from './admin-handlers';
 import {
   db,
@@ -15,7 +16,7 @@ import {
   userOwner,
 } from './db';
 import { sampleManifest } from './download-manifest';
-import { FakeApiError, ok, ownerOf, page, requireUser, route, type Caller } from './fake-api';
+import { FakeApiError, failBody, ok, ownerOf, page, requireUser, route, type Caller } from './fake-api';
 import { eventStream, type StreamStep } from './sse';
 import { studioHandlers } from './studio-handlers';
 import { taskHandlers } from './tasks';
@@ -96,7 +97,44 @@ const newestLeafUnder = (all: Message[], messageId: string): string => {
   return id;
 };
 
-type ChatInput = { conversationId: string; text?: string; retryMessageId?: string; editMessageId?: string; regenerateMessageId?: string; continueMessageId?: string };
+type ChatInput = {
+  conversationId: string;
+  agentId: string;
+  text?: string;
+  retryMessageId?: string;
+  editMessageId?: string;
+  regenerateMessageId?: string;
+  continueMessageId?: string;
+  modelId?: string;
+};
+
+/** A refusal that names what went wrong (the envelope's `reason`), as the server words model refusals. */
+class ModelRefusal extends FakeApiError {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(400, message);
+  }
+}
+
+/**
+ * Like the server (server/models/registry.ts, `answeringModel`): the agent's own model while it
+ * is in the registry, else the default; another model only where the agent lets people choose,
+ * and only one of the registry's. A workflow's application answers with the default alone.
+ */
+const answeringModel = (input: ChatInput, source: string): AnswerModel => {
+  const agent = source === 'agent' ? db.agents.find((item) => item.agentId === input.agentId) : undefined;
+  const fallback = db.models.find((model) => model.isDefault) ?? db.models[0];
+  const own = db.models.find((model) => model.id === agent?.modelId) ?? fallback;
+  if (!own) throw new FakeApiError(500, 'No model is configured.');
+  const chosen = input.modelId === undefined || input.modelId === own.id ? own : undefined;
+  if (chosen) return { id: chosen.id, name: chosen.name };
+  if (!agent?.allowModelChoice) throw new ModelRefusal(MODEL_ERRORS.choiceNotAllowed, 'This agent answers with its own model: choosing another is not allowed.');
+  const other = db.models.find((model) => model.id === input.modelId);
+  if (!other) throw new ModelRefusal(MODEL_ERRORS.unknown, 'This model is not available. Choose one of the list.');
+  return { id: other.id, name: other.name };
+};
 
 /** Plays the default answer (or a queued one) and stores the exchange, like the real server. */
 const ownAnswer = (caller: Caller, conversationId: string, messageId: string): Message => {
@@ -120,24 +158,27 @@ const resumeSteps = (answer: Message, offset: number): StreamStep[] => {
 };
 
 /** Like the server's Continue: the same answer written on, its deltas only the added text. */
-const continueSteps = (conversationId: string, answer: Message): StreamStep[] => {
+const continueSteps = (conversationId: string, answer: Message, model: AnswerModel): StreamStep[] => {
   if (answer.status !== 'incomplete' && answer.status !== 'failed') throw new FakeApiError(409, 'This answer is complete.');
   if (answer.content === '') throw new FakeApiError(409, 'This answer has no text to continue; retry it instead.');
   const { pieces, cut } = db.answers.shift() ?? { pieces: DEFAULT_ANSWER, cut: false };
   answer.content += pieces.join('');
   answer.status = cut ? 'incomplete' : 'complete';
+  answer.model = model;
   delete answer.error;
   const userMessageId = answer.parentId ?? '';
   return [
-    { type: 'start', conversationId, userMessageId, replyMessageId: answer.messageId },
+    { type: 'start', conversationId, userMessageId, replyMessageId: answer.messageId, model },
     ...pieces.map((text): StreamStep => ({ type: 'delta', messageId: answer.messageId, text })),
     ...(cut ? [] : [{ type: 'end', messageIds: [userMessageId, answer.messageId] } satisfies StreamStep]),
   ];
 };
 
 const chatSteps = (input: ChatInput, caller: Caller): StreamStep[] => {
-  if (input.continueMessageId) return continueSteps(input.conversationId, ownAnswer(caller, input.conversationId, input.continueMessageId));
   const conversation = ownConversation(caller, input.conversationId);
+  // Refused before anything is stored, as the server refuses before the stream opens.
+  const model = answeringModel(input, conversation.source);
+  if (input.continueMessageId) return continueSteps(input.conversationId, ownAnswer(caller, input.conversationId, input.continueMessageId), model);
   const history = db.messages.get(conversation.conversationId) ?? [];
   const find = (id: string, role: Message['role']) => {
     const found = history.find((message) => message.messageId === id && message.role === role);
@@ -185,6 +226,7 @@ const chatSteps = (input: ChatInput, caller: Caller): StreamStep[] => {
     files: [],
     createdAt: nextTimestamp(),
     parentId: userMessage.messageId,
+    model,
   };
   if (replaced >= 0) history.splice(replaced, 0, reply);
   else history.push(reply);
@@ -199,6 +241,7 @@ const chatSteps = (input: ChatInput, caller: Caller): StreamStep[] => {
       replyMessageId: reply.messageId,
       userMessageCreatedAt: userMessage.createdAt,
       replyMessageCreatedAt: reply.createdAt,
+      model,
     },
     ...pieces.map((text): StreamStep => ({ type: 'delta', messageId: reply.messageId, text })),
     ...(cut ? [] : [{ type: 'end', messageIds: [userMessage.messageId, reply.messageId] } satisfies StreamStep]),
@@ -332,7 +375,14 @@ export const handlers = {
     else answer.feedback = { rating: input.rating, ...(input.comment ? { comment: input.comment } : {}) };
     return ok('messageFeedback', answer);
   }),
-  chat: route('chat', ({ input, caller, request }) => eventStream(chatSteps(input, caller), { signal: request.signal })),
+  chat: route('chat', ({ input, caller, request }) => {
+    try {
+      return eventStream(chatSteps(input, caller), { signal: request.signal });
+    } catch (error) {
+      if (error instanceof ModelRefusal) return HttpResponse.json({ ...failBody(error.message), reason: error.reason }, { status: error.status });
+      throw error;
+    }
+  }),
   chatResume: route('chatResume', ({ input, caller, request }) => eventStream(resumeSteps(ownAnswer(caller, input.conversationId, input.messageId), input.offset), { signal: request.signal })),
   chatStop: route('chatStop', ({ input, caller }) => {
     const answer = ownAnswer(caller, input.conversationId, input.messageId);
@@ -613,6 +663,8 @@ export const handlers = {
   ...taskHandlers,
   ...studioHandlers,
   ...adminHandlers,
+  // The models anyone may use, as a model picker shows them (the registry itself is the console's).
+  modelList: route('modelList', () => ok('modelList', { list: db.models })),
 } satisfies Record<EndpointName, HttpHandler>;
 
 export const defaultHandlers: HttpHandler[] = Object.values(handlers);
