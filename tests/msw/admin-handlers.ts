@@ -1,10 +1,11 @@
-import type { HttpHandler } from 'msw';
+import { HttpResponse, type HttpHandler } from 'msw';
 import type { AdminUser, AuditEntry, Connector, Invitation, Usage } from '../../src/contract/admin';
 import type { EndpointName } from '../../src/contract/endpoints';
+import { ENV_MODEL_ID, ENV_PROVIDER_ID, MODEL_ERRORS, OFFLINE_MODEL_ID, OFFLINE_PROVIDER_ID, type AdminModel, type AdminProvider } from '../../src/contract/models';
+import { STUDIO_ERRORS, type AgentContent, type AgentVersion } from '../../src/contract/studio';
 import type { Role } from '../../src/contract/users';
 import { db, nextId, nextTimestamp, seedUser, type SeededUser } from './db';
-import { FakeApiError, ok, page, route, type RequestOf } from './fake-api';
-import { modelAdminHandlers } from './studio-handlers';
+import { FakeApiError, failBody, ok, page, route, type RequestOf } from './fake-api';
 
 /**
  * The fake admin API of the console: the server's rules (admins only, 409 for an admin demoting
@@ -25,6 +26,26 @@ type Store = {
   audit: AuditEntry[];
   /** What adminUsage answers; zeros for every day when unset. */
   usage: Usage | null;
+  registry: Registry;
+  /** Agent versions sent to the public market: waiting, approved or refused. */
+  reviews: AgentVersion[];
+};
+
+/** A provider added in the console; its key is kept here and never answered. */
+type StoredProvider = { id: string; name: string; baseUrl: string; key: string | null; updatedAt: string };
+type StoredModel = Omit<AdminModel, 'isDefault' | 'agents'> & { markedDefault: boolean };
+/** What a provider's `GET /models` answers: the models it lists, or why the server could not read them. */
+type Discoverable = string[] | { status: number; reason: string; msg: string };
+type Registry = {
+  providers: Map<string, StoredProvider>;
+  models: Map<string, StoredModel>;
+  /** LLM_BASE_URL and LLM_MODEL where the server starts: the read-only provider `env`; none by default. */
+  env: { baseUrl: string; model: string } | null;
+  /** Whether CONNECTOR_KEY is set, so keys can be stored. */
+  secretKey: boolean;
+  /** How many published agents answer with each model. */
+  agentsUsing: Map<string, number>;
+  discoverable: Map<string, Discoverable>;
 };
 
 const stores = new WeakMap<object, Store>();
@@ -32,7 +53,18 @@ const stores = new WeakMap<object, Store>();
 export const adminStore = (): Store => {
   let store = stores.get(db.users);
   if (!store) {
-    store = { organisations: new Map(), disabled: new Set(), createdAt: new Map(), lastSeenAt: new Map(), invitations: new Map(), connectors: new Map(), audit: [], usage: null };
+    store = {
+      organisations: new Map(),
+      disabled: new Set(),
+      createdAt: new Map(),
+      lastSeenAt: new Map(),
+      invitations: new Map(),
+      connectors: new Map(),
+      audit: [],
+      usage: null,
+      registry: { providers: new Map(), models: new Map(), env: null, secretKey: true, agentsUsing: new Map(), discoverable: new Map() },
+      reviews: [],
+    };
     stores.set(db.users, store);
   }
   return store;
@@ -111,6 +143,117 @@ const unsetConnector = (companyId: string): Connector => ({
 });
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** A refusal the server words with a `reason` a client can act on (MODEL_IN_USE, ...). */
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** An admin route whose refusals carry their `reason` in the envelope, as the server's do. */
+const registryRoute = <N extends AdminEndpointName>(name: N, resolve: (ctx: { input: RequestOf<N>; adminId: string }) => Response): HttpHandler =>
+  adminRoute(name, (ctx) => {
+    try {
+      return resolve(ctx);
+    } catch (error) {
+      if (error instanceof Refusal) return HttpResponse.json({ ...failBody(error.message), reason: error.reason }, { status: error.status });
+      throw error;
+    }
+  });
+
+const READ_ONLY = 'The environment’s provider (LLM_*) and the offline responder are set where the server starts, not in the console.';
+const inUse = (what: string, n: number) =>
+  new Refusal(409, MODEL_ERRORS.inUse, `${what} answers for ${n} published agent${n === 1 ? '' : 's'}: give ${n === 1 ? 'it' : 'them'} another model, or retire ${n === 1 ? 'it' : 'them'}, first.`);
+
+/** The server's address rule for a provider (public addresses only), for the literal hosts a test types. */
+const addressRefusal = (raw: string): string | null => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'not a URL (for example https://api.openai.com/v1)';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `${url.protocol} is not allowed (http or https only)`;
+  if (url.username || url.password) return 'a user name or password in the URL (give the key instead)';
+  if (url.search || url.hash) return 'a query or fragment in the URL';
+  const host = url.hostname === 'localhost' ? '127.0.0.1' : url.hostname;
+  const kind = /^127\./.test(host) ? 'loopback' : /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host) ? 'private' : /^169\.254\./.test(host) ? 'link-local' : null;
+  if (!kind) return null;
+  const hint = kind === 'link-local' ? '' : ' (set MODEL_PROVIDERS_ON_PRIVATE_NETWORK=on to allow this machine and private networks)';
+  return `${host} is a ${kind} address${hint}`;
+};
+
+const consoleModels = () => [...adminStore().registry.models.values()];
+const offlineAnswers = () => {
+  const { env } = adminStore().registry;
+  return env === null && !consoleModels().some((model) => model.enabled);
+};
+
+/** The default, as the server chooses it: the console's marked one when enabled, else the environment's, else the first enabled, else the offline responder. */
+const defaultModelId = (): string => {
+  const enabled = consoleModels().filter((model) => model.enabled);
+  return enabled.find((model) => model.markedDefault)?.id ?? (adminStore().registry.env ? ENV_MODEL_ID : (enabled[0]?.id ?? OFFLINE_MODEL_ID));
+};
+
+const builtInModel = (id: string, providerId: string, model: string, name: string): AdminModel => ({
+  id,
+  providerId,
+  model,
+  name,
+  contextWindow: null,
+  maxOutput: null,
+  vision: false,
+  enabled: true,
+  isDefault: defaultModelId() === id,
+  agents: adminStore().registry.agentsUsing.get(id) ?? 0,
+});
+
+const adminModelOf = (stored: StoredModel): AdminModel => {
+  const { markedDefault: _marked, ...model } = stored;
+  return { ...model, isDefault: defaultModelId() === stored.id, agents: adminStore().registry.agentsUsing.get(stored.id) ?? 0 };
+};
+
+const adminProviderOf = (stored: StoredProvider): AdminProvider => ({
+  id: stored.id,
+  name: stored.name,
+  baseUrl: stored.baseUrl,
+  hasKey: stored.key !== null,
+  source: 'console',
+  models: consoleModels().filter((model) => model.providerId === stored.id).map(adminModelOf),
+  updatedAt: stored.updatedAt,
+});
+
+/** Every provider as the console lists them: its own, the environment's, and the offline responder when nothing else answers. */
+const listedProviders = (): AdminProvider[] => {
+  const { providers, env } = adminStore().registry;
+  const listed = [...providers.values()].map(adminProviderOf);
+  if (env) {
+    listed.push({ id: ENV_PROVIDER_ID, name: 'Environment (LLM_BASE_URL)', baseUrl: env.baseUrl, hasKey: false, source: 'environment', models: [builtInModel(ENV_MODEL_ID, ENV_PROVIDER_ID, env.model, env.model)], updatedAt: null });
+  }
+  if (offlineAnswers()) {
+    listed.push({ id: OFFLINE_PROVIDER_ID, name: 'Offline responder', baseUrl: '', hasKey: false, source: 'offline', models: [builtInModel(OFFLINE_MODEL_ID, OFFLINE_PROVIDER_ID, OFFLINE_MODEL_ID, 'Offline responder')], updatedAt: null });
+  }
+  return listed;
+};
+
+const consoleProvider = (id: string): StoredProvider => {
+  const provider = adminStore().registry.providers.get(id);
+  if (provider) return provider;
+  if (id === ENV_PROVIDER_ID || id === OFFLINE_PROVIDER_ID) throw new Refusal(409, MODEL_ERRORS.readOnly, READ_ONLY);
+  throw new FakeApiError(404, 'Model provider not found');
+};
+
+const NOT_PENDING = 'This version is not waiting for approval any more (approved, refused, or replaced by a newer one).';
+const pendingVersion = (versionId: string): AgentVersion => {
+  const version = adminStore().reviews.find((candidate) => candidate.versionId === versionId);
+  if (!version || version.status !== 'pending') throw new Refusal(409, STUDIO_ERRORS.notPending, NOT_PENDING);
+  return version;
+};
 
 export const adminHandlers = {
   adminUserList: adminRoute('adminUserList', ({ input }) => {
@@ -225,7 +368,99 @@ export const adminHandlers = {
     const entries = adminStore().audit.filter((entry) => !input.action || entry.action === input.action);
     return ok('adminAuditList', page(entries, input.current, input.pageSize));
   }),
-  ...modelAdminHandlers,
+  adminModelProviderList: registryRoute('adminModelProviderList', () => ok('adminModelProviderList', listedProviders())),
+  adminModelProviderSave: registryRoute('adminModelProviderSave', ({ input, adminId }) => {
+    const { registry } = adminStore();
+    const refusal = addressRefusal(input.baseUrl);
+    if (refusal) throw new Refusal(400, MODEL_ERRORS.addressRefused, `The provider's address is refused: ${refusal}.`);
+    if (input.apiKey && !registry.secretKey) throw new Refusal(409, MODEL_ERRORS.noSecretKey, 'Set CONNECTOR_KEY on the server (32 characters or more) before storing a provider key: keys are kept encrypted.');
+    const baseUrl = input.baseUrl.replace(/\/+$/, '');
+    const stored = input.id ? consoleProvider(input.id) : { id: nextId('provider'), name: '', baseUrl: '', key: null, updatedAt: '' };
+    Object.assign(stored, { name: input.name, baseUrl, updatedAt: nextTimestamp() }, input.apiKey === undefined ? {} : { key: input.apiKey === '' ? null : input.apiKey });
+    registry.providers.set(stored.id, stored);
+    record(adminId, input.id ? 'model.provider.update' : 'model.provider.create', stored.id, { name: input.name, baseUrl, key: input.apiKey === undefined ? 'kept' : input.apiKey === '' ? 'none' : 'set' });
+    return ok('adminModelProviderSave', adminProviderOf(stored));
+  }),
+  adminModelProviderDelete: registryRoute('adminModelProviderDelete', ({ input, adminId }) => {
+    const { registry } = adminStore();
+    const provider = consoleProvider(input.id);
+    const models = consoleModels().filter((model) => model.providerId === provider.id);
+    const used = models.reduce((sum, model) => sum + (registry.agentsUsing.get(model.id) ?? 0), 0);
+    if (used > 0) throw inUse(`A model of ${provider.name}`, used);
+    for (const model of models) registry.models.delete(model.id);
+    registry.providers.delete(provider.id);
+    record(adminId, 'model.provider.delete', provider.id, { name: provider.name });
+    return ok('adminModelProviderDelete', null);
+  }),
+  adminModelDiscover: registryRoute('adminModelDiscover', ({ input }) => {
+    const provider = consoleProvider(input.id);
+    const listed = adminStore().registry.discoverable.get(provider.id) ?? [];
+    if (!Array.isArray(listed)) throw new Refusal(listed.status, listed.reason, listed.msg);
+    const added = new Set(consoleModels().filter((model) => model.providerId === provider.id).map((model) => model.model));
+    return ok('adminModelDiscover', { list: [...new Set(listed)].sort().map((model) => ({ model, added: added.has(model) })) });
+  }),
+  adminModelSave: registryRoute('adminModelSave', ({ input, adminId }) => {
+    const { registry } = adminStore();
+    const provider = consoleProvider(input.providerId);
+    const siblings = consoleModels().filter((model) => model.providerId === provider.id);
+    if (siblings.some((model) => model.model === input.model && model.id !== input.id)) throw new FakeApiError(409, `${provider.name} has a model ${input.model} already.`);
+    const before = input.id ? siblings.find((model) => model.id === input.id) : undefined;
+    if (input.id && !before) throw new FakeApiError(404, 'Model not found');
+    const stored: StoredModel = {
+      id: before?.id ?? nextId('model'),
+      providerId: provider.id,
+      model: input.model,
+      name: input.name,
+      contextWindow: input.contextWindow,
+      maxOutput: input.maxOutput,
+      vision: input.vision,
+      enabled: input.enabled,
+      // A disabled model is nobody's default: the next one in line is.
+      markedDefault: (before?.markedDefault ?? false) && input.enabled,
+    };
+    registry.models.set(stored.id, stored);
+    record(adminId, input.id ? 'model.update' : 'model.create', stored.id, { provider: provider.name, model: input.model, enabled: String(input.enabled) });
+    return ok('adminModelSave', adminModelOf(stored));
+  }),
+  adminModelDelete: registryRoute('adminModelDelete', ({ input, adminId }) => {
+    const { registry } = adminStore();
+    const model = registry.models.get(input.id);
+    if (!model) {
+      if (input.id === ENV_MODEL_ID || input.id === OFFLINE_MODEL_ID) throw new Refusal(409, MODEL_ERRORS.readOnly, READ_ONLY);
+      throw new FakeApiError(404, 'Model not found');
+    }
+    const used = registry.agentsUsing.get(model.id) ?? 0;
+    if (used > 0) throw inUse(model.name, used);
+    registry.models.delete(model.id);
+    record(adminId, 'model.delete', model.id, { model: model.model });
+    return ok('adminModelDelete', null);
+  }),
+  adminModelSetDefault: registryRoute('adminModelSetDefault', ({ input, adminId }) => {
+    const { registry } = adminStore();
+    const stored = registry.models.get(input.id);
+    const builtIn = listedProviders().flatMap((provider) => (provider.source === 'console' ? [] : provider.models)).find((model) => model.id === input.id);
+    if (!(stored?.enabled ?? builtIn)) throw new Refusal(400, MODEL_ERRORS.unknown, 'Only an enabled model can be the default.');
+    if (!stored && input.id !== ENV_MODEL_ID) throw new Refusal(409, MODEL_ERRORS.readOnly, READ_ONLY);
+    for (const model of registry.models.values()) model.markedDefault = model.id === input.id;
+    record(adminId, 'model.default', input.id, { model: stored?.model ?? builtIn!.model });
+    return ok('adminModelSetDefault', stored ? adminModelOf(stored) : builtInModel(ENV_MODEL_ID, ENV_PROVIDER_ID, builtIn!.model, builtIn!.name));
+  }),
+  adminAgentReviewList: registryRoute('adminAgentReviewList', ({ input }) =>
+    ok('adminAgentReviewList', page(adminStore().reviews.filter((version) => version.status === 'pending'), input.current, input.pageSize)),
+  ),
+  adminAgentApprove: registryRoute('adminAgentApprove', ({ input, adminId }) => {
+    const version = pendingVersion(input.versionId);
+    for (const other of adminStore().reviews) if (other.agentId === version.agentId) other.live = false;
+    Object.assign(version, { status: 'published', live: true, reviewedAt: nextTimestamp(), reviewedByName: nameOf(adminId) });
+    record(adminId, 'agent.approve', version.agentId, { versionId: version.versionId, name: version.content.name });
+    return ok('adminAgentApprove', version);
+  }),
+  adminAgentReject: registryRoute('adminAgentReject', ({ input, adminId }) => {
+    const version = pendingVersion(input.versionId);
+    Object.assign(version, { status: 'rejected', reviewedAt: nextTimestamp(), reviewedByName: nameOf(adminId), reviewNote: input.reason });
+    record(adminId, 'agent.reject', version.agentId, { versionId: version.versionId, name: version.content.name });
+    return ok('adminAgentReject', version);
+  }),
 } satisfies Record<AdminEndpointName, HttpHandler>;
 
 /** An organisation in the fake server (as the console or `npm run admin` would have made it). */
@@ -248,4 +483,49 @@ export const seedAuditEntry = (partial: Partial<AuditEntry> & Pick<AuditEntry, '
   const entry: AuditEntry = { id: nextId('audit'), at: nextTimestamp(), actorId: null, actorName: 'scheduler', sessionId: null, target: null, details: {}, ...partial };
   adminStore().audit.unshift(entry);
   return entry;
+};
+
+/** A provider added in the console, with its models (the first marked default when `markedDefault` says so); its key is kept, never answered. */
+export const seedModelProvider = (
+  partial: Partial<Omit<StoredProvider, 'id'>> & { models?: (Partial<Omit<StoredModel, 'id' | 'providerId'>> & Pick<StoredModel, 'model'>)[] } = {},
+): AdminProvider => {
+  const { models = [], ...provider } = partial;
+  const { registry } = adminStore();
+  const stored: StoredProvider = { id: nextId('provider'), name: 'Acme AI', baseUrl: 'https://api.acme.example/v1', key: null, updatedAt: nextTimestamp(), ...provider };
+  registry.providers.set(stored.id, stored);
+  for (const model of models) {
+    const id = nextId('model');
+    registry.models.set(id, { id, providerId: stored.id, name: model.model, contextWindow: null, maxOutput: null, vision: false, enabled: true, markedDefault: false, ...model });
+  }
+  return adminProviderOf(stored);
+};
+
+/** The deployment's own model (LLM_BASE_URL, LLM_MODEL), or none; whether CONNECTOR_KEY is set; how many published agents use a model; what a provider's `GET /models` answers. */
+export const setModelEnvironment = (env: Registry['env'], options: { secretKey?: boolean } = {}): void => {
+  const { registry } = adminStore();
+  registry.env = env;
+  registry.secretKey = options.secretKey ?? true;
+};
+export const setModelInUse = (modelId: string, agents: number): void => void adminStore().registry.agentsUsing.set(modelId, agents);
+export const setDiscoverable = (providerId: string, answer: Discoverable): void => void adminStore().registry.discoverable.set(providerId, answer);
+/** A provider's key as the fake server keeps it (never answered): for tests that check what was stored. */
+export const storedProviderKey = (providerId: string): string | null | undefined => adminStore().registry.providers.get(providerId)?.key;
+
+/** An agent's version sent to the public market and waiting for an admin, oldest first like the server's. */
+export const seedPendingVersion = (content: Partial<AgentContent> & Pick<AgentContent, 'name'>, partial: Partial<Omit<AgentVersion, 'content'>> = {}): AgentVersion => {
+  const version: AgentVersion = {
+    versionId: nextId('version'),
+    agentId: nextId('agent'),
+    status: 'pending',
+    live: false,
+    createdAt: nextTimestamp(),
+    createdByName: 'Ada',
+    reviewedAt: null,
+    reviewedByName: null,
+    reviewNote: null,
+    ...partial,
+    content: { avatar: '', intro: '', category: null, systemPrompt: '', modelId: null, parameters: {}, starters: {}, translations: {}, allowModelChoice: false, visibility: 'public', ...content },
+  };
+  adminStore().reviews.push(version);
+  return version;
 };
