@@ -34,6 +34,17 @@ describe('the admin console', () => {
     expect(failureOf(Object.assign(new Error('x'), { status: 409 }))).toEqual({ status: 409 });
     expect(failureOf(Object.assign(new Error('x'), { status: 503, unreachable: true }))).toEqual({ status: undefined });
   });
+
+  it("keeps the server's reason word beside the status, from the answer the client kept or the error itself", () => {
+    const answered = { code: 1, msg: 'A model of Acme answers for 2 published agents', data: null, reason: 'MODEL_IN_USE' };
+    expect(failureOf(Object.assign(new Error('x'), { status: 409, cause: { data: answered } }))).toStrictEqual({ status: 409, reason: 'MODEL_IN_USE' });
+    expect(failureOf(Object.assign(new Error('x'), { status: 409, reason: 'AGENT_VERSION_NOT_PENDING' }))).toStrictEqual({ status: 409, reason: 'AGENT_VERSION_NOT_PENDING' });
+    // No reason, or one that is not a word: only the status.
+    expect(failureOf(Object.assign(new Error('x'), { status: 400, cause: { data: { msg: 'bad' } } }))).toStrictEqual({ status: 400 });
+    expect(failureOf(Object.assign(new Error('x'), { status: 400, cause: { data: { reason: 7 } } }))).toStrictEqual({ status: 400 });
+    // Nothing answered: no status, and nothing else either.
+    expect(failureOf(Object.assign(new Error('x'), { unreachable: true, cause: { data: { reason: 'MODEL_IN_USE' } } }))).toStrictEqual({ status: undefined });
+  });
 });
 
 describe('organisations', () => {

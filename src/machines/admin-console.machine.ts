@@ -12,9 +12,26 @@ export const adminAccess = (user: UserInfo | null): AdminAccess => (user === nul
 /** Where a visitor logs in to come back to the console. */
 export const ADMIN_LOGIN_URL = `/login?redirect_url=${encodeURIComponent('/admin')}`;
 
-/** Why a call of the console failed: its HTTP status, none when nothing answered. The screen words it. */
-export type AdminFailure = { status: number | undefined };
-export const failureOf = (error: unknown): AdminFailure => ({ status: isUnreachable(error) ? undefined : statusOf(error) });
+/**
+ * Why a call of the console failed: its HTTP status, none when nothing answered, and the
+ * envelope's `reason` when the server gave one (`MODEL_IN_USE`, …). The screen words it.
+ */
+export type AdminFailure = { status: number | undefined; reason?: string };
+
+/** The envelope's `reason`: on the error itself, or on the answer the HTTP client kept as its cause. */
+const reasonOf = (error: unknown): string | undefined => {
+  const read = (value: unknown): unknown => (typeof value === 'object' && value !== null && 'reason' in value ? (value as { reason?: unknown }).reason : undefined);
+  const cause = typeof error === 'object' && error !== null && 'cause' in error ? (error as { cause?: unknown }).cause : undefined;
+  const answer = typeof cause === 'object' && cause !== null && 'data' in cause ? (cause as { data?: unknown }).data : undefined;
+  const reason = read(error) ?? read(answer);
+  return typeof reason === 'string' ? reason : undefined;
+};
+
+export const failureOf = (error: unknown): AdminFailure => {
+  if (isUnreachable(error)) return { status: undefined };
+  const reason = reasonOf(error);
+  return reason === undefined ? { status: statusOf(error) } : { status: statusOf(error), reason };
+};
 
 export const panelOf = (value: string | null | undefined): AdminPanel =>
   ADMIN_PANELS.includes(value as AdminPanel) ? (value as AdminPanel) : 'users';
