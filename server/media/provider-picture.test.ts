@@ -146,7 +146,7 @@ describe('fetching from an allowed host (a fake provider on loopback, allowed fo
         res.end();
       });
       const result = await fetchProviderPicture(`${origin}/p.png`, 'google', loopbackPictureSources(origin, canary.url));
-      expect(result).toEqual({ ok: false, reason: `redirect (${status}) not followed` });
+      expect(result).toEqual({ ok: false, reason: `it answered a redirect (${status}), which is not followed` });
     }
   });
 
@@ -185,7 +185,7 @@ describe('fetching from an allowed host (a fake provider on loopback, allowed fo
       pump();
     });
     const result = await fetchProviderPicture(`${origin}/big.png`, 'google', loopbackPictureSources(origin));
-    expect(result).toEqual({ ok: false, reason: `larger than ${PICTURE_MAX_BYTES} bytes` });
+    expect(result).toEqual({ ok: false, reason: `its answer is larger than ${PICTURE_MAX_BYTES} bytes` });
     expect(written).toBeLessThan(10 * PICTURE_MAX_BYTES);
     const announced = await pictureHost((_req, res) => {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(PICTURE_MAX_BYTES + 1) });

@@ -1,7 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { cappedGet } from '../net/capped-get';
 import { classifyAddress } from '../net/public-address';
 import { sniff } from './sniff';
 
@@ -88,46 +87,13 @@ const pinnedLookup =
   };
 
 /** `timeoutMs` is what is left of the whole fetch's `budgetMs`, the time the refusal names. */
-function download(url: URL, address: ResolvedAddress, maxBytes: number, timeoutMs: number, budgetMs: number): Promise<PictureResult> {
-  return new Promise((settle) => {
-    let done = false;
-    const finish = (result: PictureResult) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      request.destroy();
-      settle(result);
-    };
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
-      method: 'GET',
-      headers: { accept: 'image/*' },
-      lookup: pinnedLookup(address),
-      // a fresh connection each time: a pooled one could have been opened to another address
-      agent: false,
-    });
-    const timer = setTimeout(() => finish(refused(`no answer within ${budgetMs} ms`)), timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => finish(refused(`connection failed (${error.code ?? error.name})`)));
-    request.on('response', (response: IncomingMessage) => {
-      const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400) return finish(refused(`redirect (${status}) not followed`));
-      if (status !== 200) return finish(refused(`answered ${status}`));
-      if (Number(response.headers['content-length'] ?? 0) > maxBytes) return finish(refused(`larger than ${maxBytes} bytes`));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.byteLength;
-        if (size > maxBytes) return finish(refused(`larger than ${maxBytes} bytes`));
-        chunks.push(chunk);
-      });
-      response.on('error', () => finish(refused('the answer broke off')));
-      response.on('end', () => {
-        const bytes = new Uint8Array(Buffer.concat(chunks));
-        const kind = sniff(bytes);
-        finish(kind.kind === 'image' ? { ok: true, bytes, mimeType: kind.mimeType } : refused('not an image'));
-      });
-    });
-    request.end();
-  });
+async function download(url: URL, address: ResolvedAddress, maxBytes: number, timeoutMs: number, budgetMs: number): Promise<PictureResult> {
+  const got = await cappedGet(url, { headers: { accept: 'image/*' }, lookup: pinnedLookup(address), maxBytes, timeoutMs, timeoutReason: `no answer within ${budgetMs} ms` });
+  if (!got.ok) return got;
+  if (got.status !== 200) return refused(`answered ${got.status}`);
+  const bytes = new Uint8Array(got.body);
+  const kind = sniff(bytes);
+  return kind.kind === 'image' ? { ok: true, bytes, mimeType: kind.mimeType } : refused('not an image');
 }
 
 /**

@@ -1,8 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { lookup as resolveAll } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { cappedGet } from './capped-get';
 import { classifyAddress, type AddressClass } from './public-address';
 
 /**
@@ -106,47 +105,20 @@ export type GuardedGet = { ok: true; status: number; text: string } | { ok: fals
  * of answer within `timeoutMs`. Never throws; a refusal says why, never with the headers sent (a
  * key) nor the URL's query.
  */
-export function guardedGet(
+export async function guardedGet(
   url: URL,
   options: { policy: OutboundPolicy; headers: Record<string, string>; maxBytes: number; timeoutMs: number; lookup?: LookupFunction },
 ): Promise<GuardedGet> {
   // An address written as such is never looked up: it is checked here.
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   const refused = isIP(literal) ? refusalOf(literal, options.policy) : null;
-  if (refused) return Promise.resolve({ ok: false, reason: refused });
-  return new Promise((settle) => {
-    let done = false;
-    const finish = (result: GuardedGet) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      request.destroy();
-      settle(result);
-    };
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
-      method: 'GET',
-      headers: options.headers,
-      lookup: options.lookup ?? guardedLookup(options.policy),
-      agent: false,
-    });
-    const timer = setTimeout(() => finish({ ok: false, reason: `no answer within ${options.timeoutMs / 1000} s` }), options.timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      finish({ ok: false, reason: error.code === 'EADDRNOTALLOWED' ? error.message : `could not connect (${error.code ?? error.name})` }),
-    );
-    request.on('response', (response: IncomingMessage) => {
-      const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400) return finish({ ok: false, reason: `it answered a redirect (${status}), which is not followed` });
-      if (Number(response.headers['content-length'] ?? 0) > options.maxBytes) return finish({ ok: false, reason: `its answer is larger than ${options.maxBytes} bytes` });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.byteLength;
-        if (size > options.maxBytes) return finish({ ok: false, reason: `its answer is larger than ${options.maxBytes} bytes` });
-        chunks.push(chunk);
-      });
-      response.on('error', () => finish({ ok: false, reason: 'the answer broke off' }));
-      response.on('end', () => finish({ ok: true, status, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    request.end();
+  if (refused) return { ok: false, reason: refused };
+  const got = await cappedGet(url, {
+    headers: options.headers,
+    lookup: options.lookup ?? guardedLookup(options.policy),
+    maxBytes: options.maxBytes,
+    timeoutMs: options.timeoutMs,
+    timeoutReason: `no answer within ${options.timeoutMs / 1000} s`,
   });
+  return got.ok ? { ok: true, status: got.status, text: got.body.toString('utf8') } : got;
 }

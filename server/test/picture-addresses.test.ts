@@ -165,7 +165,7 @@ describe('a provider’s picture of a new person', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.data.userInfo.avatar).toBe('');
     expect(redirecting.requests).toHaveLength(1);
-    expect(t.logs).toContain(`avatar: google picture ${redirecting.url}/photo.png not imported: redirect (302) not followed`);
+    expect(t.logs).toContain(`avatar: google picture ${redirecting.url}/photo.png not imported: it answered a redirect (302), which is not followed`);
     await redirecting.close();
   });
 });
