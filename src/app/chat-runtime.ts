@@ -2,6 +2,7 @@ import { createActor, fromPromise, type ActorOptions, type AnyActorLogic } from 
 import { chatMachine } from '../machines/chat.machine';
 import { createChatStreamCall, type ChatTransport, type ResumeTransport } from '../machines/chat-stream.actor';
 import type { ScreenEvents } from '../services/screen-events';
+import { createModelChoiceActor, followPerson, withChosenModel, type ModelChoiceActor } from './model-choice-actors';
 import { selectVersionActor } from './chat-versions-actors';
 import { startingConversation } from './creation-refusal';
 import { keepReadConversations, noteConversation } from './offline-keeping';
@@ -40,7 +41,11 @@ const MODEL_TITLE_WAIT_MS = 5000;
 /** New chats created here whose first answer has not settled yet. */
 const namedLater = new Set<string>();
 
+/** Each chat's model picker (the model chosen per conversation), created with it. */
+const modelChoices = new WeakMap<object, ModelChoiceActor>();
+
 export const createChatActor = ({ navigate, screenEvents, inspect, clock, personHere }: ChatWiring) => {
+  const modelChoice = createModelChoiceActor({ inspect, personHere: personHere ?? (() => null) });
   const chat = createActor(
     chatMachine.provide({
       actors: {
@@ -62,18 +67,21 @@ export const createChatActor = ({ navigate, screenEvents, inspect, clock, person
           noteConversation(conversation);
           return conversation;
         }),
-        chatStream: createChatStreamCall(streamChatOnDemand),
+        // The model chosen for the conversation goes with each question (and retry, edit, new answer).
+        chatStream: createChatStreamCall(withChosenModel(streamChatOnDemand, modelChoice)),
         selectVersion: selectVersionActor,
         resumeStream: createChatStreamCall(resumeChatOnDemand),
         stopAnswer: fromPromise(async ({ input }) => (await conversationsApi()).stopAnswer(input.conversationId, input.messageId, { silent: true })),
       },
       actions: {
-        conversationCreated: (_, { conversationId }) => {
+        conversationCreated: ({ context }, { conversationId }) => {
+          modelChoice.send({ type: 'conversation.started', agentId: context.agentId, conversationId });
           navigate(`/chat/${conversationId}`, { replace: true });
           screenEvents.emit('updateChatList');
           namedLater.add(conversationId);
         },
-        conversationDiscarded: (_, { conversationId }) => {
+        conversationDiscarded: ({ context }, { conversationId }) => {
+          modelChoice.send({ type: 'conversation.discarded', agentId: context.agentId, conversationId });
           navigate('/chat', { replace: true });
           void conversationsApi()
             .then((api) => api.deleteConversation(conversationId, { silent: true }))
@@ -91,8 +99,12 @@ export const createChatActor = ({ navigate, screenEvents, inspect, clock, person
     { inspect, input: {}, ...(clock ? { clock } : {}) },
   );
   if (personHere) keepReadConversations(chat, personHere);
+  followPerson(chat, modelChoice, personHere ?? (() => null));
+  modelChoices.set(chat, modelChoice);
   return chat;
 };
 
 export type ChatActor = ReturnType<typeof createChatActor>;
 
+/** The model picker of this chat. */
+export const modelChoiceOf = (chat: ChatActor) => modelChoices.get(chat)!;

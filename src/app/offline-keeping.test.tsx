@@ -186,4 +186,11 @@ describe('what of a chat is kept', () => {
       ],
     });
   });
+
+  it('the model that wrote each answer, by the name the chat had for it', () => {
+    const answer = { ...message('assistant', 'Because', 'complete'), model: { id: 'model-house', name: 'House model' } };
+    const nameless = { ...message('assistant', 'Then', 'complete'), model: { id: 'model-gone', name: '' } };
+    const kept = keptFromChat(snapshot(true, [message('user', 'Why?', 'complete'), answer, message('user', 'And?', 'complete'), nameless]), about, 'Baker');
+    expect(kept?.messages.map((kept) => kept.model)).toEqual([undefined, 'House model', undefined, 'model-gone']);
+  });
 });

@@ -42,7 +42,13 @@ export const keptFromChat = (snapshot: ChatSnapshot, about: About | undefined, a
   if (!snapshot.hasTag('settled') || conversationId === null) return null;
   const kept: KeptMessage[] = messages
     .filter((message) => SETTLED_STATUSES.has(message.status))
-    .map((message) => ({ role: message.role, content: message.content, status: message.status as KeptMessage['status'], sentAt: message.sentAt }));
+    .map((message) => ({
+      role: message.role,
+      content: message.content,
+      status: message.status as KeptMessage['status'],
+      sentAt: message.sentAt,
+      ...(message.role === 'assistant' && message.model ? { model: message.model.name || message.model.id } : {}),
+    }));
   if (kept.length === 0) return null;
   const lastSent = kept.findLast((message) => message.sentAt !== null)?.sentAt ?? '';
   const updatedAt = about && about.updatedAt > lastSent ? about.updatedAt : lastSent || (about?.updatedAt ?? '');

@@ -76,6 +76,25 @@ type MessageListProps = {
    * may hold an older text for it (the screen reads them with `sameApartFromAnswerText`).
    */
   live?: ChatActorRef;
+  /** The models the reader may use: an answer's model is named as they are. */
+  models?: readonly { id: string; name: string }[];
+};
+
+/**
+ * Which model wrote an answer, small in its meta line: named as the model list names it now, else
+ * as it was named when it wrote, else by its id.
+ */
+const AnswerModelName = ({ model, models }: { model: NonNullable<ChatMessage['model']>; models: readonly { id: string; name: string }[] | undefined }) => {
+  const { t } = useTranslation();
+  const name = models?.find((listed) => listed.id === model.id)?.name || model.name || model.id;
+  return (
+    <span className="me-1 max-w-56 shrink-0 truncate px-1 text-xs text-muted" title={t('chat.model.wroteIt', { name })} data-testid="answer-model">
+      <span className="sr-only">{t('chat.model.wroteIt', { name })}</span>
+      <span aria-hidden="true" dir="auto">
+        {name}
+      </span>
+    </span>
+  );
 };
 
 /** What an answer cost, in tokens, when the model service said: small, under the answer. */
@@ -93,7 +112,7 @@ const TokenUsageLine = ({ usage }: { usage: NonNullable<ChatMessage['usage']> })
  * The conversation's messages; an answer that was cut short or failed says so and offers a retry.
  * A sent question can be edited and an answer asked for again; each makes a new version.
  */
-export const MessageList = ({ messages, canRetry, onRetry, canContinue = false, onContinue, versions, feedback, live }: MessageListProps) => {
+export const MessageList = ({ messages, canRetry, onRetry, canContinue = false, onContinue, versions, feedback, live, models }: MessageListProps) => {
   const { t } = useTranslation();
   const last = messages.at(-1);
   /** A cut-short or failed last answer offers Retry, and then not also a new answer: one way to ask again. */
@@ -138,8 +157,9 @@ export const MessageList = ({ messages, canRetry, onRetry, canContinue = false, 
           ) : null}
           <MessageAttachments files={message.files} />
           {versions?.editing?.key !== message.key && written(message) && (message.content || versioned?.(message)) && (
-            <div className="mt-1 flex items-center">
+            <div className="mt-1 flex flex-wrap items-center gap-y-1">
               {message.sentAt && <MessageTime sentAt={message.sentAt} />}
+              {message.role === 'assistant' && message.model && <AnswerModelName model={message.model} models={models} />}
               {versions && versioned?.(message) && <VersionSwitcher
                   message={message}
                   canShow={(offset) => versions.can({ type: 'version.show', key: message.key, offset })}

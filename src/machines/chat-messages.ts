@@ -1,6 +1,7 @@
 import type { StateValue } from 'xstate';
 import type { FileRef } from '../contract/media';
 import type { Message, MessageFeedback, TokenUsage } from '../contract/messages';
+import type { AnswerModel } from '../contract/models';
 
 export type ChatMessageStatus = 'sending' | 'streaming' | 'complete' | 'incomplete' | 'failed';
 
@@ -19,6 +20,8 @@ export type ChatMessage = {
   feedback?: MessageFeedback;
   /** What the answer cost in tokens, when the model service reported it. */
   usage?: TokenUsage;
+  /** The model that wrote the answer, when the server says (its start event, the stored message). */
+  model?: AnswerModel;
   /**
    * When the server stored it (ISO 8601), as it says when it loads the message or accepts it;
    * null until then (never this browser's clock: a stored message shows the stored time).
@@ -44,6 +47,7 @@ export const fromServer = (message: Message, index: number, messages: Message[])
   siblingIds: message.siblingIds ?? [message.messageId],
   ...(message.feedback ? { feedback: message.feedback } : {}),
   ...(message.usage ? { usage: message.usage } : {}),
+  ...(message.model ? { model: message.model } : {}),
   sentAt: message.createdAt,
 });
 

@@ -269,6 +269,8 @@ export const acceptExchange = (context: ChatContext, accepted: Extract<StreamPro
           serverId: accepted.replyMessageId,
           siblingIds: withId(ids, accepted.replyMessageId),
           sentAt: accepted.replyMessageCreatedAt ?? message.sentAt,
+          // The model writing it now (a retry's may not be the one that wrote what it replaces).
+          ...(accepted.model ? { model: accepted.model } : {}),
         };
       }
       if (index === userIndex && message.role === 'user') {

@@ -1,6 +1,7 @@
 import { fromCallback, fromPromise } from 'xstate';
 import type { ChatEvent, ChatRequest, ChatResumeRequest } from '../contract/chat';
 import type { TokenUsage } from '../contract/messages';
+import type { AnswerModel } from '../contract/models';
 import type { StreamFailureKind } from '../services/chat-stream';
 import { statusOf } from './error-status';
 
@@ -14,6 +15,8 @@ export type StreamProgress =
       /** When the server stored each, when it says (older servers do not). */
       userMessageCreatedAt?: string;
       replyMessageCreatedAt?: string;
+      /** The model writing the answer, when the server says. */
+      model?: AnswerModel;
     }
   | { type: 'stream.delta'; text: string }
   /** A resume began: the deltas that follow continue the answer's text from `offset`. */
@@ -127,6 +130,7 @@ const runStream = <Request>(transport: ChatTransport<Request>, request: Request,
           replyMessageId: event.replyMessageId,
           ...(event.userMessageCreatedAt ? { userMessageCreatedAt: event.userMessageCreatedAt } : {}),
           ...(event.replyMessageCreatedAt ? { replyMessageCreatedAt: event.replyMessageCreatedAt } : {}),
+          ...(event.model ? { model: event.model } : {}),
         });
         break;
       case 'delta':

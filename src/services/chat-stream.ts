@@ -25,30 +25,36 @@ export class StreamError extends Error {
   readonly status: number | undefined;
   /** For 'rate-limited': when the server says to try again, if it said. */
   readonly retryAfterSeconds: number | undefined;
-  constructor(kind: StreamFailureKind, message: string, status?: number, retryAfterSeconds?: number) {
+  /** For 'rejected': what went wrong as the envelope's fixed word (`MODEL_UNKNOWN`, ...), when it says. */
+  readonly reason: string | undefined;
+  constructor(kind: StreamFailureKind, message: string, status?: number, retryAfterSeconds?: number, reason?: string) {
     super(message);
     this.name = 'StreamError';
     this.kind = kind;
     this.status = status;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.reason = reason;
   }
 }
 
 const EVENT_STREAM = 'text/event-stream';
 
-const readServerMessage = async (response: Response): Promise<string> => {
+const readServerRefusal = async (response: Response): Promise<{ message: string; reason?: string }> => {
   // Only a JSON refusal carries a message; any other body (an event stream that stays open, a
   // proxy's page) is left unread, since waiting for its end could hang the chat. The request is
   // aborted right after.
-  if (!(response.headers.get('content-type') ?? '').includes('json')) return '';
+  if (!(response.headers.get('content-type') ?? '').includes('json')) return { message: '' };
   const text = await response.text().catch(() => '');
   try {
-    const body = JSON.parse(text) as { msg?: unknown };
-    if (typeof body.msg === 'string' && body.msg) return body.msg;
+    const body = JSON.parse(text) as { msg?: unknown; reason?: unknown };
+    return {
+      message: typeof body.msg === 'string' ? body.msg : '',
+      ...(typeof body.reason === 'string' && body.reason ? { reason: body.reason } : {}),
+    };
   } catch {
     // not JSON: a proxy's HTML page, say; no message a person could use
   }
-  return '';
+  return { message: '' };
 };
 
 export type StreamChatOptions = {
@@ -87,12 +93,12 @@ const streamEvents = async (path: string, request: ChatRequest | ChatResumeReque
     async onopen(response) {
       const type = response.headers.get('content-type') ?? '';
       if (!response.ok || !type.startsWith(EVENT_STREAM)) {
-        const message = await readServerMessage(response);
+        const { message, reason } = await readServerRefusal(response);
         if (response.status === 401) reportUnauthorized(message);
         if (response.status === 429) {
           throw new StreamError('rate-limited', message, 429, retryAfterSeconds(response.headers.get('retry-after')));
         }
-        throw new StreamError('rejected', message, response.status);
+        throw new StreamError('rejected', message, response.status, undefined, reason);
       }
       opened = true;
     },

@@ -15,6 +15,8 @@ export type KeptMessage = {
   status: 'complete' | 'incomplete' | 'failed';
   /** When the server stored it (ISO 8601), as the chat showed it. */
   sentAt: string | null;
+  /** An answer's model, named as the chat named it. */
+  model?: string;
 };
 
 export type KeptConversation = {

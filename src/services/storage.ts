@@ -3,18 +3,20 @@ const PREFIX = 'ai-chat-ops:';
 export const PREFERENCE_KEYS = ['lastAgentId', 'lastAgentInfo', 'lastChatId', 'firstPage', 'theme'] as const;
 /** Kept like the preferences, per user, but read by the chat rather than the preferences machine. */
 export const CHAT_DRAFTS_KEY = 'chatDrafts';
+/** The model chosen per conversation (machines/model-choice.machine.ts), kept like the drafts. */
+export const CHAT_MODELS_KEY = 'chatModels';
 /**
  * Whose conversations this browser keeps for reading offline (services/offline-library.ts writes
  * it): read without opening IndexedDB, so a browser that keeps none never opens it.
  */
 export const OFFLINE_KEEPER_KEY = 'offlineKeeper';
-export type PreferenceKey = (typeof PREFERENCE_KEYS)[number] | typeof CHAT_DRAFTS_KEY | typeof OFFLINE_KEEPER_KEY;
+export type PreferenceKey = (typeof PREFERENCE_KEYS)[number] | typeof CHAT_DRAFTS_KEY | typeof CHAT_MODELS_KEY | typeof OFFLINE_KEEPER_KEY;
 
 /**
  * What a person wrote or opened, as opposed to how they like the page (theme, first page): removed
  * when they sign out, so the next person at a shared browser cannot read it.
  */
-const PERSONAL_KEYS = [CHAT_DRAFTS_KEY, 'lastChatId', 'lastAgentId', 'lastAgentInfo'] as const satisfies readonly PreferenceKey[];
+const PERSONAL_KEYS = [CHAT_DRAFTS_KEY, CHAT_MODELS_KEY, 'lastChatId', 'lastAgentId', 'lastAgentInfo'] as const satisfies readonly PreferenceKey[];
 
 type Stored<T> = { userId: string; value: T };
 

@@ -26,6 +26,8 @@ import { answerFeedbackLogic } from '../../app/answer-feedback-actors';
 import { useScreenActor } from '../../app/use-screen-actor';
 import { AnswerFeedbackDialog } from '../../components/answer-feedback';
 import { ImagesUnseenNote } from './images-unseen-note';
+import { ChosenModelImagesNote, ModelPicker, useAgentModelAnswers, useModelChoice } from './model-picker';
+import { newChatScope } from '../../machines/draft-book';
 import { HISTORY_ID, HistoryToggle } from './history-toggle';
 
 const AgentsMarket = lazy(() => import('../agents/agents-market'));
@@ -88,6 +90,12 @@ const ChatScreen = () => {
   // A new conversation with nothing typed yet offers its agent's starter questions (the chat decides).
   const offerStarters = useSelector(chat, (state) => state.can({ type: 'starter.ask', text: '' }));
   const agentDetail = useAgentDetail(agentId);
+  const agent = useSelector(agentDetail, (state) => state.context.agent);
+  // The model chosen is kept where the drafts are: per conversation, and per agent for a new chat.
+  const modelChoice = useModelChoice(chat, withApplication ? null : agent);
+  const modelScope = conversationId ?? newChatScope(agentId);
+  const models = useSelector(modelChoice, (state) => state.context.models);
+  const agentModelAnswers = useAgentModelAnswers(modelChoice, modelScope, agentId);
   const attachments = useChatAttachments(chat);
   const feedback = useScreenActor(answerFeedbackLogic);
   const imageAttached = attachments.files.some((file) => file.kind === 'image');
@@ -233,6 +241,7 @@ const ChatScreen = () => {
                     }}
                     feedback={{ actor: feedback, conversationId }}
                     live={chat}
+                    models={models}
                   />
                   <AnswerFeedbackDialog feedback={feedback} />
                 </>
@@ -250,12 +259,18 @@ const ChatScreen = () => {
                   {t('chat.connectionLost')}
                 </p>
               )}
-              {imageAttached && <ImagesUnseenNote agentId={agentId} />}
+              {imageAttached &&
+                (agentModelAnswers ? (
+                  <ImagesUnseenNote agentId={agentId} />
+                ) : (
+                  <ChosenModelImagesNote choice={modelChoice} scope={modelScope} agentId={agentId} />
+                ))}
               {failure && !canRetry && !loadFailed && (
                 <p role="alert" className="mb-2 text-sm text-danger">
                   {describeFailure(t, failure, i18n.language)}
                 </p>
               )}
+              {!withApplication && <ModelPicker choice={modelChoice} scope={modelScope} agentId={agentId} />}
               <ChatComposer
                 value={draft}
                 label={t('chat.placeholder')}

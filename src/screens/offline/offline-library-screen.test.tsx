@@ -35,7 +35,7 @@ const readEarlier = async (userId: string) => {
   vi.spyOn(Date, 'now').mockReturnValue(now - 60_000);
   await keepConversation(userId, kept(bread.conversationId, 'Bread basics', [
     { role: 'user', content: 'Which flour?', status: 'complete', sentAt: '2026-11-20T09:00:00.000Z' },
-    { role: 'assistant', content: 'Strong white flour.', status: 'complete', sentAt: '2026-11-20T09:00:05.000Z' },
+    { role: 'assistant', content: 'Strong white flour.', status: 'complete', sentAt: '2026-11-20T09:00:05.000Z', model: 'House model' },
   ]));
   vi.spyOn(Date, 'now').mockReturnValue(now);
   await keepConversation(userId, kept(rye.conversationId, 'Rye starter', [
@@ -100,6 +100,8 @@ describe('starting without the network, with conversations kept on this device',
     expect(location.pathname).toBe(`/chat/${conversations.bread}`);
     expect(within(reading()).getByRole('heading', { level: 2, name: 'Bread basics' })).toBeInTheDocument();
     expect(await within(reading()).findByText('Strong white flour.')).toBeInTheDocument();
+    // which model wrote it, as the chat named it
+    expect(within(reading()).getByTestId('answer-model')).toHaveAttribute('title', 'Written by House model');
 
     // the network is back: the app starts as usual, on the conversation that was being read
     server.resetHandlers();

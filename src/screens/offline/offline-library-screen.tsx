@@ -27,10 +27,18 @@ const KeptMessageItem = ({ message }: { message: KeptMessage }) => {
           <LazyMarkdown source={message.content} />
         </div>
       )}
-      {message.sentAt && (
-        <time dateTime={message.sentAt} className="mt-1 px-1 text-xs text-muted">
-          {formatDateTime(message.sentAt, i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}
-        </time>
+      {(message.sentAt || message.model) && (
+        <p className="m-0 mt-1 flex min-w-0 flex-wrap gap-x-2 px-1 text-xs text-muted">
+          {message.sentAt && <time dateTime={message.sentAt}>{formatDateTime(message.sentAt, i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}</time>}
+          {message.model && (
+            <span className="min-w-0 truncate" title={t('chat.model.wroteIt', { name: message.model })} data-testid="answer-model">
+              <span className="sr-only">{t('chat.model.wroteIt', { name: message.model })}</span>
+              <span aria-hidden="true" dir="auto">
+                {message.model}
+              </span>
+            </span>
+          )}
+        </p>
       )}
       {message.status !== 'complete' && (
         <p role="status" className="m-0 mt-2 text-sm text-warn">
