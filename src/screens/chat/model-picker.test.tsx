@@ -87,6 +87,23 @@ describe('choosing the model in the chat', () => {
     await expect.poll(async () => (await picker()).getAttribute('aria-label')).toBe('Model: Seeing model. Choose another model');
   });
 
+  it('forgets the person’s choices when they sign out, and someone else here chooses for themselves', async () => {
+    seedChoosingAgent();
+    const { user } = seedUser();
+    const view = await openChat('/chat?agent=agent-choosing', user);
+    await choose(view, 'House model');
+    expect(localStorage.getItem('ai-chat-ops:chatModels')).toContain(HOUSE_MODEL.id);
+
+    view.runtime.app.send({ type: 'session.signOut' });
+    await expect.poll(() => view.runtime.app.getSnapshot().context.user).toBeNull();
+    expect(localStorage.getItem('ai-chat-ops:chatModels')).toBeNull();
+    view.unmount();
+    view.runtime.stop();
+
+    await openChat('/chat?agent=agent-choosing', seedUser().user);
+    await expect.poll(async () => (await picker()).getAttribute('aria-label')).toBe('Model: Seeing model. Choose another model');
+  });
+
   it('sends the chosen model with a new answer too, and none once the agent’s own is chosen again', async () => {
     seedChoosingAgent();
     const { user } = seedUser();
