@@ -45,6 +45,11 @@ describe('the admin console', () => {
     // Nothing answered: no status, and nothing else either.
     expect(failureOf(Object.assign(new Error('x'), { unreachable: true, cause: { data: { reason: 'MODEL_IN_USE' } } }))).toStrictEqual({ status: undefined });
   });
+
+  it('opens the model registry and the approvals from the address', () => {
+    expect(createActor(adminConsoleMachine, { input: { panel: 'models' } }).start().getSnapshot().context.panel).toBe('models');
+    expect(createActor(adminConsoleMachine, { input: { panel: 'reviews' } }).start().getSnapshot().context.panel).toBe('reviews');
+  });
 });
 
 describe('organisations', () => {

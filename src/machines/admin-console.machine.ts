@@ -2,7 +2,7 @@ import { assign, setup } from 'xstate';
 import { mayAdminister, type UserInfo } from '../contract/users';
 import { statusOf, isUnreachable } from './error-status';
 
-export const ADMIN_PANELS = ['users', 'organisations', 'invitations', 'connectors', 'usage', 'audit'] as const;
+export const ADMIN_PANELS = ['users', 'organisations', 'invitations', 'connectors', 'models', 'reviews', 'usage', 'audit'] as const;
 export type AdminPanel = (typeof ADMIN_PANELS)[number];
 
 /** Who is at the console's door: nobody signed in (sent to log in), someone who is not an admin, or an admin. */

@@ -8,7 +8,7 @@ import { ADMIN_PANELS, adminConsoleMachine, type AdminPanel } from './admin-cons
 /**
  * The console's panels, on paths generated from the machine that ships: the console opens on the
  * panel its address names (`?panel=audit`), on Users when it names none or one that does not
- * exist, and the admin opens each of the six panels in turn, the one already open included. Each
+ * exist, and the admin opens each of the eight panels in turn, the one already open included. Each
  * path is played on the production machine as an actor and checked after every step against rules
  * written here: opening another panel shows it and is announced once (the address follows it),
  * opening the panel shown does nothing, and every other panel can be opened from any panel.
@@ -22,6 +22,8 @@ const serializeState = (state: Snapshot) => JSON.stringify([state.value, state.c
 /** The address the console opens from, and the panel the rules say it shows first. */
 const OPENINGS: { address: string | null; first: AdminPanel }[] = [
   { address: 'audit', first: 'audit' },
+  { address: 'models', first: 'models' },
+  { address: 'reviews', first: 'reviews' },
   { address: null, first: 'users' },
   { address: 'billing', first: 'users' },
 ];
@@ -58,8 +60,8 @@ describe.each(generated)('the console’s panels opened from ?panel=$address, pa
   it('reaches every state and takes every transition', () => {
     // The console has one state; what tells its places apart is the panel shown.
     expect([...reachedStates]).toEqual(['{}']);
-    // Six panels, each opening the five others.
-    expect(transitionCount).toBe(30);
+    // Eight panels (users, organisations, invitations, connectors, models, approvals, usage, audit), each opening the seven others.
+    expect(transitionCount).toBe(56);
   });
 
   it.each(paths.map((path) => [describePath(path.events), path] as const))('%s', async (_name, path) => {

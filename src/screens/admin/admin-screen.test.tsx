@@ -62,6 +62,8 @@ describe('the admin console door', () => {
       ['Organisations', () => screen.findAllByTestId('admin-organisation-row')],
       ['Invitations', () => screen.findByText('No invitations yet.')],
       ['Connectors', () => screen.findByTestId('connector-linkedin')],
+      ['Models', () => screen.findAllByTestId('model-provider')],
+      ['Approvals', () => screen.findByText('No agent is waiting for approval.')],
       ['Usage', () => screen.findByTestId('usage-chart')],
       ['Audit log', () => screen.findAllByTestId('audit-row')],
     ] as const) {

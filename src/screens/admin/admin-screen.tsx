@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useState, type ComponentType } from 'react';
+import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { adminConsoleLogic } from '../../app/admin-actors';
@@ -10,7 +10,9 @@ import { ADMIN_LOGIN_URL, ADMIN_PANELS, adminAccess, type AdminPanel } from '../
 import { AuditPanel } from './audit-panel';
 import { ConnectorsPanel } from './connectors-panel';
 import { InvitationsPanel } from './invitations-panel';
+import { ModelsPanel } from './models-panel';
 import { OrganisationsPanel } from './organisations-panel';
+import { ReviewsPanel } from './reviews-panel';
 import { UsagePanel } from './usage-panel';
 import { UsersPanel } from './users-panel';
 
@@ -19,6 +21,8 @@ const PANELS: Record<AdminPanel, { icon: string; Panel: ComponentType }> = {
   organisations: { icon: 'i-lucide-building-2', Panel: OrganisationsPanel },
   invitations: { icon: 'i-lucide-mail-plus', Panel: InvitationsPanel },
   connectors: { icon: 'i-lucide-plug', Panel: ConnectorsPanel },
+  models: { icon: 'i-lucide-cpu', Panel: ModelsPanel },
+  reviews: { icon: 'i-lucide-clipboard-check', Panel: ReviewsPanel },
   usage: { icon: 'i-lucide-chart-column', Panel: UsagePanel },
   audit: { icon: 'i-lucide-scroll-text', Panel: AuditPanel },
 };
@@ -47,9 +51,14 @@ const Console = () => {
   const adminConsole = useScreenActor(logic, { input: { panel: new URLSearchParams(search).get('panel') } });
   const panel = useSelector(adminConsole, (state) => state.context.panel);
   const { Panel } = PANELS[panel];
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the panels are a row wider than the screen: the open one is brought into it.
+  useEffect(() => {
+    nav.current?.querySelector<HTMLElement>('[aria-current="page"]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [panel]);
   return (
     <div className="mx-auto flex w-full max-w-6xl flex-col gap-4 p-4 sm:p-6 md:flex-row md:gap-6">
-      <nav aria-label={t('admin.panelsLabel')} className="shrink-0 md:w-52">
+      <nav ref={nav} aria-label={t('admin.panelsLabel')} className="shrink-0 md:w-52">
         <ul className="m-0 flex list-none gap-1 overflow-x-auto p-0 md:flex-col">
           {ADMIN_PANELS.map((name) => (
             <li key={name} className="shrink-0">
