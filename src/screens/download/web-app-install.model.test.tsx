@@ -157,3 +157,27 @@ describe('installing the web app, paths generated from the production machine', 
     await path.test(testParams);
   });
 });
+
+describe('opened as the installed app, paths generated from the production machine', () => {
+  // From the home screen or the dock there is nothing to install: no offer, click or dialog moves it.
+  const installed = productionPaths(webAppInstallMachine, { events, input: { ...input, runsInstalled: true }, serializeState });
+  const standalone = (query: string) =>
+    ({ matches: query === '(display-mode: standalone)', media: query, addEventListener: () => undefined, removeEventListener: () => undefined }) as unknown as MediaQueryList;
+
+  it('stays where the installed app runs, whatever the browser does', () => {
+    expect([...installed.reachedStates]).toEqual([JSON.stringify('runningInstalled')]);
+    expect(installed.transitionCount).toBe(0);
+  });
+
+  it('says so on the page and offers nothing to install', async () => {
+    vi.stubGlobal('matchMedia', standalone);
+    try {
+      await renderWithRuntime(<DownloadScreen />, { url: '/download' });
+      expect(await within(webApp()).findByText('You are using the installed web app.')).toBeInTheDocument();
+      expect(installButton()).toBeNull();
+      expect(within(webApp()).queryByTestId('web-app-steps')).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
