@@ -18,7 +18,7 @@ import {
 import { sampleManifest } from './download-manifest';
 import { FakeApiError, failBody, ok, ownerOf, page, requireUser, route, type Caller } from './fake-api';
 import { eventStream, type StreamStep } from './sse';
-import { studioHandlers } from './studio-handlers';
+import { studioHandlers, studioPreviewHandler } from './studio-handlers';
 import { taskHandlers } from './tasks';
 
 /**
@@ -667,4 +667,5 @@ export const handlers = {
   modelList: route('modelList', () => ok('modelList', { list: db.models })),
 } satisfies Record<EndpointName, HttpHandler>;
 
-export const defaultHandlers: HttpHandler[] = Object.values(handlers);
+/** A preview of an agent's draft is the studio's; any other new conversation falls through to `conversationCreate`. */
+export const defaultHandlers: HttpHandler[] = [studioPreviewHandler, ...Object.values(handlers)];

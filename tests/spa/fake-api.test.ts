@@ -50,6 +50,18 @@ import {
   updateTask,
   verifyOperationsSession,
 } from '../../src/services/api/tasks';
+import {
+  exportAgent,
+  importAgent,
+  listAgentVersions,
+  listMyAgents,
+  listUsableModels,
+  openAgentDraft,
+  publishAgent,
+  restoreAgentVersion,
+  retireAgent,
+  saveAgent,
+} from '../../src/services/api/studio';
 import { resumeChat, streamChat } from '../../src/services/chat-stream';
 import { setToken } from '../../src/services/cookies';
 import { db, seedGoogleCode, seedInvitation, seedResetLink, seedUser, seedWechatCode } from '../msw/db';
@@ -182,6 +194,19 @@ describe('the fake API', () => {
     await deleteAccount('grace@example.com');
     expect(db.users.has(grace.userInfo.id)).toBe(false);
     setToken(session.token);
+
+    const draft = await saveAgent({ name: 'Tutor', systemPrompt: 'Be kind.' });
+    expect(draft).toMatchObject({ isDraft: true, published: false, versionId: null });
+    const live = await publishAgent(draft.agentId);
+    expect(live).toMatchObject({ published: true, hasDraft: false });
+    expect((await listMyAgents({ current: 1, pageSize: 10, scope: 'mine' })).list.map((agent) => agent.agentId)).toEqual([draft.agentId]);
+    await saveAgent({ agentId: draft.agentId, name: 'Tutor II' });
+    expect((await openAgentDraft(draft.agentId)).content.name).toBe('Tutor II');
+    const [oldest] = (await listAgentVersions({ agentId: draft.agentId, current: 1, pageSize: 10 })).list;
+    expect((await restoreAgentVersion(draft.agentId, oldest!.versionId)).content.name).toBe('Tutor');
+    expect((await importAgent(await exportAgent(draft.agentId))).content).toMatchObject({ name: 'Tutor', visibility: 'private' });
+    await retireAgent(draft.agentId);
+    expect((await listUsableModels()).list.some((model) => model.isDefault)).toBe(true);
 
     await logout();
     await expect(getUserInfo({ silent: true })).rejects.toMatchObject({ status: 401 });
