@@ -16,6 +16,7 @@ const AccountScreen = lazyScreen(() => import('../screens/account/account-screen
 const DownloadScreen = lazyScreen(() => import('../screens/download/download-screen'));
 const OperationsArea = lazyScreen(() => import('../screens/operations/operations-area'));
 const AdminScreen = lazyScreen(() => import('../screens/admin/admin-screen'));
+const StudioArea = lazyScreen(() => import('../screens/studio/studio-area'));
 const ScanApprovalScreen = lazyScreen(() => import('../screens/scan-approval/scan-approval-screen'));
 const SharedConversationScreen = lazyScreen(() => import('../screens/share/shared-conversation-screen'));
 const NotFoundScreen = lazyScreen(() => import('../screens/not-found/not-found-screen'));
@@ -56,6 +57,8 @@ export const Routes = () => {
           <Route path="/kraken-operation" component={OperationsArea} />
           <Route path="/kraken-operation/*" component={OperationsArea} />
           <Route path="/admin" component={AdminScreen} />
+          <Route path="/studio" component={StudioArea} />
+          <Route path="/studio/*" component={StudioArea} />
           <Route path="/index.html">
             <Redirect to="/" replace />
           </Route>

@@ -23,7 +23,7 @@ const openMenu = async (children?: React.ReactNode) => {
 const focusedName = () => document.activeElement?.textContent?.trim();
 
 describe('user menu', () => {
-  it('shows who is signed in, the account and download links, and log out', async () => {
+  it('shows who is signed in, the account, studio and download links, and log out', async () => {
     const { user, button } = await openMenu();
     expect(button).toHaveAttribute('aria-haspopup', 'menu');
     expect(button).toHaveAttribute('aria-expanded', 'false');
@@ -32,8 +32,9 @@ describe('user menu', () => {
     expect(screen.getByTestId('user-menu-account')).toHaveTextContent('Ada');
     expect(screen.getByTestId('user-menu-account')).toHaveTextContent('ada@example.com');
     expect(screen.getByRole('menu')).toHaveAccessibleName('User menu: Ada');
-    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Account', 'Download the app', 'Log out']);
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Account', 'Agent studio', 'Download the app', 'Log out']);
     expect(screen.getByRole('menuitem', { name: 'Account' })).toHaveAttribute('href', '/account');
+    expect(screen.getByRole('menuitem', { name: 'Agent studio' })).toHaveAttribute('href', '/studio');
     expect(screen.getByRole('menuitem', { name: 'Account' })).toHaveFocus();
   });
 
@@ -52,6 +53,8 @@ describe('user menu', () => {
     button.focus();
     await user.keyboard('{ArrowDown}');
     expect(focusedName()).toBe('Account');
+    await user.keyboard('{ArrowDown}');
+    expect(focusedName()).toBe('Agent studio');
     await user.keyboard('{ArrowDown}');
     expect(focusedName()).toBe('Download the app');
     await user.keyboard('{ArrowDown}{ArrowDown}');
@@ -98,7 +101,7 @@ describe('user menu', () => {
     const { user, button } = await openMenu(<ThemeItem />);
     await user.click(button);
     expect(screen.getByRole('group', { name: 'Settings' })).toContainElement(screen.getByRole('menuitemradio', { name: 'Dark theme' }));
-    await user.keyboard('{ArrowDown}{ArrowDown}');
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}');
     expect(focusedName()).toBe('Dark theme');
     await user.keyboard('{Enter}');
     expect(screen.queryByRole('menu')).toBeNull();

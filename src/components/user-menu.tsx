@@ -175,6 +175,10 @@ export const UserMenu = ({ children }: UserMenuProps) => {
                 <span className="i-lucide-user text-muted" aria-hidden="true" />
                 {t('userMenu.account')}
               </Link>
+              <Link href="/studio" role="menuitem" tabIndex={-1} className={userMenuItemClass} onClick={() => close(false)}>
+                <span className="i-lucide-bot text-muted" aria-hidden="true" />
+                {t('nav.studio')}
+              </Link>
               <Link href="/download" role="menuitem" tabIndex={-1} className={userMenuItemClass} onClick={() => close(false)}>
                 <span className="i-lucide-download text-muted" aria-hidden="true" />
                 {t('userMenu.download')}
