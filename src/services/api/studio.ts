@@ -23,5 +23,5 @@ export const exportAgent = (agentId: string, options?: CallOptions) => call('age
 
 export const importAgent = (document: AgentDocument, options?: CallOptions) => call('agentImport', { document }, options);
 
-/** The models the caller may use, the default marked. */
-export const listUsableModels = (options?: CallOptions) => call('modelList', undefined, options);
+/** The models an author may choose from: the same list as the chat's picker. */
+export { listUsableModels } from './models';
