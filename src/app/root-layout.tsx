@@ -4,7 +4,6 @@ import { useLocation } from 'wouter';
 import { lazyPart } from '../components/lazy-part';
 import { SiteHeader } from '../components/site-header';
 import { usePageShown } from '../components/use-page-shown';
-import { MOBILE_QUERY, useMediaQuery } from '../components/use-media-query';
 
 /** The chat's screens, which on a phone have a bar of their own instead of the site header. */
 const hasOwnBarOnPhone = (path: string) => path === '/chat' || path.startsWith('/chat/');
@@ -20,13 +19,12 @@ export const RootLayout = ({ children }: { children: ReactNode }) => {
   const { t } = useTranslation();
   usePageShown();
   const [location] = useLocation();
-  const phone = useMediaQuery(MOBILE_QUERY);
   return (
     <div className="flex h-full flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:start-2 focus:top-2 focus:z-50 btn-primary">
         {t('app.skipToContent')}
       </a>
-      <SiteHeader stepsAside={phone && hasOwnBarOnPhone(location)} />
+      <SiteHeader stepsAsideOnPhone={hasOwnBarOnPhone(location)} />
       <OfflineNotice />
       <main id="main" className="flex min-h-0 flex-1 flex-col">
         {children}

@@ -38,14 +38,15 @@ type SiteHeaderProps = {
    */
   menu?: boolean;
   /**
-   * Not shown: the page's screen has a bar of its own here (the chat on a phone), known from the
-   * address before that screen's code arrives, so the page does not jump up once it does.
+   * Not shown on a phone (theme.css): the page's screen has a bar of its own there (the chat),
+   * known from the address before that screen's code arrives, so the page does not jump up once
+   * it does.
    */
-  stepsAside?: boolean;
+  stepsAsideOnPhone?: boolean;
   children?: ReactNode;
 };
 
-export const SiteHeader = ({ menu = false, stepsAside = false, children }: SiteHeaderProps) => {
+export const SiteHeader = ({ menu = false, stepsAsideOnPhone = false, children }: SiteHeaderProps) => {
   const { t } = useTranslation();
   const { app } = useRuntime();
   const signedIn = useSelector(app, isSignedIn);
@@ -69,7 +70,7 @@ export const SiteHeader = ({ menu = false, stepsAside = false, children }: SiteH
   return (
     <>
       {/* In a menu the settings and account panels open under the whole line: the space left of their buttons is narrower than they are. */}
-      <Bar className={`${stepsAside ? 'hidden' : 'flex'} items-center gap-2 border-b border-line bg-surface p-2 ${menu ? 'relative [&>div]:static' : 'site-header sm:gap-4 sm:px-4'}`}>
+      <Bar data-steps-aside-on-phone={stepsAsideOnPhone || undefined} className={`flex items-center gap-2 border-b border-line bg-surface p-2 ${menu ? 'relative [&>div]:static' : 'site-header sm:gap-4 sm:px-4'}`}>
         <Link
           href="/"
           aria-label={t('app.name')}
