@@ -1,5 +1,6 @@
+import { useLeaveRequests } from '../../components/use-leave-requests';
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import { ModalDialog } from '../../components/modal-dialog';
@@ -77,31 +78,8 @@ export const LeaveGuard = ({ editor }: { editor: Editor }) => {
   const active = useSelector(editor, agentStudioView.mustAskBeforeLeaving);
   const asking = useSelector(editor, (state) => state.matches({ leaving: 'asking' }));
 
-  useEffect(() => {
-    if (!active) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = '';
-    };
-    const intercept = (event: MouseEvent) => {
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-      const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
-      if (!link || link.target === '_blank' || link.hasAttribute('download')) return;
-      const url = new URL(link.href, location.href);
-      if (url.origin !== location.origin) return;
-      const to = `${url.pathname}${url.search}`;
-      if (to === `${location.pathname}${location.search}`) return;
-      event.preventDefault();
-      event.stopPropagation();
-      editor.send({ type: 'leave.request', to });
-    };
-    window.addEventListener('beforeunload', warn);
-    document.addEventListener('click', intercept, true);
-    return () => {
-      window.removeEventListener('beforeunload', warn);
-      document.removeEventListener('click', intercept, true);
-    };
-  }, [active, editor]);
+  const requestLeave = useCallback((to: string) => editor.send({ type: 'leave.request', to }), [editor]);
+  useLeaveRequests(active, requestLeave);
 
   return (
     <Confirmation
